@@ -1,0 +1,18 @@
+// The contract for board commands that run inside the bridge process, so that
+// `terminal/create` for `boardbridge monitor ...` shares the one serial hub
+// (DESIGN.md, "Hardware tools reach the agent three ways").
+
+export interface CommandIo {
+  /** Output as the terminal shows it (UTF-8 text). */
+  write(text: string): void;
+  /** Aborted on `terminal/kill`, `terminal/release` or the session's end. */
+  signal: AbortSignal;
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** Returns the exit code; a thrown error is printed and becomes exit code 1. */
+export type InProcessCommand = (argv: string[], io: CommandIo) => Promise<number>;
+
+/** Board commands by name: `compile`, `upload`, `monitor`, ... */
+export type CommandTable = Map<string, InProcessCommand>;

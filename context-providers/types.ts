@@ -1,0 +1,140 @@
+// The shared shape every context provider produces. Providers only read files:
+// no network, no device I/O (DESIGN.md, "Core types").
+
+/** Where a fact came from: an absolute file path and a 1-based line when known. */
+export interface SourceRef {
+  file: string;
+  line?: number;
+}
+
+export type ContextKind = 'arduino' | 'mplabx' | 'openmv';
+
+export type PinCapability =
+  | 'digital'
+  | 'analog-in'
+  | 'analog-out'
+  | 'pwm'
+  | 'interrupt'
+  | 'i2c'
+  | 'spi'
+  | 'uart'
+  | 'can'
+  | 'usb'
+  | 'led';
+
+export interface Pin {
+  /** The board's own pin number (Arduino pin number, package pin, GPIO). */
+  number: number | string;
+  /** Every name the pin goes by: `D3`, `A0`, `LED_BUILTIN`, `SDA`, `RC6`, the user's `LED`. */
+  names: string[];
+  capabilities: PinCapability[];
+  /** Bus roles and peripheral functions, e.g. `I2C SDA`, `SPI MOSI`, `TX1`, `CCP1`. */
+  functions?: string[];
+  /** Interrupt number for `attachInterrupt`, when the pin has one. */
+  interrupt?: number;
+  source?: SourceRef;
+}
+
+export interface Bus {
+  kind: 'i2c' | 'spi' | 'uart' | 'can' | 'usb' | string;
+  /** The name code uses: `Wire`, `SPI`, `Serial1`, `UART1`. */
+  name: string;
+  pins: Record<string, number | string>;
+  source?: SourceRef;
+}
+
+export interface BoardIdentity {
+  name: string;
+  /** FQBN, device name or camera board id. */
+  id: string;
+  mcu?: string;
+  architecture?: string;
+  clockHz?: number;
+  flashBytes?: number;
+  ramBytes?: number;
+  sources?: Record<string, SourceRef>;
+}
+
+export interface Toolchain {
+  name: string;
+  version?: string;
+  path?: string;
+  options?: Array<{ name: string; value: string; source?: SourceRef }>;
+  upload?: { tool?: string; protocol?: string; speed?: number; method?: string };
+  source?: SourceRef;
+}
+
+export interface LibraryRef {
+  /** The `#include` (or import) as written. */
+  include: string;
+  name?: string;
+  version?: string;
+  /** Folder the include resolved to; absent when unresolved. */
+  path?: string;
+  location?: 'sketch' | 'user' | 'platform' | 'builtin' | 'pack' | string;
+  source?: SourceRef;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Finding {
+  severity: Severity;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  suggestion?: string;
+  /** A stable code for the check, e.g. `pwm-pin`, `unknown-serial`, `framebuffer`. */
+  code: string;
+}
+
+export interface Limit {
+  name: string;
+  value: number | string;
+  unit?: string;
+  source?: SourceRef;
+}
+
+export interface HardwareContext {
+  kind: ContextKind;
+  board: BoardIdentity;
+  pins: Pin[];
+  buses: Bus[];
+  toolchain?: Toolchain;
+  libraries: LibraryRef[];
+  limits: Limit[];
+  findings: Finding[];
+  /** Problems reading the inputs: malformed lines, missing files; never fatal. */
+  warnings: Finding[];
+  /** Folders the agent may read (never write): installed cores, variants, packs. */
+  readOnlyRoots: string[];
+  /** Every file the context was built from, for cache invalidation. */
+  inputs: string[];
+}
+
+/** What the face knows about the user's selection (IDE board picker, flags). */
+export interface Selection {
+  /** Arduino FQBN, MPLAB device, or OpenMV board id. */
+  board?: string;
+  port?: string;
+  /** MPLAB X configuration name. */
+  configuration?: string;
+  /** Files the prompt concerns (active editor file first). */
+  files?: string[];
+}
+
+export interface DetectedProject {
+  kind: ContextKind;
+  root: string;
+  /** The main file or project file: the sketch `.ino`, `project.X`, the script. */
+  main?: string;
+}
+
+export interface ContextProvider {
+  readonly kind: ContextKind;
+  /** Cheap check whether `root` is a project this provider understands. */
+  detect(root: string): Promise<DetectedProject | undefined>;
+  load(project: DetectedProject, selection: Selection): Promise<HardwareContext>;
+  /** Compact markdown for a prompt; every fact carries its source. */
+  render(context: HardwareContext): string;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Real agents, toolchains and ptys: two cores, so keep files from starving each other.
+    maxWorkers: 2,
+    pool: 'forks',
+  },
+});
