@@ -1,0 +1,215 @@
+// The one serial hub of a running bridge. The MCP server, the terminal board commands and the
+// CLI share it, so each port has one owner, any number of readers, and an upload pauses a
+// monitor instead of failing on a busy port (DESIGN.md, "Hardware tools reach the agent three ways").
+import { existsSync } from 'node:fs';
+import { SerialPort } from 'serialport';
+import { describeOpenFailure, PortBusyError, SerialPortError } from './errors.js';
+import { PortEntry } from './port-entry.js';
+import { PortLease } from './port-lease.js';
+import { portSettings, type PortSettings } from './port-settings.js';
+import { listPorts, type BoardIdentification, type PortListing } from './port-list.js';
+import { PortReader } from './reader.js';
+
+export interface SerialHubOptions {
+  /** Boards to recognise by USB VID/PID in `listPorts()`, e.g. from installed boards.txt files. */
+  boards?: BoardIdentification[];
+  /** Ring buffer per open port; memory per port stays at this size under any flood. */
+  bufferBytes?: number;
+  /** How often an unplugged port is looked for. */
+  reconnectIntervalMs?: number;
+}
+
+const DEFAULT_BUFFER_BYTES = 1024 * 1024;
+
+export class SerialHub {
+  private readonly entries = new Map<string, PortEntry>();
+  private readonly pauses = new Map<string, { count: number; by: string }>();
+  private readonly reconnecting = new Set<PortEntry>();
+  private boards: BoardIdentification[];
+  private readonly bufferBytes: number;
+  private readonly reconnectIntervalMs: number;
+
+  constructor(options: SerialHubOptions = {}) {
+    this.boards = options.boards ?? [];
+    this.bufferBytes = options.bufferBytes ?? DEFAULT_BUFFER_BYTES;
+    this.reconnectIntervalMs = options.reconnectIntervalMs ?? 250;
+  }
+
+  /** Replaces the board table once the installed platforms are known. */
+  setBoards(boards: BoardIdentification[]): void {
+    this.boards = boards;
+  }
+
+  listPorts(): Promise<PortListing> {
+    return listPorts(this.boards);
+  }
+
+  /** Who holds `path`, if anyone. */
+  holder(path: string): string | undefined {
+    return this.entries.get(path)?.owner;
+  }
+
+  /**
+   * Takes ownership of `path` and opens it. The same owner gets its existing lease back; anyone
+   * else gets PortBusyError naming the holder (they can still read through `reader()`).
+   * A port paused for an upload is opened when the upload resumes it.
+   */
+  async open(path: string, settings: Partial<PortSettings>, owner: string): Promise<PortLease> {
+    const checked = portSettings(settings);
+    const existing = this.entries.get(path);
+    if (existing) {
+      if (existing.owner !== owner) throw new PortBusyError(path, existing.owner);
+      return this.lease(existing);
+    }
+    const entry = new PortEntry(path, checked, owner, this.bufferBytes);
+    this.entries.set(path, entry);
+    if (this.pauses.has(path)) {
+      entry.state = 'paused';
+      return this.lease(entry);
+    }
+    try {
+      await this.openDevice(entry);
+    } catch (error) {
+      this.entries.delete(path);
+      throw describeOpenFailure(path, error);
+    }
+    return this.lease(entry);
+  }
+
+  /** A reader on a port someone already holds, without taking ownership. */
+  reader(path: string, from: 'now' | 'oldest' = 'now'): PortReader {
+    const entry = this.entries.get(path);
+    if (!entry) {
+      throw new SerialPortError(path, `port ${path} is not open in this bridge; open it with a monitor first`);
+    }
+    return new PortReader(entry, from);
+  }
+
+  /**
+   * Closes the OS handle of `path` (if held) so a tool such as avrdude can use the port; readers
+   * and the owner keep their places. Pauses nest; the port re-opens after the last `resume`.
+   */
+  async pause(path: string, by: string): Promise<void> {
+    const pause = this.pauses.get(path);
+    if (pause) {
+      pause.count++;
+      return;
+    }
+    this.pauses.set(path, { count: 1, by });
+    const entry = this.entries.get(path);
+    if (!entry || entry.state === 'released') return;
+    this.stopReconnecting(entry);
+    entry.state = 'paused';
+    await this.closeDevice(entry);
+    entry.notify();
+  }
+
+  async resume(path: string): Promise<void> {
+    const pause = this.pauses.get(path);
+    if (!pause) return;
+    if (--pause.count > 0) return;
+    this.pauses.delete(path);
+    const entry = this.entries.get(path);
+    if (!entry || entry.state !== 'paused') return;
+    try {
+      await this.openDevice(entry);
+    } catch {
+      // The board may still be re-enumerating after the upload: wait for it like a re-plug.
+      this.markUnplugged(entry, 'did not come back after the upload');
+    }
+  }
+
+  /** Runs `task` with `path` paused, resuming it afterwards whatever happens. */
+  async whilePaused<T>(path: string, by: string, task: () => Promise<T>): Promise<T> {
+    await this.pause(path, by);
+    try {
+      return await task();
+    } finally {
+      await this.resume(path);
+    }
+  }
+
+  /** Why `path` is paused, if it is. */
+  pausedBy(path: string): string | undefined {
+    return this.pauses.get(path)?.by;
+  }
+
+  /** Releases every port; the hub can be used again afterwards. */
+  async close(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((entry) => this.release(entry)));
+  }
+
+  private lease(entry: PortEntry): PortLease {
+    return new PortLease(entry, (released) => this.release(released));
+  }
+
+  private async release(entry: PortEntry): Promise<void> {
+    if (this.entries.get(entry.path) === entry) this.entries.delete(entry.path);
+    if (entry.state === 'released') return;
+    this.stopReconnecting(entry);
+    entry.state = 'released';
+    await this.closeDevice(entry);
+    entry.notify();
+  }
+
+  private async openDevice(entry: PortEntry): Promise<void> {
+    const { baudRate, dataBits, parity, stopBits, dtr, rts } = entry.settings;
+    const device = new SerialPort({ path: entry.path, baudRate, dataBits, parity, stopBits, autoOpen: false });
+    await new Promise<void>((resolve, reject) => device.open((error) => (error ? reject(error) : resolve())));
+    if (entry.state === 'released' || this.pauses.has(entry.path)) {
+      // Released or paused while the open was under way: give the port straight back.
+      await new Promise<void>((resolve) => device.close(() => resolve()));
+      return;
+    }
+    if (dtr !== undefined || rts !== undefined) {
+      // A pty has no modem lines (ENOTTY); a real adapter honours them.
+      await new Promise<void>((resolve) => device.set({ dtr, rts }, () => resolve()));
+    }
+    device.on('data', (chunk: Buffer) => entry.received(chunk));
+    // Errors also arrive as 'close' with `disconnected`; without a listener they would crash Node.
+    device.on('error', () => undefined);
+    device.on('close', (error: (Error & { disconnected?: boolean }) | null) => {
+      if (entry.device !== device) return;
+      entry.device = undefined;
+      if (entry.state === 'open') this.markUnplugged(entry, error?.message ?? 'closed by the system');
+    });
+    entry.device = device;
+    entry.state = 'open';
+    entry.notify();
+  }
+
+  private async closeDevice(entry: PortEntry): Promise<void> {
+    const device = entry.device;
+    entry.device = undefined;
+    if (!device?.isOpen) return;
+    await new Promise<void>((resolve) => device.close(() => resolve()));
+  }
+
+  private markUnplugged(entry: PortEntry, detail: string): void {
+    entry.state = 'unplugged';
+    entry.disconnects++;
+    entry.lastDisconnect = detail;
+    entry.notify();
+    this.stopReconnecting(entry);
+    entry.reconnectTimer = setInterval(() => void this.tryReconnect(entry), this.reconnectIntervalMs);
+    entry.reconnectTimer.unref();
+  }
+
+  private async tryReconnect(entry: PortEntry): Promise<void> {
+    if (entry.state !== 'unplugged' || this.reconnecting.has(entry) || !existsSync(entry.path)) return;
+    this.reconnecting.add(entry);
+    try {
+      await this.openDevice(entry);
+      this.stopReconnecting(entry);
+    } catch {
+      // Still enumerating or held elsewhere: the next tick tries again.
+    } finally {
+      this.reconnecting.delete(entry);
+    }
+  }
+
+  private stopReconnecting(entry: PortEntry): void {
+    if (entry.reconnectTimer) clearInterval(entry.reconnectTimer);
+    entry.reconnectTimer = undefined;
+  }
+}
