@@ -1,0 +1,212 @@
+// One installed platform folder (`hardware/<vendor>/<arch>[/<version>]`): its boards, menus and
+// platform properties, read lazily on first use and shaped the way arduino-cli's loader does.
+import type { Finding } from '../types.js';
+import { loadPropertiesFile, loadWithLocal, Properties, type OsSuffix } from './properties.js';
+
+export interface BoardDefinition {
+  id: string;
+  name: string;
+  /** boards.txt (+ boards.local.txt) keys of this board, id prefix removed, legacy keys converted. */
+  properties: Properties;
+  /** Menu id → its options (value id → label), in boards.txt order; the first is the default. */
+  menus: Map<string, Map<string, string>>;
+  /** Menu id → option value → the option's sub-keys. */
+  menuProperties: Map<string, Map<string, Properties>>;
+  /** Menu id → first option listed, even one without a label (arduino-cli's default). */
+  defaults: Map<string, string>;
+}
+
+export interface PlatformData {
+  /** platform.txt + platform.local.txt, with arduino-cli's load-time additions. */
+  properties: Properties;
+  boards: Map<string, BoardDefinition>;
+  /** `menu.<id>=<label>` from boards.txt. */
+  menuLabels: Properties;
+  programmers: Map<string, Properties>;
+  warnings: Finding[];
+}
+
+export class PlatformRelease {
+  private data?: PlatformData;
+
+  constructor(
+    readonly vendor: string,
+    readonly architecture: string,
+    /** Version folder name, or platform.txt `version` for the flat layout. */
+    readonly version: string,
+    readonly dir: string,
+    /** Installed by the Boards Manager (data dir); preferred over sketchbook copies like arduino-cli. */
+    readonly managed: boolean,
+    private readonly os?: OsSuffix,
+  ) {}
+
+  get id(): string {
+    return `${this.vendor}:${this.architecture}`;
+  }
+
+  /** Parses the platform's files the first time it is asked, then keeps them. */
+  load(): PlatformData {
+    this.data ??= readPlatform(this.dir, this.os);
+    return this.data;
+  }
+
+  /** Files this platform was read from (for cache invalidation and provenance). */
+  files(): string[] {
+    return ['boards.txt', 'boards.local.txt', 'platform.txt', 'platform.local.txt', 'programmers.txt'].map(
+      (name) => `${this.dir}/${name}`,
+    );
+  }
+}
+
+function readPlatform(dir: string, os?: OsSuffix): PlatformData {
+  const platform = loadWithLocal(dir, 'platform', os);
+  const boardsFile = loadWithLocal(dir, 'boards', os);
+  const programmersFile = loadPropertiesFile(`${dir}/programmers.txt`, os);
+  const properties = platform.properties;
+
+  const pluggableAware =
+    properties.subTree('pluggable_discovery').size > 0 || properties.subTree('pluggable_monitor').size > 0;
+  if (!pluggableAware) {
+    // Platforms written before pluggable discovery get these defaults at load time (loader.go).
+    properties.set('pluggable_discovery.required.0', 'builtin:serial-discovery');
+    properties.set('pluggable_discovery.required.1', 'builtin:mdns-discovery');
+    properties.set('pluggable_monitor.required.serial', 'builtin:serial-monitor');
+  }
+
+  const programmers = new Map<string, Properties>();
+  for (const [id, props] of programmersFile.properties.firstLevelOf()) {
+    if (!pluggableAware) convertUploadTools(props);
+    programmers.set(id, props);
+  }
+
+  const grouped = boardsFile.properties.firstLevelOf();
+  const menuLabels = grouped.get('menu') ?? new Properties();
+  const boards = new Map<string, BoardDefinition>();
+  for (const id of boardsFile.properties.firstLevelKeys()) {
+    if (id === 'menu') continue;
+    const props = grouped.get(id) ?? new Properties();
+    if (!pluggableAware) {
+      convertVidPid(props);
+      convertUploadTools(props);
+    }
+    convertSerialRtsDtr(props);
+    props.set('_id', id);
+    boards.set(id, buildBoard(id, props));
+  }
+  if (!pluggableAware) convertNetworkPatterns(properties, boards);
+
+  return {
+    properties,
+    boards,
+    menuLabels,
+    programmers,
+    warnings: [...platform.warnings, ...boardsFile.warnings, ...programmersFile.warnings],
+  };
+}
+
+function buildBoard(id: string, properties: Properties): BoardDefinition {
+  const menus = new Map<string, Map<string, string>>();
+  const menuProperties = new Map<string, Map<string, Properties>>();
+  const defaults = new Map<string, string>();
+  for (const [menuId, optionTree] of properties.subTree('menu').firstLevelOf()) {
+    const labels = new Map<string, string>();
+    const subKeys = new Map<string, Properties>();
+    const grouped = optionTree.firstLevelOf();
+    const values = optionTree.firstLevelKeys();
+    defaults.set(menuId, values[0]);
+    for (const value of values) {
+      const label = optionTree.get(value);
+      // An option without a label is hidden (ESP32 hides options per OS this way).
+      if (label === undefined) continue;
+      labels.set(value, label);
+      subKeys.set(value, grouped.get(value) ?? new Properties());
+    }
+    menus.set(menuId, labels);
+    menuProperties.set(menuId, subKeys);
+  }
+  return { id, name: properties.get('name') ?? id, properties, menus, menuProperties, defaults };
+}
+
+// xxx.vid.N / xxx.pid.N → upload_port.N.vid / .pid, for pre-pluggable-discovery platforms.
+function convertVidPid(props: Properties): void {
+  let n = 0;
+  const add = (vid: string, pid: string): void => {
+    props.set(`upload_port.${n}.vid`, vid, props.source(`vid`));
+    props.set(`upload_port.${n}.pid`, pid, props.source(`pid`));
+    n++;
+  };
+  const vid = props.get('vid');
+  const pid = props.get('pid');
+  if (vid !== undefined && pid !== undefined) add(vid, pid);
+  for (const key of props.keys()) {
+    const match = /^vid\.(\d+)$/.exec(key);
+    if (!match) continue;
+    const index = Number(match[1]);
+    const v = props.get(`vid.${index}`);
+    const p = props.get(`pid.${index}`);
+    if (v !== undefined && p !== undefined) add(v, p);
+  }
+}
+
+// upload.tool → upload.tool.default (also for bootloader and program, and per menu option).
+function convertUploadTools(props: Properties): void {
+  const additions = new Properties();
+  for (const action of ['upload.tool', 'bootloader.tool', 'program.tool']) {
+    const defaultKey = `${action}.default`;
+    if (props.has(defaultKey)) continue;
+    for (const [key, value] of props.entries()) {
+      const parts = key.split('.');
+      if (parts.length === 5 && parts[0] === 'menu' && `${parts[3]}.${parts[4]}` === action) {
+        additions.set(`${parts.slice(0, 3).join('.')}.${defaultKey}`, value, props.source(key));
+      }
+    }
+    const tool = props.get(action);
+    if (tool !== undefined) additions.set(defaultKey, tool, props.source(action));
+  }
+  props.merge(additions);
+}
+
+// serial.disableDTR/RTS → monitor_port.serial.dtr/rts = off|on (also inside menu options).
+function convertSerialRtsDtr(props: Properties): void {
+  const onOff = (key: string): string => (props.get(key) === 'true' ? 'off' : 'on');
+  for (const [legacy, modern] of [
+    ['serial.disableDTR', 'monitor_port.serial.dtr'],
+    ['serial.disableRTS', 'monitor_port.serial.rts'],
+  ]) {
+    if (props.has(legacy)) props.set(modern, onOff(legacy), props.source(legacy));
+  }
+  for (const key of props.keys()) {
+    for (const [suffix, modern] of [
+      ['.serial.disableDTR', '.monitor_port.serial.dtr'],
+      ['.serial.disableRTS', '.monitor_port.serial.rts'],
+    ]) {
+      if (key.endsWith(suffix)) props.set(key.slice(0, -suffix.length) + modern, onOff(key), props.source(key));
+    }
+  }
+}
+
+// tools.X.upload.network_pattern → a pluggable tool "X__pluggable_network" (loader.go).
+function convertNetworkPatterns(properties: Properties, boards: Map<string, BoardDefinition>): void {
+  for (const [toolName, toolProps] of properties.subTree('tools').firstLevelOf()) {
+    let pattern = toolProps.get('upload.network_pattern');
+    if (pattern === undefined) continue;
+    const converted = `${toolName}__pluggable_network`;
+    toolProps.delete('upload.network_pattern');
+    pattern = pattern.replaceAll('{serial.port}', '{upload.port.address}').replaceAll('{network.port}', '{upload.port.properties.port}');
+    if (pattern.includes('{network.password}')) {
+      toolProps.set('upload.field.password', 'Password');
+      toolProps.set('upload.field.password.secret', 'true');
+      pattern = pattern.replaceAll('{network.password}', '{upload.field.password}');
+    }
+    pattern = pattern.replace(/\{upload\.network\.([^}]+)\}/g, '{upload.port.properties.$1}');
+    toolProps.set('upload.pattern', pattern);
+    for (const [key, value] of toolProps.entries()) properties.set(`tools.${converted}.${key}`, value);
+    for (const board of boards.values()) {
+      if (board.properties.get('upload.tool') !== toolName || board.properties.has('upload.tool.network')) continue;
+      board.properties.set('upload.tool.network', converted);
+      let index = 0;
+      while (board.properties.has(`upload_port.${index}.vid`)) index++;
+      board.properties.set(`upload_port.${index}.board`, board.id);
+    }
+  }
+}

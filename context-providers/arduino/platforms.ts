@@ -1,0 +1,206 @@
+// Finding the installed Arduino platforms: the arduino-cli data directory, the sketchbook's
+// hardware/ folder and Debian's /usr/share/arduino/hardware, laid out as arduino-cli's loader
+// expects (hardware/<vendor>/<arch>/ or packages/<vendor>/hardware/<arch>/<version>/).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Finding } from '../types.js';
+import { PlatformRelease } from './platform-release.js';
+import { loadPropertiesFile, Properties, type OsSuffix } from './properties.js';
+import { compareVersions } from './version.js';
+import { readYamlFile, yamlMap, yamlString } from './yaml.js';
+
+export interface ToolRelease {
+  vendor: string;
+  name: string;
+  version: string;
+  dir: string;
+}
+
+/** A folder in the pre-1.5 layout (`hardware/<vendor>/boards.txt`) that no current tool loads. */
+export interface LegacyPlatform {
+  vendor: string;
+  dir: string;
+  boardIds: string[];
+  reason: string;
+}
+
+export interface InstalledPlatforms {
+  /** `vendor:arch` → the release arduino-cli would use. */
+  platforms: Map<string, PlatformRelease>;
+  tools: ToolRelease[];
+  /**
+   * Hardware-root `platform.txt` files ("global platform.txt"). arduino-cli merges them over every
+   * board (`over`); arduino-builder (IDE 1.8, whose tree Debian's folder is) merges them beneath
+   * the platform (`under`).
+   */
+  globalProperties: { over: Properties; under: Properties };
+  legacy: LegacyPlatform[];
+  /** Hardware folders that were searched, in order. */
+  hardwareDirs: string[];
+  /** Every file discovery read (arduino-cli.yaml, global platform.txt). */
+  inputs: string[];
+  warnings: Finding[];
+}
+
+export interface DiscoverOptions {
+  /** arduino-cli data directories (`directories.data`); default: from arduino-cli.yaml, else ~/.arduino15. */
+  dataDirs?: string[];
+  /** Sketchbook folders (`directories.user`); default: from arduino-cli.yaml, else ~/Arduino. */
+  sketchbookDirs?: string[];
+  /** Also read /usr/share/arduino/hardware (Debian's arduino-core-avr); default true. */
+  includeDebian?: boolean;
+  /** More folders laid out as hardware/<vendor>/<arch>/. */
+  hardwareDirs?: string[];
+  /** Home folder for the defaults (tests point it elsewhere); default os.homedir(). */
+  home?: string;
+  os?: OsSuffix;
+}
+
+export const DEBIAN_HARDWARE_DIR = '/usr/share/arduino/hardware';
+
+/** Where arduino-cli and Arduino IDE 2.x keep their configuration on this machine. */
+export function cliConfigFiles(home: string): string[] {
+  return [join(home, '.arduinoIDE', 'arduino-cli.yaml'), join(home, '.arduino15', 'arduino-cli.yaml')];
+}
+
+export async function discoverPlatforms(options: DiscoverOptions = {}): Promise<InstalledPlatforms> {
+  const home = options.home ?? homedir();
+  const result: InstalledPlatforms = {
+    platforms: new Map(),
+    tools: [],
+    globalProperties: { over: new Properties(), under: new Properties() },
+    legacy: [],
+    hardwareDirs: [],
+    inputs: [],
+    warnings: [],
+  };
+  const configured = readCliConfig(home, result);
+  const dataDirs = options.dataDirs ?? (configured.data ? [configured.data] : [join(home, '.arduino15')]);
+  const sketchbooks = options.sketchbookDirs ?? (configured.user ? [configured.user] : [join(home, 'Arduino')]);
+
+  // arduino-cli's order: the data dir's packages first, then the sketchbook's hardware folder.
+  const roots = [
+    ...dataDirs.map((dir) => ({ dir: join(dir, 'packages'), managed: true })),
+    ...sketchbooks.map((dir) => ({ dir: join(dir, 'hardware'), managed: false })),
+    ...(options.includeDebian === false ? [] : [{ dir: DEBIAN_HARDWARE_DIR, managed: false }]),
+    ...(options.hardwareDirs ?? []).map((dir) => ({ dir, managed: false })),
+  ];
+  for (const root of roots) scanHardwareDir(resolve(root.dir), root.managed, result, options.os);
+  return result;
+}
+
+function readCliConfig(home: string, result: InstalledPlatforms): { data?: string; user?: string } {
+  const fromEnv = { data: process.env.ARDUINO_DIRECTORIES_DATA, user: process.env.ARDUINO_DIRECTORIES_USER };
+  for (const file of cliConfigFiles(home)) {
+    if (!existsSync(file)) continue;
+    result.inputs.push(file);
+    const parsed = readYamlFile(file);
+    result.warnings.push(...parsed.warnings);
+    const section = yamlMap(yamlMap(parsed.value).directories);
+    return { data: fromEnv.data ?? yamlString(section.data), user: fromEnv.user ?? yamlString(section.user) };
+  }
+  return fromEnv;
+}
+
+function listDirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => !entry.name.startsWith('.') && (entry.isDirectory() || (entry.isSymbolicLink() && isDir(join(dir, entry.name)))))
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function scanHardwareDir(root: string, managed: boolean, result: InstalledPlatforms, os?: OsSuffix): void {
+  if (!isDir(root)) return;
+  result.hardwareDirs.push(root);
+  const globalTxt = join(root, 'platform.txt');
+  if (existsSync(globalTxt)) {
+    const loaded = loadPropertiesFile(globalTxt, os);
+    const layer = root === DEBIAN_HARDWARE_DIR ? 'under' : 'over';
+    result.globalProperties[layer].merge(loaded.properties);
+    result.warnings.push(...loaded.warnings);
+    result.inputs.push(globalTxt);
+  }
+  for (const vendor of listDirs(root)) {
+    if (vendor === 'tools') continue;
+    const vendorDir = join(root, vendor);
+    if (existsSync(join(vendorDir, 'boards.txt'))) {
+      result.legacy.push(describeLegacy(vendor, vendorDir));
+      continue;
+    }
+    const hardwareSub = join(vendorDir, 'hardware');
+    const archParent = isDir(hardwareSub) ? hardwareSub : vendorDir;
+    for (const architecture of listDirs(archParent)) {
+      if (architecture === 'tools') continue;
+      addPlatform(vendor, architecture, join(archParent, architecture), managed, result, os);
+    }
+    scanTools(vendor, join(vendorDir, 'tools'), result);
+  }
+}
+
+function addPlatform(vendor: string, architecture: string, dir: string, managed: boolean, result: InstalledPlatforms, os?: OsSuffix): void {
+  const candidates: PlatformRelease[] = [];
+  if (existsSync(join(dir, 'boards.txt'))) {
+    const version = loadPropertiesFile(join(dir, 'platform.txt'), os).properties.get('version') ?? '0.0.0';
+    candidates.push(new PlatformRelease(vendor, architecture, version, dir, managed, os));
+  } else {
+    for (const version of listDirs(dir)) {
+      if (existsSync(join(dir, version, 'boards.txt'))) {
+        candidates.push(new PlatformRelease(vendor, architecture, version, join(dir, version), managed, os));
+      }
+    }
+  }
+  for (const candidate of candidates) {
+    const current = result.platforms.get(candidate.id);
+    if (!current || isBetterRelease(candidate, current)) result.platforms.set(candidate.id, candidate);
+  }
+}
+
+// arduino-cli's GetInstalledPlatformRelease: a Boards-Manager install beats a manual one,
+// otherwise the higher version wins.
+function isBetterRelease(candidate: PlatformRelease, current: PlatformRelease): boolean {
+  if (candidate.managed !== current.managed) return candidate.managed;
+  return compareVersions(candidate.version, current.version) > 0;
+}
+
+function scanTools(vendor: string, toolsDir: string, result: InstalledPlatforms): void {
+  for (const name of listDirs(toolsDir)) {
+    for (const version of listDirs(join(toolsDir, name))) {
+      result.tools.push({ vendor, name, version, dir: join(toolsDir, name, version) });
+    }
+  }
+}
+
+function describeLegacy(vendor: string, dir: string): LegacyPlatform {
+  let boardIds: string[] = [];
+  try {
+    boardIds = [...new Set(readFileSync(join(dir, 'boards.txt'), 'utf8').split('\n').map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#') && line.includes('.name='))
+      .map((line) => line.slice(0, line.indexOf('.'))))];
+  } catch {
+    // Unreadable: the reason below still applies.
+  }
+  const noPlatformTxt = existsSync(join(dir, 'platform.txt')) ? '' : ' and has no platform.txt';
+  return {
+    vendor,
+    dir,
+    boardIds,
+    reason:
+      `${dir} uses the pre-1.5 hardware layout (boards.txt directly in the vendor folder, no architecture ` +
+      `folder${noPlatformTxt}). arduino-cli, Arduino IDE 2.x and arduino-builder skip it, so its boards ` +
+      `(${boardIds.join(', ') || 'none found'}) cannot be compiled or resolved. Install a 1.5-format release ` +
+      `of this core (Boards Manager), or move it to ${dir}/avr/ with a platform.txt.`,
+  };
+}

@@ -1,0 +1,206 @@
+// The Arduino properties-file format (boards.txt, platform.txt, programmers.txt and their
+// .local.txt companions), as arduino-cli's go-properties-orderedmap reads it. This file knows
+// the format and nothing about boards.
+import { readFileSync } from 'node:fs';
+import type { Finding, SourceRef } from '../types.js';
+
+/** Operating-system suffix arduino-cli strips from keys (`tools.x.cmd.linux` → `tools.x.cmd`). */
+export type OsSuffix = 'linux' | 'windows' | 'macosx';
+
+export function currentOsSuffix(): OsSuffix {
+  if (process.platform === 'win32') return 'windows';
+  if (process.platform === 'darwin') return 'macosx';
+  return 'linux';
+}
+
+/** Expansion stops after this many rounds, so self-referencing values cannot loop (platform spec). */
+export const EXPANSION_ROUNDS = 10;
+
+/**
+ * An ordered key/value map that remembers where each key was last set. Setting an existing key
+ * moves it to the end, as arduino-cli does: the order decides board order and menu defaults.
+ */
+export class Properties {
+  private readonly values = new Map<string, string>();
+  private readonly origins = new Map<string, SourceRef>();
+
+  get size(): number {
+    return this.values.size;
+  }
+
+  get(key: string): string | undefined {
+    return this.values.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.values.has(key);
+  }
+
+  source(key: string): SourceRef | undefined {
+    return this.origins.get(key);
+  }
+
+  set(key: string, value: string, source?: SourceRef): void {
+    if (this.values.has(key)) this.values.delete(key);
+    this.values.set(key, value);
+    if (source) this.origins.set(key, source);
+    else this.origins.delete(key);
+  }
+
+  delete(key: string): void {
+    this.values.delete(key);
+    this.origins.delete(key);
+  }
+
+  keys(): string[] {
+    return [...this.values.keys()];
+  }
+
+  entries(): IterableIterator<[string, string]> {
+    return this.values.entries();
+  }
+
+  /** Later maps win; keys they set move to the end. */
+  merge(...others: Properties[]): this {
+    for (const other of others) {
+      for (const [key, value] of other.values) this.set(key, value, other.origins.get(key));
+    }
+    return this;
+  }
+
+  clone(): Properties {
+    return new Properties().merge(this);
+  }
+
+  /** The keys under `prefix.` with that prefix removed (`SubTree`). */
+  subTree(prefix: string): Properties {
+    const head = `${prefix}.`;
+    const result = new Properties();
+    for (const [key, value] of this.values) {
+      if (key.startsWith(head)) result.set(key.slice(head.length), value, this.origins.get(key));
+    }
+    return result;
+  }
+
+  /** First segments of the keys, in order of first appearance (`FirstLevelKeys`). */
+  firstLevelKeys(): string[] {
+    const seen = new Set<string>();
+    for (const key of this.values.keys()) {
+      const dot = key.indexOf('.');
+      seen.add(dot < 0 ? key : key.slice(0, dot));
+    }
+    return [...seen];
+  }
+
+  /** Groups dotted keys by their first segment in one pass (`FirstLevelOf`); undotted keys are skipped. */
+  firstLevelOf(): Map<string, Properties> {
+    const groups = new Map<string, Properties>();
+    for (const [key, value] of this.values) {
+      const dot = key.indexOf('.');
+      if (dot < 0) continue;
+      const head = key.slice(0, dot);
+      let group = groups.get(head);
+      if (!group) groups.set(head, (group = new Properties()));
+      group.set(key.slice(dot + 1), value, this.origins.get(key));
+    }
+    return groups;
+  }
+
+  /** Replaces `{key}` with this map's values, recursively, for at most EXPANSION_ROUNDS rounds. */
+  expand(text: string): string {
+    return expandReferences(text, (key) => this.values.get(key));
+  }
+
+  toObject(): Record<string, string> {
+    return Object.fromEntries(this.values);
+  }
+}
+
+const REFERENCE = /\{([^{}]+)\}/g;
+
+/** `{x}` with no value is left as written, as arduino-cli does. */
+export function expandReferences(text: string, lookup: (key: string) => string | undefined): string {
+  let current = text;
+  for (let round = 0; round < EXPANSION_ROUNDS; round++) {
+    if (!current.includes('{')) break;
+    const next = current.replace(REFERENCE, (whole, key: string) => lookup(key) ?? whole);
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+
+/** The `{x}` references in `text` that have no value after expansion. */
+export function unresolvedReferences(text: string, lookup: (key: string) => string | undefined): string[] {
+  const expanded = expandReferences(text, lookup);
+  return [...expanded.matchAll(REFERENCE)].map((match) => match[1]).filter((key) => lookup(key) === undefined);
+}
+
+export interface ParsedProperties {
+  properties: Properties;
+  warnings: Finding[];
+}
+
+/**
+ * Parses one file's text. A line without `=` is a warning with file:line (arduino-cli refuses the
+ * whole file there; we keep the rest so a typo does not hide the board).
+ */
+export function parseProperties(text: string, file: string, os: OsSuffix = currentOsSuffix()): ParsedProperties {
+  const properties = new Properties();
+  const warnings: Finding[] = [];
+  const suffix = `.${os}`;
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index].trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const equals = line.indexOf('=');
+    if (equals < 0) {
+      warnings.push({
+        severity: 'warning',
+        code: 'properties-malformed-line',
+        message: `${file}:${index + 1}: line is not key=value, ignored: ${line.slice(0, 80)}`,
+        file,
+        line: index + 1,
+        suggestion: 'Fix or comment out the line (a comment starts with #).',
+      });
+      continue;
+    }
+    let key = line.slice(0, equals).trim();
+    if (key.endsWith(suffix)) key = key.slice(0, -suffix.length);
+    properties.set(key, line.slice(equals + 1).trim(), { file, line: index + 1 });
+  }
+  return { properties, warnings };
+}
+
+/** Reads a properties file; a missing file is an empty map (arduino-cli's SafeLoad). */
+export function loadPropertiesFile(file: string, os?: OsSuffix): ParsedProperties {
+  let text: string;
+  try {
+    // Invalid UTF-8 bytes decode to U+FFFD instead of throwing.
+    text = readFileSync(file).toString('utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { properties: new Properties(), warnings: [] };
+    return {
+      properties: new Properties(),
+      warnings: [
+        {
+          severity: 'warning',
+          code: 'properties-unreadable',
+          message: `${file}: cannot be read (${code ?? String(error)})`,
+          file,
+          suggestion: 'Check the file permissions.',
+        },
+      ],
+    };
+  }
+  return parseProperties(text, file, os);
+}
+
+/** `name.txt` with `name.local.txt` merged over it, as the platform specification defines. */
+export function loadWithLocal(dir: string, base: 'boards' | 'platform', os?: OsSuffix): ParsedProperties {
+  const main = loadPropertiesFile(`${dir}/${base}.txt`, os);
+  const local = loadPropertiesFile(`${dir}/${base}.local.txt`, os);
+  main.properties.merge(local.properties);
+  return { properties: main.properties, warnings: [...main.warnings, ...local.warnings] };
+}

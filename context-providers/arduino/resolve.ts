@@ -1,0 +1,258 @@
+// FQBN → build properties, following arduino-cli's ResolveFQBN / Board.GetBuildProperties:
+// board keys, chosen menu options, core/variant references into other vendors' platforms,
+// platform layering and runtime keys.
+import { dirname, join } from 'node:path';
+import type { Finding, SourceRef } from '../types.js';
+import { describeChoices, formatFqbn, parseFqbn, type Fqbn } from './fqbn.js';
+import type { BoardDefinition, PlatformRelease } from './platform-release.js';
+import type { InstalledPlatforms, ToolRelease } from './platforms.js';
+import { currentOsSuffix, expandReferences, Properties } from './properties.js';
+import { compareVersions } from './version.js';
+
+/** The IDE version arduino-cli reports to platforms (`runtime.ide.version`). */
+export const CLI_IDE_VERSION = '10607';
+
+export interface SelectedOption {
+  /** Menu id (`cpu`) and its label (`Processor`). */
+  option: string;
+  optionLabel: string;
+  value: string;
+  valueLabel: string;
+  /** True when the FQBN did not name it and the board's first option was taken. */
+  isDefault: boolean;
+}
+
+export interface ResolvedBoard {
+  /** Normalised FQBN: options equal to their default dropped. */
+  fqbn: string;
+  /** The FQBN as given (arduino-cli's `build.fqbn`). */
+  requestedFqbn: string;
+  vendor: string;
+  architecture: string;
+  boardId: string;
+  name: string;
+  /** Every menu of the board with the option in effect, in boards.txt order. */
+  options: SelectedOption[];
+  /** Build properties, unexpanded, as `arduino-cli board details --show-properties=unexpanded`. */
+  properties: Map<string, string>;
+  /** File:line each property was last set from (runtime keys have none). */
+  sources: Map<string, SourceRef>;
+  platformPath: string;
+  corePlatformPath: string;
+  corePath: string;
+  /** Absent when the board names no variant. */
+  variantPath?: string;
+  platform: PlatformRelease;
+  /** The board's own definition (menus, labels) for listing choices. */
+  board: BoardDefinition;
+  /** Problems reading the platform files; never fatal. */
+  warnings: Finding[];
+  /** `{key}` expansion over the build properties plus `extra` (e.g. `serial.port`). */
+  expand(text: string, extra?: Record<string, string>): string;
+  /** A property with its `{}` references expanded. */
+  expanded(key: string): string | undefined;
+}
+
+export class ResolveError extends Error {
+  constructor(
+    message: string,
+    /** What was wrong: `fqbn`, `platform`, `board`, `option`, `value`, `reference`. */
+    readonly kind: 'fqbn' | 'platform' | 'board' | 'option' | 'value' | 'reference',
+    readonly choices: string[] = [],
+  ) {
+    super(message);
+    this.name = 'ResolveError';
+  }
+}
+
+/** Throws ResolveError with the valid choices and the nearest match when the FQBN does not fit. */
+export function resolveFqbn(fqbnText: string, installed: InstalledPlatforms): ResolvedBoard {
+  const parsed = parseFqbn(fqbnText);
+  if (!parsed.ok) throw new ResolveError(parsed.error, 'fqbn');
+  const fqbn = parsed.fqbn;
+  const platform = findPlatform(fqbn, installed);
+  const data = platform.load();
+  const board = data.boards.get(fqbn.boardId);
+  if (!board) {
+    const ids = [...data.boards.keys()];
+    throw new ResolveError(`${platform.id}: ${describeChoices('board', fqbn.boardId, ids)}`, 'board', ids);
+  }
+
+  const options = selectOptions(fqbn, board, data.menuLabels);
+  const boardProps = board.properties.clone();
+  boardProps.set('build.fqbn', formatFqbn(fqbn));
+  boardProps.set('build.arch', platform.architecture.toUpperCase());
+  for (const selected of options) boardProps.merge(board.menuProperties.get(selected.option)?.get(selected.value) ?? new Properties());
+
+  const { core, corePlatform, variant, variantPlatform } = referencedPlatforms(boardProps, platform, fqbn, installed);
+  const build = new Properties()
+    .merge(installed.globalProperties.under)
+    .merge(variantPlatform.load().properties)
+    .merge(corePlatform.load().properties)
+    .merge(data.properties)
+    .merge(boardProps);
+
+  build.set('runtime.platform.path', platform.dir);
+  build.set('runtime.hardware.path', dirname(platform.dir));
+  build.set('build.board.platform.path', platform.dir);
+  build.set('build.core.platform.path', corePlatform.dir);
+  build.set('build.core.path', join(corePlatform.dir, 'cores', core));
+  build.set('build.system.path', join(corePlatform.dir, 'system'));
+  build.set('build.variant.path', variant ? join(variantPlatform.dir, 'variants', variant) : '');
+  if (build.get('runtime.use_core_platform_path_for_runtime_platform_path') === 'true') {
+    build.set('runtime.platform.path', corePlatform.dir);
+  }
+  addToolPaths(build, installed.tools, platform, corePlatform);
+  build.set('runtime.os', currentOsSuffix());
+  build.set('build.library_discovery_phase', '0');
+  if (!build.get('build.board')) build.set('build.board', `${platform.architecture}_${board.id}`.toUpperCase());
+  // arduino-cli overwrites this deprecated key unconditionally; arduino-builder (IDE 1.8) keeps a
+  // platform's own value, which Debian's platform needs (tools.avrdude.path=/usr).
+  if (!build.has('tools.avrdude.path')) build.set('tools.avrdude.path', '{runtime.tools.avrdude.path}');
+  build.set('ide_version', CLI_IDE_VERSION);
+  build.set('runtime.ide.version', CLI_IDE_VERSION);
+  if (!build.has('software')) build.set('software', 'ARDUINO');
+  build.merge(installed.globalProperties.over);
+
+  const properties = new Map(build.entries());
+  const sources = new Map<string, SourceRef>();
+  for (const key of properties.keys()) {
+    const source = build.source(key);
+    if (source) sources.set(key, source);
+  }
+  const variantPath = variant ? join(variantPlatform.dir, 'variants', variant) : undefined;
+  const expand = (text: string, extra: Record<string, string> = {}): string =>
+    expandReferences(text, (key) => extra[key] ?? properties.get(key));
+  return {
+    fqbn: normalisedFqbn(fqbn, board),
+    requestedFqbn: formatFqbn(fqbn),
+    vendor: platform.vendor,
+    architecture: platform.architecture,
+    boardId: board.id,
+    name: board.name,
+    options,
+    properties,
+    sources,
+    platformPath: platform.dir,
+    corePlatformPath: corePlatform.dir,
+    corePath: join(corePlatform.dir, 'cores', core),
+    variantPath,
+    platform,
+    board,
+    warnings: [...data.warnings],
+    expand,
+    expanded: (key) => {
+      const value = properties.get(key);
+      return value === undefined ? undefined : expand(value);
+    },
+  };
+}
+
+function findPlatform(fqbn: Fqbn, installed: InstalledPlatforms): PlatformRelease {
+  const platform = installed.platforms.get(`${fqbn.vendor}:${fqbn.architecture}`);
+  if (platform) return platform;
+  const ids = [...installed.platforms.keys()];
+  const legacy = installed.legacy.find((entry) => entry.vendor === fqbn.vendor);
+  if (legacy) throw new ResolveError(`Platform ${fqbn.vendor}:${fqbn.architecture} cannot be used: ${legacy.reason}`, 'platform', ids);
+  const searched = installed.hardwareDirs.length > 0 ? ` Searched: ${installed.hardwareDirs.join(', ')}.` : ' No hardware folder was found.';
+  throw new ResolveError(
+    `${describeChoices('platform', `${fqbn.vendor}:${fqbn.architecture}`, ids)}.${searched} Install it with \`arduino-cli core install ${fqbn.vendor}:${fqbn.architecture}\` or the IDE's Boards Manager.`,
+    'platform',
+    ids,
+  );
+}
+
+function selectOptions(fqbn: Fqbn, board: BoardDefinition, menuLabels: Properties): SelectedOption[] {
+  for (const [option, value] of fqbn.options) {
+    const values = board.menus.get(option);
+    if (!values) {
+      const menus = [...board.menus.keys()];
+      throw new ResolveError(`${board.id}: ${describeChoices('option', option, menus)}`, 'option', menus);
+    }
+    if (!values.has(value)) {
+      const choices = [...values.keys()];
+      throw new ResolveError(`${board.id}, option ${option}: ${describeChoices('value', value, choices)}`, 'value', choices);
+    }
+  }
+  const selected: SelectedOption[] = [];
+  for (const [option, values] of board.menus) {
+    const given = fqbn.options.get(option);
+    const value = given ?? board.defaults.get(option) ?? '';
+    if (!values.has(value)) {
+      // The first listed option has no label (hidden on this OS): arduino-cli refuses the board.
+      const choices = [...values.keys()];
+      throw new ResolveError(`${board.id}: the default for option ${option} ("${value}") is hidden on this OS; pick one of ${choices.join(', ')}`, 'value', choices);
+    }
+    selected.push({
+      option,
+      optionLabel: menuLabels.get(option) ?? option,
+      value,
+      valueLabel: values.get(value) ?? value,
+      isDefault: given === undefined,
+    });
+  }
+  return selected;
+}
+
+function normalisedFqbn(fqbn: Fqbn, board: BoardDefinition): string {
+  const kept = new Map<string, string>();
+  for (const [option, value] of fqbn.options) {
+    if (value !== board.defaults.get(option)) kept.set(option, value);
+  }
+  return formatFqbn({ ...fqbn, options: kept });
+}
+
+function referencedPlatforms(boardProps: Properties, platform: PlatformRelease, fqbn: Fqbn, installed: InstalledPlatforms) {
+  const split = (key: string): [string, string] => {
+    const value = boardProps.expand(boardProps.get(key) ?? '');
+    const colon = value.indexOf(':');
+    return colon < 0 ? ['', value] : [value.slice(0, colon), value.slice(colon + 1)];
+  };
+  const [coreVendor, core] = split('build.core');
+  const [variantVendor, variant] = split('build.variant');
+  if (coreVendor && variantVendor && coreVendor !== variantVendor) {
+    throw new ResolveError(
+      `${formatFqbn(fqbn)}: build.core and build.variant refer to different platforms (${coreVendor}:${core} and ${variantVendor}:${variant})`,
+      'reference',
+    );
+  }
+  const referredVendor = coreVendor || variantVendor;
+  let referred: PlatformRelease | undefined;
+  if (referredVendor) {
+    referred = installed.platforms.get(`${referredVendor}:${platform.architecture}`);
+    if (!referred) {
+      const source = boardProps.source(coreVendor ? 'build.core' : 'build.variant');
+      const where = source ? ` (${source.file}:${source.line})` : '';
+      throw new ResolveError(
+        `${formatFqbn(fqbn)} refers to platform ${referredVendor}:${platform.architecture}${where}, which is not installed. Install it with \`arduino-cli core install ${referredVendor}:${platform.architecture}\`.`,
+        'reference',
+      );
+    }
+  }
+  return {
+    core,
+    corePlatform: coreVendor && referred ? referred : platform,
+    variant,
+    variantPlatform: variantVendor && referred ? referred : platform,
+  };
+}
+
+// runtime.tools.<name>.path for the best release of every installed tool, and
+// runtime.tools.<name>-<version>.path for each release (FindToolsRequiredForBuild's ranking:
+// the board platform's vendor, then the core platform's, then the higher version).
+function addToolPaths(build: Properties, tools: ToolRelease[], platform: PlatformRelease, corePlatform: PlatformRelease): void {
+  const priority = (tool: ToolRelease): number => (tool.vendor === platform.vendor ? 2 : tool.vendor === corePlatform.vendor ? 1 : 0);
+  const best = new Map<string, ToolRelease>();
+  for (const tool of tools) {
+    build.set(`runtime.tools.${tool.name}-${tool.version}.path`, tool.dir);
+    const current = best.get(tool.name);
+    if (
+      !current ||
+      priority(tool) > priority(current) ||
+      (priority(tool) === priority(current) && compareVersions(tool.version, current.version) > 0)
+    ) {
+      best.set(tool.name, tool);
+    }
+  }
+  for (const [name, tool] of best) build.set(`runtime.tools.${name}.path`, tool.dir);
+}

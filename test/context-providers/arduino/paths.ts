@@ -1,0 +1,13 @@
+// Where the tests find real platform files: the shared fixtures beside the checkout and the
+// Debian packages the CI image installs (docs/hardware-rig.md).
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+export const FIXTURES = resolve(REPO_ROOT, '../shared/fixtures/arduino');
+export const OWN_FIXTURES = resolve(REPO_ROOT, 'test/fixtures/arduino');
+export const DATA_DIR = resolve(FIXTURES, 'data_dir');
+export const USER_HARDWARE = resolve(FIXTURES, 'user_hardware');
+export const DEBIAN_AVR = '/usr/share/arduino/hardware/arduino/avr';
+/** Scratch space, gitignored. */
+export const TMP = resolve(REPO_ROOT, '.tmp/arduino-tests');
