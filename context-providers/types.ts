@@ -32,6 +32,8 @@ export interface Pin {
   functions?: string[];
   /** Interrupt number for `attachInterrupt`, when the pin has one. */
   interrupt?: number;
+  /** Roles the project itself gives the pin (MCC pin grid, Harmony pin table): `GPIO output`, `TX1`. */
+  assigned?: string[];
   source?: SourceRef;
 }
 
@@ -95,6 +97,21 @@ export interface Limit {
   source?: SourceRef;
 }
 
+/** The project's own build configurations and files (MPLAB X configurations, sketch files). */
+export interface ProjectFacts {
+  /** The configuration in use (MPLAB X `--conf`). */
+  configuration?: string;
+  configurations?: Array<{ name: string; device?: string; toolchain?: string; source?: SourceRef }>;
+  files?: Array<{ path: string; role?: 'source' | 'header' | 'linker' | 'other'; missing?: boolean; source?: SourceRef }>;
+}
+
+/** A further fact worth telling the agent that has no field of its own (configuration words, PORTMUX routes). */
+export interface ContextNote {
+  topic: string;
+  text: string;
+  source?: SourceRef;
+}
+
 export interface HardwareContext {
   kind: ContextKind;
   board: BoardIdentity;
@@ -110,6 +127,8 @@ export interface HardwareContext {
   readOnlyRoots: string[];
   /** Every file the context was built from, for cache invalidation. */
   inputs: string[];
+  project?: ProjectFacts;
+  notes?: ContextNote[];
 }
 
 /** What the face knows about the user's selection (IDE board picker, flags). */

@@ -1,0 +1,180 @@
+// Builds the HardwareContext of an MPLAB project: the configuration in use,
+// its device, toolchain, packs and options, the device pack's facts and the
+// MCC pin names, every fact with the file (and line) it came from.
+import type { ContextNote, DetectedProject, Finding, HardwareContext, LibraryRef, Limit, Selection } from '../types.js';
+import type { DeviceFacts } from './device-facts.js';
+import { architectureOf } from './edc.js';
+import { readMccOutput } from './mcc-files.js';
+import { readMplabXProject } from './mplabx-project.js';
+import { normaliseOptions } from './options.js';
+import { defaultPackRoots, findDeviceFacts, type PackLookup } from './packs.js';
+import { buildPinTable } from './pin-table.js';
+import { warning, type MplabConfiguration, type MplabProject } from './project-model.js';
+import { readVsCodeProject } from './vscode-project.js';
+
+export interface MplabxContextOptions {
+  /** Folders holding `<vendor>/<pack>/<version>/`; default: MPLAB X's packs and ~/.mchp_packs. */
+  packRoots?: string[];
+}
+
+export async function readProject(project: DetectedProject): Promise<MplabProject> {
+  return project.main?.endsWith('.mplab.json') ? readVsCodeProject(project.root, project.main) : readMplabXProject(project.root);
+}
+
+export function chooseConfiguration(project: MplabProject, requested: string | undefined): { conf?: MplabConfiguration; warnings: Finding[] } {
+  const confs = project.configurations;
+  if (requested) {
+    const conf = confs.find((c) => c.name === requested);
+    if (conf) return { conf, warnings: [] };
+    const names = confs.map((c) => c.name).join(', ') || 'none';
+    const fallback = defaultConfiguration(project);
+    return {
+      conf: fallback,
+      warnings: [warning('mplabx-configuration', `configuration "${requested}" does not exist in ${project.name} (available: ${names}); using "${fallback?.name ?? 'none'}"`)],
+    };
+  }
+  return { conf: defaultConfiguration(project), warnings: [] };
+}
+
+function defaultConfiguration(project: MplabProject): MplabConfiguration | undefined {
+  const last = project.lastSelected?.name;
+  return project.configurations.find((c) => c.name === last) ?? project.configurations[0];
+}
+
+export async function loadMplabContext(detected: DetectedProject, selection: Selection, options: MplabxContextOptions = {}): Promise<HardwareContext> {
+  const project = await readProject(detected);
+  const { conf, warnings: choiceWarnings } = chooseConfiguration(project, selection.configuration);
+  const warnings: Finding[] = [...project.warnings, ...choiceWarnings];
+  const inputs = [...project.inputs];
+
+  const normalised = conf ? normaliseOptions(conf) : { options: [], warnings: [] };
+  warnings.push(...normalised.warnings);
+
+  let lookup: PackLookup = { warnings: [], inputs: [] };
+  if (conf?.device) {
+    lookup = await findDeviceFacts(conf.device, conf.packs, options.packRoots ?? (await defaultPackRoots()));
+    warnings.push(...lookup.warnings);
+    inputs.push(...lookup.inputs);
+  }
+  const facts = lookup.facts;
+
+  const mcc = await readMccOutput(project.root, project.items.some((i) => i.path.startsWith('../')));
+  warnings.push(...mcc.warnings);
+  inputs.push(...mcc.inputs);
+  const table = buildPinTable(facts, mcc.pins);
+
+  const missing = project.items.filter((i) => !i.exists && i.role !== 'other');
+  if (missing.length > 0) {
+    const first = missing[0].source;
+    warnings.push(
+      warning(
+        'mplabx-missing-source',
+        `${first.file}: ${missing.length} of ${project.items.filter((i) => i.role !== 'other').length} project files do not exist: ${missing
+          .slice(0, 5)
+          .map((i) => `${i.path} (line ${i.source.line})`)
+          .join(', ')}${missing.length > 5 ? ', …' : ''}`,
+        first.file,
+        first.line,
+      ),
+    );
+  }
+
+  const device = conf?.device ?? facts?.device ?? 'unknown device';
+  const flash = facts?.memories.find((m) => m.kind === 'flash');
+  const ram = facts?.memories.find((m) => m.kind === 'ram');
+  return {
+    kind: 'mplabx',
+    board: {
+      name: device,
+      id: device,
+      mcu: device,
+      architecture: facts?.architecture ?? (conf?.device ? architectureOf(conf.device, undefined) : undefined) ?? architectureFromToolchain(conf?.toolchain),
+      flashBytes: flash?.bytes,
+      ramBytes: ram?.bytes,
+      sources: {
+        ...(conf?.sources.device ? { device: conf.sources.device } : {}),
+        ...(flash ? { flashBytes: flash.source } : {}),
+        ...(ram ? { ramBytes: ram.source } : {}),
+        ...(facts ? { architecture: { file: facts.file } } : {}),
+      },
+    },
+    pins: table.pins,
+    buses: table.buses,
+    toolchain: conf?.toolchain
+      ? {
+          name: conf.toolchain,
+          version: conf.toolchainVersion,
+          path: project.toolchainDirs[conf.name],
+          options: normalised.options.map((o) => ({ name: o.name, value: o.value, source: o.source })),
+          upload: conf.platformTool ? { tool: conf.platformTool } : undefined,
+          source: conf.sources.toolchain,
+        }
+      : undefined,
+    libraries: packsOf(conf, lookup),
+    limits: limitsOf(facts, table.package),
+    findings: [],
+    warnings,
+    readOnlyRoots: lookup.packFolder ? [lookup.packFolder] : [],
+    inputs: [...new Set(inputs)],
+    project: {
+      configuration: conf?.name,
+      configurations: project.configurations.map((c) => ({ name: c.name, device: c.device, toolchain: c.toolchain, source: c.sources.configuration })),
+      files: project.items.map((i) => ({ path: i.path, role: i.role, ...(i.exists ? {} : { missing: true }), source: i.source })),
+    },
+    notes: notesOf(facts, table.package),
+  };
+}
+
+function architectureFromToolchain(toolchain: string | undefined): string | undefined {
+  switch (toolchain?.toUpperCase()) {
+    case 'XC8':
+      return '8-bit (PIC or AVR)';
+    case 'XC16':
+      return '16-bit (PIC24 or dsPIC)';
+    case 'XC32':
+      return '32-bit (PIC32 or SAM)';
+    default:
+      return undefined;
+  }
+}
+
+function packsOf(conf: MplabConfiguration | undefined, lookup: PackLookup): LibraryRef[] {
+  return (conf?.packs ?? []).map((pack, index) => ({
+    include: pack.name,
+    name: pack.name,
+    version: pack.version,
+    // Only the pack the device file came from is known to be installed.
+    ...(index === 0 && lookup.packFolder ? { path: lookup.packFolder } : {}),
+    location: 'pack',
+    source: pack.source,
+  }));
+}
+
+function limitsOf(facts: DeviceFacts | undefined, packageName: string | undefined): Limit[] {
+  const limits: Limit[] = (facts?.memories ?? []).map((m) => ({
+    name: m.words !== undefined ? `${m.name} (${m.words} words of ${m.wordBits} bits)` : m.name,
+    value: m.bytes,
+    unit: 'bytes',
+    source: m.source,
+  }));
+  if (packageName && facts) limits.push({ name: 'package', value: packageName, source: { file: facts.file } });
+  return limits;
+}
+
+function notesOf(facts: DeviceFacts | undefined, packageName: string | undefined): ContextNote[] {
+  if (!facts) return [];
+  const notes: ContextNote[] = [];
+  if (!facts.pinNumbersKnown && facts.pads.length > 0) {
+    notes.push({ topic: 'pin numbers', text: 'The device file lists pins by function only; its order is not the package pin order, so pins are named by port (RC6), not numbered.', source: { file: facts.file } });
+  }
+  if (packageName && facts.packages.length > 1) {
+    notes.push({ topic: 'package', text: `Pin numbers are for ${packageName}; the pack also describes ${facts.packages.slice(1).join(', ')}.`, source: { file: facts.file } });
+  }
+  for (const route of facts.alternates) {
+    notes.push({ topic: 'alternate pin', text: `${route.signal} can be routed to ${route.pad} (${route.route})`, source: route.source });
+  }
+  for (const word of facts.configWords) {
+    notes.push({ topic: 'configuration word', text: `${word.name}${word.address ? ` @${word.address}` : ''}: ${word.fields.map((f) => f.name).join(', ')}`, source: word.source });
+  }
+  return notes;
+}

@@ -1,0 +1,57 @@
+// Finds MCC and Harmony output in a project: `*.mc3` beside the project,
+// `mcc_generated_files/**/pins.h` (Melody) or `pin_manager.h` (Classic), and
+// Harmony's `pin_configurations.csv`, which lives beside `firmware/` and so
+// may sit above the `.X` folder.
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Finding } from '../types.js';
+import { readMc3, readPinConfigurationsCsv, readPinsHeader, type PinAssignment } from './mcc.js';
+
+const skipFolders = new Set(['build', 'dist', 'debug', '.git', 'node_modules', '.generated_files', 'nbproject']);
+const maxDepth = 6;
+
+export interface MccOutput {
+  pins: PinAssignment[];
+  warnings: Finding[];
+  inputs: string[];
+}
+
+export async function readMccOutput(root: string, alsoParent: boolean): Promise<MccOutput> {
+  const found: string[] = [];
+  await walk(root, 0, found);
+  if (alsoParent) await walk(dirname(root), 0, found, root);
+  const output: MccOutput = { pins: [], warnings: [], inputs: [] };
+  for (const file of [...new Set(found)].sort()) {
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    output.inputs.push(file);
+    if (file.endsWith('.mc3')) {
+      const mc3 = readMc3(text, file);
+      output.pins.push(...mc3.pins);
+      output.warnings.push(...mc3.warnings);
+    } else if (file.endsWith('.csv')) {
+      const csv = readPinConfigurationsCsv(text, file);
+      output.pins.push(...csv.pins);
+      output.warnings.push(...csv.warnings);
+    } else output.pins.push(...readPinsHeader(text, file));
+  }
+  return output;
+}
+
+// MCC keeps its state file beside the project file, never deeper.
+function isMccFile(name: string, folder: string, atProjectRoot: boolean): boolean {
+  if (name.endsWith('.mc3')) return atProjectRoot;
+  if (name === 'pin_configurations.csv') return true;
+  return (name === 'pins.h' || name === 'pin_manager.h') && folder.split(/[\\/]/).includes('mcc_generated_files');
+}
+
+async function walk(folder: string, depth: number, found: string[], skip?: string): Promise<void> {
+  if (depth > maxDepth || folder === skip) return;
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) {
+      if (!skipFolders.has(entry.name)) await walk(path, depth + 1, found, skip);
+    } else if (isMccFile(entry.name, folder, depth === 0 && skip === undefined)) found.push(path);
+  }
+}
