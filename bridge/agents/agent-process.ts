@@ -1,0 +1,67 @@
+// One agent process in its own process group: stdout carries ACP, stderr goes to
+// a bounded log, and closing ends the whole group.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Stream } from '@agentclientprotocol/sdk';
+import { endGroup } from '../services/terminal/process-group.js';
+import { messageStream } from './message-stream.js';
+import type { AgentLaunch } from './resolve.js';
+import { StderrLog } from './stderr-log.js';
+
+export interface AgentExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when the process could not be started at all. */
+  spawnError?: string;
+}
+
+export class AgentProcess {
+  readonly stderr = new StderrLog();
+  readonly skippedLines: string[] = [];
+  readonly stream: Stream;
+  readonly exited: Promise<AgentExit>;
+  private readonly child: ChildProcess;
+  private exit?: AgentExit;
+
+  constructor(readonly launch: AgentLaunch, cwd: string, baseEnv: NodeJS.ProcessEnv = process.env) {
+    this.child = spawn(launch.command, launch.args, {
+      cwd,
+      env: { ...baseEnv, ...launch.env },
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child.stderr?.setEncoding('utf8');
+    this.child.stderr?.on('data', (text: string) => this.stderr.append(text));
+    // Writes to an agent that died are reported through `exited`, not as crashes of the bridge.
+    this.child.stdin?.on('error', () => undefined);
+    this.exited = new Promise((resolve) => {
+      this.child.once('error', (error) => {
+        this.exit = { code: null, signal: null, spawnError: error.message };
+        resolve(this.exit);
+      });
+      this.child.once('exit', (code, signal) => {
+        this.exit ??= { code, signal };
+        resolve(this.exit);
+      });
+    });
+    this.stream = messageStream(this.child.stdout!, this.child.stdin!, {
+      onSkippedLine: (line, reason) => {
+        if (this.skippedLines.length < 100) this.skippedLines.push(`${reason}: ${line.slice(0, 200)}`);
+        this.stderr.append(`[boardbridge] skipped stdout line (${reason}): ${line.slice(0, 200)}\n`);
+      },
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get running(): boolean {
+    return this.exit === undefined;
+  }
+
+  /** Ends the agent and everything it started. */
+  async close(): Promise<void> {
+    this.child.stdin?.end();
+    await endGroup(this.child, 1500);
+  }
+}

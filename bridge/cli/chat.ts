@@ -1,0 +1,124 @@
+// `boardbridge chat`: talk to the agent in the terminal. Replies stream, tool
+// calls and the plan show as they change, permission requests offer the agent's
+// own options (number or arrow keys), and Ctrl-C cancels the running turn.
+import readline from 'node:readline';
+import type { Command } from 'commander';
+import type { AskPerson, PendingPermission } from '../services/permission/broker.js';
+import type { BridgeSession } from '../session/bridge-session.js';
+import { EXIT, printError } from './errors.js';
+import { TextRenderer } from './render-text.js';
+import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './session-setup.js';
+import { policyFromFlags } from '../services/permission/broker.js';
+
+interface ChatFlags extends AgentFlags {
+  allow?: string;
+  allowDevice?: boolean;
+  fqbn?: string;
+}
+
+const HELP = 'Type a message. /modes, /mode <id>, /restart, /quit. Ctrl-C cancels a running turn; Ctrl-D leaves.';
+
+export function registerChat(program: Command): void {
+  addAgentFlags(
+    program
+      .command('chat')
+      .description('chat with an agent that knows your board (default agent: gemini)')
+      .option('--allow <level>', 'grant without asking: reads, edits (inside the workspace) or all', 'none')
+      .option('--allow-device', 'allow uploads and other device changes without asking'),
+  ).action(async (flags: ChatFlags) => {
+    process.exitCode = await chat(flags);
+  });
+}
+
+async function chat(flags: ChatFlags): Promise<number> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+  const renderer = new TextRenderer(process.stdout, flags.workspace ?? process.cwd());
+  let session: BridgeSession;
+  try {
+    session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), askWith(rl), (e) => renderer.render(e));
+  } catch (error) {
+    rl.close();
+    printError(error);
+    return EXIT.error;
+  }
+  process.stdout.write(`${HELP}\n`);
+  let turnRunning = false;
+  let closing = false;
+  rl.on('SIGINT', () => {
+    if (turnRunning) {
+      process.stdout.write('\n(cancelling…)\n');
+      void session.cancel();
+    } else {
+      rl.close();
+    }
+  });
+  rl.setPrompt('› ');
+  rl.prompt();
+  for await (const line of rl) {
+    const text = line.trim();
+    if (!text) {
+      rl.prompt();
+      continue;
+    }
+    if (text === '/quit' || text === '/exit') break;
+    if (text === '/help') process.stdout.write(`${HELP}\n`);
+    else if (text === '/modes') {
+      for (const m of session.state.modes.availableModes) process.stdout.write(`${m.id === session.state.modes.currentModeId ? '*' : ' '} ${m.id}  ${m.name}\n`);
+    } else if (text.startsWith('/mode ')) {
+      await session.setMode(text.slice(6).trim()).catch(printError);
+    } else if (text === '/restart') {
+      await session.restart().catch(printError);
+    } else {
+      turnRunning = true;
+      const result = await session.prompt(text, { selection: selectionOf(flags) });
+      turnRunning = false;
+      if (result.error?.code === 'agent_exited') process.stdout.write('The agent stopped. Type /restart to start it again (your files and the journal are intact).\n');
+    }
+    if (closing) break;
+    rl.prompt();
+  }
+  closing = true;
+  await session.close();
+  return EXIT.ok;
+}
+
+// Asks the person to pick one of the agent's options: a number, or ↑/↓ and Enter.
+function askWith(rl: readline.Interface): AskPerson {
+  return (pending: PendingPermission, signal: AbortSignal) =>
+    new Promise((resolve) => {
+      const { options, toolCall } = pending.request;
+      let chosen = 0;
+      const out = process.stdout;
+      out.write(`\n\x07Permission needed${pending.category === 'device' ? ' (changes a device)' : ''}: ${toolCall.title ?? toolCall.toolCallId}\n`);
+      options.forEach((o, i) => out.write(`  ${i + 1}. ${o.name}  [${o.kind}]\n`));
+      const promptText = () => `Choose 1-${options.length}${process.stdin.isTTY ? ' (or ↑/↓ and Enter)' : ''} [${chosen + 1}. ${options[chosen].name}]: `;
+      const onKey = (_: string, key: { name?: string } | undefined) => {
+        if (key?.name !== 'up' && key?.name !== 'down') return;
+        chosen = (chosen + (key.name === 'up' ? options.length - 1 : 1)) % options.length;
+        readline.clearLine(out, 0);
+        readline.cursorTo(out, 0);
+        out.write(promptText());
+      };
+      const finish = (answer: string | undefined) => {
+        process.stdin.off('keypress', onKey);
+        signal.removeEventListener('abort', onAbort);
+        resolve(answer);
+      };
+      const onAbort = () => {
+        out.write('\n(permission request withdrawn)\n');
+        finish(undefined);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (process.stdin.isTTY) process.stdin.on('keypress', onKey);
+      const ask = () =>
+        rl.question(promptText(), { signal }, (answer) => {
+          const trimmed = answer.trim();
+          if (trimmed === '') return finish(options[chosen].optionId);
+          const n = Number(trimmed);
+          if (Number.isInteger(n) && n >= 1 && n <= options.length) return finish(options[n - 1].optionId);
+          out.write(`Please type a number from 1 to ${options.length}.\n`);
+          ask();
+        });
+      ask();
+    });
+}

@@ -1,0 +1,56 @@
+// `boardbridge context [path]`: prints what the agent will be told about the
+// board, as compact markdown or (--json) the whole HardwareContext.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { allProviders } from '../../context-providers/index.js';
+import { ContextService } from '../context/context-service.js';
+import { EXIT, printError } from './errors.js';
+
+interface ContextFlags {
+  fqbn?: string;
+  board?: string;
+  conf?: string;
+  json?: boolean;
+}
+
+export function registerContext(program: Command): void {
+  program
+    .command('context')
+    .description('print the hardware context the agent gets for a sketch, MPLAB X project or OpenMV script')
+    .argument('[path]', 'sketch folder, .ino, project.X folder or .py script (default: the current folder)')
+    .option('--fqbn <fqbn>', 'Arduino board, e.g. arduino:avr:mega:cpu=atmega2560')
+    .option('--board <id>', 'board selection (FQBN, device or OpenMV board such as OPENMV4)')
+    .option('--conf <name>', 'MPLAB X configuration')
+    .option('--json', 'print the whole HardwareContext as JSON')
+    .action(async (target: string | undefined, flags: ContextFlags) => {
+      process.exitCode = await printContext(target, flags);
+    });
+}
+
+async function printContext(target: string | undefined, flags: ContextFlags): Promise<number> {
+  const where = path.resolve(target ?? process.cwd());
+  const isFile = (() => {
+    try {
+      return statSync(where).isFile();
+    } catch {
+      return false;
+    }
+  })();
+  const service = new ContextService(allProviders());
+  const selection = { board: flags.board ?? flags.fqbn, configuration: flags.conf, files: isFile ? [where] : undefined };
+  try {
+    const loaded = (await service.load(where, selection)) ?? (isFile ? await service.load(path.dirname(where), selection) : undefined);
+    if (!loaded) {
+      process.stderr.write(
+        `boardbridge: ${where} is not a project boardbridge recognises\n  → an Arduino sketch folder (Name/Name.ino), an MPLAB X project (name.X with nbproject/), or an OpenMV script (.py)\n`,
+      );
+      return EXIT.error;
+    }
+    process.stdout.write(flags.json ? JSON.stringify(loaded.context, null, 2) + '\n' : loaded.markdown.endsWith('\n') ? loaded.markdown : loaded.markdown + '\n');
+    return EXIT.ok;
+  } catch (error) {
+    printError(error);
+    return EXIT.error;
+  }
+}

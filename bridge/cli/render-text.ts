@@ -1,0 +1,124 @@
+// Renders session events for a person in a terminal: streamed replies, tool
+// calls as they start, update and finish (with diffs for edits), the plan, and
+// the turn's real stop reason.
+import path from 'node:path';
+import type { StopReason } from '@agentclientprotocol/sdk';
+import type { BridgeEvent } from '../session/events.js';
+import type { ToolCallState } from '../session/state.js';
+import { diffLines } from './line-diff.js';
+
+const useColor = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR;
+
+export const STOP_TEXT: Record<StopReason, string> = {
+  end_turn: 'done (end_turn)',
+  max_tokens: 'stopped: the agent ran out of output tokens (max_tokens) — ask it to continue',
+  max_turn_requests: 'stopped: the agent hit its limit of model requests for one turn (max_turn_requests)',
+  refusal: 'stopped: the agent refused (refusal)',
+  cancelled: 'cancelled',
+};
+
+const STATUS_MARK: Record<string, string> = { pending: '○', in_progress: '◐', completed: '●', failed: '✗' };
+
+export class TextRenderer {
+  private midLine = false;
+  private lastRole?: string;
+  private readonly shownStatus = new Map<string, string>();
+  private readonly color: boolean;
+
+  constructor(private readonly out: NodeJS.WriteStream, private readonly workspace: string) {
+    this.color = useColor(out);
+  }
+
+  render(event: BridgeEvent): void {
+    switch (event.type) {
+      case 'session_started':
+        return this.line(this.dim(`${event.agent.name ?? event.agent.id} ${event.agent.version ?? ''} · session ${event.sessionId} · ${event.cwd}`));
+      case 'context_sent':
+        return this.line(this.dim(event.full ? `↳ hardware context: ${event.board} (${event.chars} chars, as ${event.form})` : `↳ hardware context unchanged: ${event.board}`));
+      case 'message_chunk':
+        return this.chunk(event.role, event.text);
+      case 'tool_call':
+        return this.toolCall(event.toolCall);
+      case 'plan':
+        this.line(this.bold('Plan'));
+        for (const entry of event.entries) this.line(`  ${entry.status === 'completed' ? '☑' : entry.status === 'in_progress' ? '◐' : '☐'} ${entry.content}`);
+        return;
+      case 'mode':
+        return this.line(this.dim(`mode: ${event.currentModeId}`));
+      case 'permission_decision':
+        if (event.by === 'person') return;
+        return this.line(this.dim(`permission ${event.outcome}${event.optionKind ? ` (${event.optionKind})` : ''} by ${event.by}${event.reason ? `: ${event.reason}` : ''}`));
+      case 'file_written':
+        return this.line(this.dim(`${event.created ? 'created' : 'wrote'} ${this.rel(event.path)} (undo: boardbridge undo)`));
+      case 'terminal_started':
+        return this.line(this.dim(`$ ${event.command}${event.inProcess ? '   (run by boardbridge)' : ''}`));
+      case 'terminal_exited':
+        return this.line(this.dim(`  exit ${event.exitCode ?? event.signal}`));
+      case 'stop':
+        return this.line(event.stopReason === 'end_turn' ? this.dim(STOP_TEXT.end_turn) : this.yellow(STOP_TEXT[event.stopReason]));
+      case 'agent_exited':
+        return this.line(this.red(`the agent exited (${event.signal ?? `code ${event.code}`})${event.stderrTail ? `:\n${event.stderrTail}` : ''}`));
+      case 'error':
+        this.line(this.red(`error: ${event.message}`));
+        if (event.hint) this.line(`  → ${event.hint}`);
+        return;
+      case 'notice':
+        return this.line(`${event.severity}: ${event.title}${event.description ? ` — ${event.description}` : ''}`);
+      default:
+        return;
+    }
+  }
+
+  private chunk(role: string, text: string): void {
+    if (role === 'user') return;
+    if (this.lastRole !== role && this.midLine) this.newline();
+    if (this.lastRole !== role && role === 'thought') this.out.write(this.dim('thinking: '));
+    this.lastRole = role;
+    this.out.write(role === 'thought' ? this.dim(text) : text);
+    this.midLine = !text.endsWith('\n');
+  }
+
+  private toolCall(call: ToolCallState): void {
+    const key = `${call.status}|${call.title}`;
+    if (this.shownStatus.get(call.toolCallId) === key) return;
+    this.shownStatus.set(call.toolCallId, key);
+    this.line(`${STATUS_MARK[call.status] ?? '·'} ${call.kind} ${call.title || call.toolCallId} ${this.dim(`[${call.status}]`)}`);
+    if (call.status !== 'completed' && call.status !== 'pending') return;
+    for (const item of call.content) {
+      if (item.type !== 'diff') continue;
+      this.line(this.dim(`  ${this.rel(item.path)}`));
+      const lines = diffLines(item.oldText ?? '', item.newText);
+      if (!lines) {
+        this.line(this.dim('  (too large to show)'));
+        continue;
+      }
+      for (const l of lines.slice(0, 60)) this.line(l.op === '+' ? this.green(`  + ${l.text}`) : l.op === '-' ? this.red(`  - ${l.text}`) : this.dim(`    ${l.text}`));
+      if (lines.length > 60) this.line(this.dim(`  … ${lines.length - 60} more lines`));
+    }
+  }
+
+  private rel(p: string): string {
+    const r = path.relative(this.workspace, p);
+    return r && !r.startsWith('..') ? r : p;
+  }
+
+  private line(text: string): void {
+    if (this.midLine) this.newline();
+    this.out.write(text + '\n');
+    this.lastRole = undefined;
+  }
+
+  private newline(): void {
+    this.out.write('\n');
+    this.midLine = false;
+  }
+
+  private paint(code: number, text: string): string {
+    return this.color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  }
+  private dim = (t: string) => this.paint(2, t);
+  private bold = (t: string) => this.paint(1, t);
+  private red = (t: string) => this.paint(31, t);
+  private green = (t: string) => this.paint(32, t);
+  private yellow = (t: string) => this.paint(33, t);
+}

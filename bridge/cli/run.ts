@@ -1,0 +1,73 @@
+// `boardbridge run "prompt"`: one turn without a person. With --json, one event
+// per line (the schema in the README); the exit code says how the turn ended.
+import type { Command } from 'commander';
+import { policyFromFlags } from '../services/permission/broker.js';
+import type { BridgeEvent } from '../session/events.js';
+import { describeError, EXIT, printError } from './errors.js';
+import { TextRenderer } from './render-text.js';
+import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './session-setup.js';
+
+interface RunFlags extends AgentFlags {
+  json?: boolean;
+  allow?: string;
+  allowDevice?: boolean;
+  fqbn?: string;
+}
+
+export function registerRun(program: Command): void {
+  addAgentFlags(
+    program
+      .command('run')
+      .description('do one turn without a person and exit: 0 for end_turn, 3 for any other stop reason, 1 on errors')
+      .argument('<prompt>', 'what to ask the agent')
+      .option('--json', 'print one JSON event per line (schema: README, "Events")')
+      .option('--allow <level>', 'grant permissions without asking: reads, edits (inside the workspace) or all', 'none')
+      .option('--allow-device', 'also allow operations that change a device (upload, program, erase)'),
+  ).action(async (prompt: string, flags: RunFlags) => {
+    process.exitCode = await run(prompt, flags);
+  });
+}
+
+async function run(prompt: string, flags: RunFlags): Promise<number> {
+  const emit = flags.json
+    ? (event: BridgeEvent) => process.stdout.write(JSON.stringify(event) + '\n')
+    : (() => {
+        const renderer = new TextRenderer(process.stdout, flags.workspace ?? process.cwd());
+        return (event: BridgeEvent) => renderer.render(event);
+      })();
+  let policy;
+  try {
+    policy = policyFromFlags(flags.allow, Boolean(flags.allowDevice));
+  } catch (error) {
+    printError(error);
+    return EXIT.usage;
+  }
+  let session;
+  try {
+    session = await startSession(flags, policy, undefined, emit);
+  } catch (error) {
+    if (flags.json) emit({ type: 'error', ...describeError(error) });
+    printError(error);
+    return EXIT.error;
+  }
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts === 1) void session.cancel();
+    else void session.close().finally(() => process.exit(EXIT.stopped));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const result = await session.prompt(prompt, { selection: selectionOf(flags) });
+    if (result.error) {
+      if (!flags.json) printError(result.error);
+      return EXIT.error;
+    }
+    return result.stopReason === 'end_turn' ? EXIT.ok : EXIT.stopped;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await session.close();
+  }
+}

@@ -1,0 +1,52 @@
+// What `chat`, `run` and the other faces share: flags that pick the agent and
+// the workspace, turned into a started BridgeSession.
+import type { Command } from 'commander';
+import { allProviders } from '../../context-providers/index.js';
+import { loadConfig, resolveAgent, type AgentLaunch } from '../agents/resolve.js';
+import { ContextService } from '../context/context-service.js';
+import { BridgeSession } from '../session/bridge-session.js';
+import type { BridgeEvent } from '../session/events.js';
+import type { AskPerson, PermissionPolicy } from '../services/permission/broker.js';
+
+export interface AgentFlags {
+  agent?: string;
+  agentCommand?: string;
+  config?: string;
+  workspace?: string;
+  board?: string;
+}
+
+export function addAgentFlags(command: Command): Command {
+  return command
+    .option('--agent <name>', 'agent to run: gemini, claude, codex, or one from the config file')
+    .option('--agent-command <line>', 'run any ACP agent by its command line (the environment passes through)')
+    .option('--config <file>', 'config file (default: ~/.config/boardbridge/config.json)')
+    .option('-w, --workspace <dir>', 'the sketch or project folder (default: the current folder)')
+    .option('--board <id>', 'board selection: an Arduino FQBN, an MPLAB device or an OpenMV board')
+    .option('--fqbn <fqbn>', 'the Arduino board (same as --board)');
+}
+
+export function launchFor(flags: AgentFlags): AgentLaunch {
+  const config = flags.agentCommand ? {} : loadConfig(flags.config);
+  return resolveAgent({ agent: flags.agent, agentCommand: flags.agentCommand, config, allowNpx: true });
+}
+
+export async function startSession(
+  flags: AgentFlags & { fqbn?: string },
+  policy: PermissionPolicy,
+  ask?: AskPerson,
+  onEvent?: (event: BridgeEvent) => void,
+): Promise<BridgeSession> {
+  return BridgeSession.start({
+    onEvent,
+    launch: launchFor(flags),
+    workspace: flags.workspace ?? process.cwd(),
+    policy,
+    ask,
+    contexts: new ContextService(allProviders()),
+  });
+}
+
+export function selectionOf(flags: AgentFlags & { fqbn?: string }): { board?: string } {
+  return { board: flags.board ?? flags.fqbn };
+}

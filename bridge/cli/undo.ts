@@ -1,0 +1,54 @@
+// `boardbridge undo`: puts back the files an agent session wrote, from the journal.
+import path from 'node:path';
+import type { Command } from 'commander';
+import { readJournals } from '../services/fs/journal.js';
+import { applyUndo, planUndo } from '../services/fs/undo.js';
+import { EXIT } from './errors.js';
+
+interface UndoFlags {
+  workspace?: string;
+  session?: string;
+  list?: boolean;
+  force?: boolean;
+}
+
+export function registerUndo(program: Command): void {
+  program
+    .command('undo')
+    .description("restore the files the agent changed in the last session (or --session ID)")
+    .option('-w, --workspace <dir>', 'the sketch or project folder (default: the current folder)')
+    .option('--session <id>', 'undo this session instead of the last one')
+    .option('--list', 'list the sessions that wrote files')
+    .option('--force', 'also restore files edited again since the agent wrote them')
+    .action(async (flags: UndoFlags) => {
+      process.exitCode = await undo(flags);
+    });
+}
+
+async function undo(flags: UndoFlags): Promise<number> {
+  const workspace = path.resolve(flags.workspace ?? process.cwd());
+  const journals = (await readJournals(workspace)).filter((j) => j.writes.length > 0);
+  const out = (s: string) => process.stdout.write(s + '\n');
+  if (flags.list) {
+    if (!journals.length) out(`no agent writes recorded for ${workspace}`);
+    for (const j of journals) out(`${j.header.sessionId}  ${j.header.startedAt}  ${j.header.agent}  ${j.writes.length} write(s)${j.undone ? '  (undone)' : ''}`);
+    return EXIT.ok;
+  }
+  const journal = flags.session ? journals.find((j) => j.header.sessionId === flags.session) : [...journals].reverse().find((j) => !j.undone);
+  if (!journal) {
+    process.stderr.write(
+      flags.session
+        ? `boardbridge: no session ${flags.session} wrote files in ${workspace}\n  → list them: boardbridge undo --list\n`
+        : `boardbridge: nothing to undo in ${workspace}\n`,
+    );
+    return flags.session ? EXIT.error : EXIT.ok;
+  }
+  const steps = await planUndo(journal);
+  const done = await applyUndo(journal, steps, Boolean(flags.force));
+  for (const step of steps) {
+    const rel = path.relative(workspace, step.path) || step.path;
+    if (done.includes(step)) out(`${step.action === 'delete' ? 'deleted' : 'restored'} ${rel}`);
+    else out(`kept ${rel}: it changed after the agent wrote it (use --force to restore it anyway)`);
+  }
+  return done.length === steps.length ? EXIT.ok : EXIT.error;
+}

@@ -1,0 +1,174 @@
+// Answers session/request_permission: the policy first, then the person (through
+// the face), and never a request left hanging. Options are chosen by kind, never
+// by id: every agent names its options differently.
+import type {
+  PermissionOption,
+  PermissionOptionKind,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+} from '@agentclientprotocol/sdk';
+import type { WorkspaceGuard } from '../fs/workspace-guard.js';
+import { classify, touchedPaths, type PermissionCategory } from './classify.js';
+
+export interface PermissionPolicy {
+  reads: boolean;
+  /** Edits whose every path lies inside the workspace. */
+  edits: boolean;
+  /** Commands, fetches and anything else that is not a device change. */
+  all: boolean;
+  /** Upload, program, erase: only with the person's explicit flag. */
+  device: boolean;
+}
+
+export const ASK_EVERYTHING: PermissionPolicy = { reads: false, edits: false, all: false, device: false };
+
+export function policyFromFlags(allow: string | undefined, allowDevice: boolean): PermissionPolicy {
+  const level = allow ?? 'none';
+  if (!['none', 'reads', 'edits', 'all'].includes(level)) {
+    throw new Error(`--allow takes reads, edits or all (got "${level}")`);
+  }
+  return {
+    reads: level !== 'none',
+    edits: level === 'edits' || level === 'all',
+    all: level === 'all',
+    device: allowDevice,
+  };
+}
+
+export interface PendingPermission {
+  id: number;
+  request: RequestPermissionRequest;
+  category: PermissionCategory;
+}
+
+export type PermissionDecision =
+  | { outcome: 'selected'; option: PermissionOption; by: 'policy' | 'person' }
+  | { outcome: 'rejected'; option?: PermissionOption; by: 'policy' | 'timeout' | 'no-person'; reason: string }
+  | { outcome: 'cancelled'; by: 'cancel' | 'person' };
+
+/** The face's way to ask the person; resolves with an optionId, or undefined to cancel. */
+export type AskPerson = (pending: PendingPermission, signal: AbortSignal) => Promise<string | undefined>;
+
+export interface BrokerOptions {
+  policy: PermissionPolicy;
+  guard: WorkspaceGuard;
+  ask?: AskPerson;
+  /** How long a person has to answer before the request is rejected. */
+  askTimeoutMs?: number;
+  onDecision?: (pending: PendingPermission, decision: PermissionDecision) => void;
+  onPending?: (pending: PendingPermission) => void;
+}
+
+export class PermissionBroker {
+  private nextId = 1;
+  private readonly pending = new Map<number, AbortController>();
+
+  constructor(private readonly options: BrokerOptions) {}
+
+  async decide(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+    const pending: PendingPermission = { id: this.nextId++, request, category: classify(request.toolCall) };
+    this.options.onPending?.(pending);
+    const decision = await this.resolve(pending);
+    this.options.onDecision?.(pending, decision);
+    if (decision.outcome === 'cancelled' || !decision.option) return { outcome: { outcome: 'cancelled' } };
+    return { outcome: { outcome: 'selected', optionId: decision.option.optionId } };
+  }
+
+  /** On session/cancel every pending request is answered `cancelled` (ACP requires it). */
+  cancelAll(): void {
+    for (const controller of this.pending.values()) controller.abort();
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  private async resolve(pending: PendingPermission): Promise<PermissionDecision> {
+    const options = pending.request.options;
+    if (this.policyAllows(pending)) {
+      const allow = pickOption(options, ['allow_once', 'allow_always']);
+      if (allow) return { outcome: 'selected', option: allow, by: 'policy' };
+    }
+    const reject = pickOption(options, ['reject_once', 'reject_always']);
+    if (!this.options.ask) {
+      return {
+        outcome: 'rejected',
+        option: reject,
+        by: 'no-person',
+        reason: `${pending.category} is not allowed by the policy and no person is there to ask${pending.category === 'device' ? ' (device changes need --allow-device)' : ''}`,
+      };
+    }
+    const controller = new AbortController();
+    this.pending.set(pending.id, controller);
+    let timedOut = false;
+    const timer = this.options.askTimeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, this.options.askTimeoutMs)
+      : undefined;
+    try {
+      const answer = await raceAbort(this.options.ask(pending, controller.signal), controller.signal);
+      const chosen = answer === undefined ? undefined : options.find((o) => o.optionId === answer);
+      if (chosen) return { outcome: 'selected', option: chosen, by: 'person' };
+      if (timedOut) return { outcome: 'rejected', option: reject, by: 'timeout', reason: `no answer within ${this.options.askTimeoutMs} ms` };
+      return { outcome: 'cancelled', by: controller.signal.aborted ? 'cancel' : 'person' };
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.pending.delete(pending.id);
+    }
+  }
+
+  private policyAllows(pending: PendingPermission): boolean {
+    const { policy, guard } = this.options;
+    switch (pending.category) {
+      case 'device':
+        return policy.device;
+      case 'read':
+        return policy.reads;
+      case 'edit': {
+        if (policy.all) return true;
+        if (!policy.edits) return false;
+        const paths = touchedPaths(pending.request.toolCall);
+        return paths.length > 0 && paths.every((p) => insideWorkspace(guard, p));
+      }
+      default:
+        return policy.all;
+    }
+  }
+}
+
+export function pickOption(options: PermissionOption[], kinds: PermissionOptionKind[]): PermissionOption | undefined {
+  for (const kind of kinds) {
+    const option = options.find((o) => o.kind === kind);
+    if (option) return option;
+  }
+  return undefined;
+}
+
+function insideWorkspace(guard: WorkspaceGuard, p: string): boolean {
+  try {
+    guard.check(p, 'write');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

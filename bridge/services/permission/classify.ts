@@ -1,0 +1,56 @@
+// What a permission request would do, judged from the tool call the agent shows:
+// the policy decides by category, and device changes are a category of their own.
+import path from 'node:path';
+import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
+
+export type PermissionCategory = 'read' | 'edit' | 'execute' | 'device' | 'other';
+
+// Programs and board tools that write to a device (flash, fuses, files on the camera).
+const DEVICE_COMMAND = /\b(avrdude|arduino-cli\s+(?:upload|burn-bootloader)|boardbridge\s+(?:upload|program|run-script)|ipecmd|esptool(?:\.py)?|bossac|dfu-util|openocd|stm32flash|stm32_programmer_cli|picotool|mpremote|pyocd|nrfjprog|teensy_loader_cli|mdk|uf2conv)\b/i;
+const DEVICE_TOOL = /(?:^|[_\s.-])(upload|program|run_script|erase|burn_bootloader|flash)$/i;
+
+export function classify(toolCall: ToolCallUpdate): PermissionCategory {
+  const text = describe(toolCall);
+  if (DEVICE_COMMAND.test(text) || DEVICE_TOOL.test(toolName(toolCall))) return 'device';
+  switch (toolCall.kind) {
+    case 'read':
+    case 'search':
+    case 'think':
+      return 'read';
+    case 'edit':
+    case 'delete':
+    case 'move':
+      return 'edit';
+    case 'execute':
+      return 'execute';
+    default:
+      return 'other';
+  }
+}
+
+/** Paths an edit would touch, from its locations, diffs and the usual raw input fields. */
+export function touchedPaths(toolCall: ToolCallUpdate): string[] {
+  const paths = new Set<string>();
+  for (const location of toolCall.locations ?? []) paths.add(location.path);
+  for (const item of toolCall.content ?? []) if (item.type === 'diff') paths.add(item.path);
+  const raw = toolCall.rawInput;
+  if (raw && typeof raw === 'object') {
+    for (const key of ['file_path', 'path', 'absolute_path', 'notebook_path', 'filePath']) {
+      const value = (raw as Record<string, unknown>)[key];
+      if (typeof value === 'string' && path.isAbsolute(value)) paths.add(value);
+    }
+  }
+  return [...paths];
+}
+
+function toolName(toolCall: ToolCallUpdate): string {
+  const title = toolCall.title ?? '';
+  const name = (toolCall as { name?: string | null }).name ?? '';
+  return (name || title).trim().split(/\s+/)[0] ?? '';
+}
+
+function describe(toolCall: ToolCallUpdate): string {
+  const raw = toolCall.rawInput;
+  const command = raw && typeof raw === 'object' ? (raw as Record<string, unknown>).command : undefined;
+  return [toolCall.title ?? '', typeof command === 'string' ? command : ''].join(' ');
+}

@@ -1,0 +1,157 @@
+// Answers terminal/* requests: real processes confined to the workspace, output
+// kept under the agent's byte limit, and board commands run in-process so they
+// share the bridge's one serial hub.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { RequestError } from '@agentclientprotocol/sdk';
+import type {
+  CreateTerminalRequest,
+  TerminalExitStatus,
+  TerminalOutputResponse,
+} from '@agentclientprotocol/sdk';
+import type { CommandTable } from '../../../boards/command.js';
+import type { WorkspaceGuard } from '../fs/workspace-guard.js';
+import { HOST_OUTPUT_CEILING, OutputBuffer } from './output-limit.js';
+import { endGroup } from './process-group.js';
+import { splitShellWords } from '../../shell-words.js';
+
+interface Terminal {
+  id: string;
+  commandLine: string;
+  output: OutputBuffer;
+  exit?: TerminalExitStatus;
+  exited: Promise<TerminalExitStatus>;
+  kill(): Promise<void>;
+}
+
+export interface TerminalServiceOptions {
+  guard: WorkspaceGuard;
+  /** Board commands the bridge runs itself when the agent asks for `boardbridge <name> ...`. */
+  commands?: CommandTable;
+  env?: NodeJS.ProcessEnv;
+  onEvent?: (event: { type: 'terminal_started' | 'terminal_exited'; terminalId: string; command: string; inProcess: boolean; exit?: TerminalExitStatus }) => void;
+}
+
+export class TerminalService {
+  private readonly terminals = new Map<string, Terminal>();
+
+  constructor(private readonly options: TerminalServiceOptions) {}
+
+  create(params: CreateTerminalRequest): { terminalId: string } {
+    if (typeof params.command !== 'string' || params.command.trim() === '') {
+      throw RequestError.invalidParams({ command: params.command }, 'command must be a non-empty string');
+    }
+    const cwd = this.options.guard.check(params.cwd ?? this.options.guard.roots[0], 'write');
+    const limit = Math.min(params.outputByteLimit ?? HOST_OUTPUT_CEILING, HOST_OUTPUT_CEILING * 16);
+    const env: Record<string, string> = { ...(this.options.env ?? process.env) } as Record<string, string>;
+    for (const variable of params.env ?? []) env[variable.name] = variable.value;
+    const id = `term-${randomUUID()}`;
+    const output = new OutputBuffer(limit);
+    const argv = params.args?.length ? [params.command, ...params.args] : splitShellWords(params.command, { plainOnly: true });
+    const board = argv && argv[0] === 'boardbridge' ? this.options.commands?.get(argv[1] ?? '') : undefined;
+    const commandLine = params.args?.length ? [params.command, ...params.args].join(' ') : params.command;
+    const terminal = board && argv
+      ? this.runInProcess(id, commandLine, output, (signal) => board(argv.slice(2), { write: (t) => output.append(Buffer.from(t)), signal, cwd, env }))
+      : this.runProcess(id, commandLine, output, params, cwd, env);
+    this.terminals.set(id, terminal);
+    this.options.onEvent?.({ type: 'terminal_started', terminalId: id, command: commandLine, inProcess: Boolean(board) });
+    void terminal.exited.then((exit) =>
+      this.options.onEvent?.({ type: 'terminal_exited', terminalId: id, command: commandLine, inProcess: Boolean(board), exit }),
+    );
+    return { terminalId: id };
+  }
+
+  output(terminalId: string): TerminalOutputResponse {
+    const terminal = this.get(terminalId);
+    return { output: terminal.output.text(terminal.exit !== undefined), truncated: terminal.output.truncated, exitStatus: terminal.exit ?? null };
+  }
+
+  async waitForExit(terminalId: string): Promise<TerminalExitStatus> {
+    return this.get(terminalId).exited;
+  }
+
+  async kill(terminalId: string): Promise<void> {
+    await this.get(terminalId).kill();
+  }
+
+  async release(terminalId: string): Promise<void> {
+    const terminal = this.get(terminalId);
+    this.terminals.delete(terminalId);
+    if (!terminal.exit) await terminal.kill();
+  }
+
+  /** Ends every terminal: called when the session closes. */
+  async releaseAll(): Promise<void> {
+    await Promise.all([...this.terminals.keys()].map((id) => this.release(id)));
+  }
+
+  get size(): number {
+    return this.terminals.size;
+  }
+
+  private get(terminalId: string): Terminal {
+    const terminal = this.terminals.get(terminalId);
+    if (!terminal) throw new RequestError(-32002, `Resource not found: no terminal ${terminalId} (released or never created)`, { terminalId });
+    return terminal;
+  }
+
+  private runProcess(
+    id: string,
+    commandLine: string,
+    output: OutputBuffer,
+    params: CreateTerminalRequest,
+    cwd: string,
+    env: Record<string, string>,
+  ): Terminal {
+    // A command with no args is a shell line (claude-code-acp sends the whole line this way), as Zed runs it.
+    const child: ChildProcess = params.args?.length
+      ? spawn(params.command, params.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(env.SHELL || '/bin/sh', ['-c', params.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (d: Buffer) => output.append(d));
+    child.stderr?.on('data', (d: Buffer) => output.append(d));
+    const terminal: Terminal = {
+      id,
+      commandLine,
+      output,
+      exited: new Promise((resolve) => {
+        child.once('error', (error) => {
+          output.append(Buffer.from(`boardbridge: cannot start ${commandLine}: ${error.message}\n`));
+          terminal.exit = { exitCode: 127, signal: null };
+          resolve(terminal.exit);
+        });
+        child.once('close', (code, signal) => {
+          terminal.exit ??= { exitCode: code, signal: signal ?? null };
+          resolve(terminal.exit);
+        });
+      }),
+      kill: () => endGroup(child),
+    };
+    return terminal;
+  }
+
+  private runInProcess(
+    id: string,
+    commandLine: string,
+    output: OutputBuffer,
+    run: (signal: AbortSignal) => Promise<number>,
+  ): Terminal {
+    const controller = new AbortController();
+    const terminal: Terminal = {
+      id,
+      commandLine,
+      output,
+      exited: Promise.resolve()
+        .then(() => run(controller.signal))
+        .catch((error: unknown) => {
+          output.append(Buffer.from(`${error instanceof Error ? error.message : String(error)}\n`));
+          return 1;
+        })
+        .then((exitCode) => (terminal.exit = { exitCode, signal: controller.signal.aborted ? 'SIGTERM' : null })),
+      kill: async () => {
+        controller.abort();
+        await terminal.exited;
+      },
+    };
+    return terminal;
+  }
+}

@@ -1,0 +1,144 @@
+// Starts an agent process and speaks ACP to it through the SDK's client(): the
+// handshake (initialize, authentication, session/new or load) and the routing of
+// the agent's requests to the session's services.
+import {
+  client,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type ClientConnection,
+  type InitializeResponse,
+  type McpServer,
+  type NewSessionResponse,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionNotification,
+} from '@agentclientprotocol/sdk';
+import { AgentProcess, type AgentExit } from '../agents/agent-process.js';
+import type { AgentLaunch } from '../agents/resolve.js';
+import type { FsService } from '../services/fs/fs-service.js';
+import type { TerminalService } from '../services/terminal/terminal-service.js';
+import { BridgeError, errorMessage, rpcErrorCode } from './errors.js';
+
+export interface ConnectionHandlers {
+  fs: () => FsService;
+  terminals: () => TerminalService;
+  onUpdate: (notification: SessionNotification) => void;
+  onPermission: (request: RequestPermissionRequest) => Promise<RequestPermissionResponse>;
+}
+
+export interface AgentConnection {
+  process: AgentProcess;
+  connection: ClientConnection;
+  init: InitializeResponse;
+}
+
+const CLIENT_INFO = { name: 'boardbridge', title: 'boardbridge', version: '0.1.0' };
+
+export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: ConnectionHandlers, env: NodeJS.ProcessEnv): Promise<AgentConnection> {
+  const agent = new AgentProcess(launch, cwd, env);
+  const app = client({ name: 'boardbridge' })
+    .onNotification(methods.client.session.update, ({ params }) => handlers.onUpdate(params))
+    .onRequest(methods.client.session.requestPermission, ({ params }) => handlers.onPermission(params))
+    .onRequest(methods.client.fs.readTextFile, ({ params }) => handlers.fs().read(params))
+    .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.fs().write(params))
+    .onRequest(methods.client.terminal.create, ({ params }) => handlers.terminals().create(params))
+    .onRequest(methods.client.terminal.output, ({ params }) => handlers.terminals().output(params.terminalId))
+    .onRequest(methods.client.terminal.waitForExit, async ({ params }) => handlers.terminals().waitForExit(params.terminalId))
+    .onRequest(methods.client.terminal.kill, async ({ params }) => {
+      await handlers.terminals().kill(params.terminalId);
+      return {};
+    })
+    .onRequest(methods.client.terminal.release, async ({ params }) => {
+      await handlers.terminals().release(params.terminalId);
+      return {};
+    });
+  const connection = app.connect(agent.stream);
+  try {
+    const init = await untilExit<InitializeResponse>(
+      agent,
+      connection.agent.request(methods.agent.initialize, {
+        protocolVersion: PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+        clientInfo: CLIENT_INFO,
+      }),
+      'initialize',
+    );
+    return { process: agent, connection, init };
+  } catch (error) {
+    connection.close();
+    await agent.close();
+    throw error;
+  }
+}
+
+/** `session/new`, authenticating once and retrying when the agent answers -32000. */
+export async function newSession(agent: AgentConnection, cwd: string, mcpServers: McpServer[], env: NodeJS.ProcessEnv): Promise<NewSessionResponse> {
+  const request = () => untilExit(agent.process, agent.connection.agent.request(methods.agent.session.new, { cwd, mcpServers }), 'session/new');
+  try {
+    return await request();
+  } catch (error) {
+    if (rpcErrorCode(error) !== -32000) throw error;
+    const method = chooseAuthMethod(agent, env);
+    if (!method) throw authError(agent, error);
+    try {
+      await untilExit(agent.process, agent.connection.agent.request(methods.agent.authenticate, { methodId: method }), 'authenticate');
+      return await request();
+    } catch (retryError) {
+      throw authError(agent, retryError);
+    }
+  }
+}
+
+export async function loadSession(agent: AgentConnection, sessionId: string, cwd: string, mcpServers: McpServer[]): Promise<void> {
+  await untilExit(agent.process, agent.connection.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers }), 'session/load');
+}
+
+function chooseAuthMethod(agent: AgentConnection, env: NodeJS.ProcessEnv): string | undefined {
+  const methods = agent.init.authMethods ?? [];
+  const agentMethods = methods.filter((m) => !('type' in m) || (m as { type?: string }).type === undefined || (m as { type?: string }).type === 'agent');
+  for (const hint of agent.process.launch.profile?.authEnv ?? []) {
+    if (env[hint.env] && hint.methodId && agentMethods.some((m) => m.id === hint.methodId)) return hint.methodId;
+  }
+  return agentMethods.length === 1 ? agentMethods[0].id : undefined;
+}
+
+function authError(agent: AgentConnection, cause: unknown): BridgeError {
+  const launch = agent.process.launch;
+  const lines: string[] = [];
+  const vars = launch.profile?.authEnv.map((h) => h.env) ?? [];
+  if (vars.length) lines.push(`set ${vars.join(' or ')} (e.g. export ${vars[0]}=...)`);
+  if (launch.profile?.loginCommand) lines.push(`or log in once: ${launch.profile.loginCommand}`);
+  for (const method of agent.init.authMethods ?? []) {
+    const m = method as { type?: string; args?: string[]; name: string };
+    if (m.type === 'terminal') lines.push(`or run: ${[launch.command, ...(m.args ?? [])].join(' ')}   (${m.name})`);
+  }
+  if (!lines.length) lines.push(`see ${launch.title}'s documentation for how to sign in`);
+  return new BridgeError('auth_required', `${launch.title} needs authentication: ${errorMessage(cause)}`, lines.join('\n'));
+}
+
+/** Races an ACP request against the agent's exit, so a dead agent never hangs a turn. */
+export function untilExit<T>(agent: AgentProcess, request: Promise<T>, what: string): Promise<T> {
+  return Promise.race([
+    request,
+    agent.exited.then((exit): never => {
+      throw exitedError(agent, exit, what);
+    }),
+  ]);
+}
+
+export function exitedError(agent: AgentProcess, exit: AgentExit, what: string): BridgeError {
+  const launch = agent.launch;
+  if (exit.spawnError) {
+    return new BridgeError('agent_start', `cannot start ${launch.title} (${launch.command}): ${exit.spawnError}`, `check that ${launch.command} is installed; run: boardbridge doctor`);
+  }
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+  const tail = agent.stderr.tail(8);
+  return new BridgeError(
+    'agent_exited',
+    `${launch.title} ${how} during ${what}${tail ? `; its last words:\n${tail}` : ''}`,
+    'nothing written is lost (see the journal); start the session again or run: boardbridge doctor',
+  );
+}
+
+export { RequestError };

@@ -1,0 +1,344 @@
+// The one API every face uses: start an agent on a workspace, prompt it, answer
+// it, and watch the conversation as events. A face never builds an ACP message.
+import { EventEmitter } from 'node:events';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import {
+  methods,
+  type ContentBlock,
+  type McpServer,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionNotification,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
+import type { CommandTable } from '../../boards/command.js';
+import type { Selection } from '../../context-providers/types.js';
+import type { AgentLaunch } from '../agents/resolve.js';
+import type { ContextService } from '../context/context-service.js';
+import { FsService } from '../services/fs/fs-service.js';
+import { WriteJournal } from '../services/fs/journal.js';
+import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
+import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../services/permission/broker.js';
+import { TerminalService } from '../services/terminal/terminal-service.js';
+import { connectAgent, exitedError, loadSession, newSession, untilExit, type AgentConnection } from './agent-connection.js';
+import { ContextInjector } from './context-injection.js';
+import { BridgeError, errorMessage } from './errors.js';
+import type { BridgeEvent } from './events.js';
+import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
+import { initialState, type SessionState } from './state.js';
+
+export interface EditorState {
+  /** Unsaved editor contents by absolute path: the agent reads these instead of the disk. */
+  buffers?: Record<string, string>;
+  selection?: Selection;
+}
+
+export interface SessionOptions {
+  launch: AgentLaunch;
+  workspace: string;
+  policy: PermissionPolicy;
+  ask?: AskPerson;
+  askTimeoutMs?: number;
+  contexts?: ContextService;
+  mcpServers?: McpServer[];
+  boardCommands?: CommandTable;
+  env?: NodeJS.ProcessEnv;
+  /** Listens from the very first event (session_started comes before start() resolves). */
+  onEvent?: (event: BridgeEvent) => void;
+}
+
+export interface TurnResult {
+  stopReason?: StopReason;
+  error?: BridgeError;
+}
+
+export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
+  state!: SessionState;
+  readonly workspace: string;
+  readonly guard: WorkspaceGuard;
+  readonly broker: PermissionBroker;
+  journal!: WriteJournal;
+  private agent!: AgentConnection;
+  private terminals!: TerminalService;
+  private fs!: FsService;
+  private injector!: ContextInjector;
+  private buffers = new Map<string, string>();
+  private turn?: Promise<TurnResult>;
+  private closed = false;
+  private readonly env: NodeJS.ProcessEnv;
+
+  private constructor(private readonly options: SessionOptions) {
+    super();
+    this.workspace = checkWorkspace(options.workspace);
+    this.env = options.env ?? process.env;
+    if (options.onEvent) this.on('event', options.onEvent);
+    this.guard = new WorkspaceGuard([this.workspace]);
+    this.broker = new PermissionBroker({
+      policy: options.policy,
+      guard: this.guard,
+      ask: options.ask,
+      askTimeoutMs: options.askTimeoutMs,
+      onPending: (p) =>
+        this.emitEvent({
+          type: 'permission_request',
+          id: p.id,
+          category: p.category,
+          toolCall: { toolCallId: p.request.toolCall.toolCallId, title: p.request.toolCall.title ?? undefined, kind: p.request.toolCall.kind ?? undefined },
+          options: p.request.options,
+        }),
+      onDecision: (p, d) =>
+        this.emitEvent({
+          type: 'permission_decision',
+          id: p.id,
+          outcome: d.outcome,
+          optionId: 'option' in d ? d.option?.optionId : undefined,
+          optionKind: 'option' in d ? d.option?.kind : undefined,
+          by: d.by,
+          reason: 'reason' in d ? d.reason : undefined,
+        }),
+    });
+  }
+
+  static async start(options: SessionOptions): Promise<BridgeSession> {
+    const session = new BridgeSession(options);
+    await session.connect();
+    return session;
+  }
+
+  get sessionId(): string {
+    return this.state.sessionId;
+  }
+
+  get agentInfo(): AgentConnection['init'] {
+    return this.agent.init;
+  }
+
+  get alive(): boolean {
+    return this.agent.process.running && !this.closed;
+  }
+
+  /** One turn: resolves when the agent answers session/prompt (or dies). Never rejects. */
+  prompt(text: string, editor: EditorState = {}): Promise<TurnResult> {
+    if (this.turn) return Promise.resolve({ error: new BridgeError('busy', 'a turn is already running', 'wait for it or cancel it') });
+    this.turn = this.runTurn(text, editor).finally(() => (this.turn = undefined));
+    return this.turn;
+  }
+
+  /** Cancels the running turn: pending permission requests are answered `cancelled`. */
+  async cancel(): Promise<void> {
+    this.broker.cancelAll();
+    if (this.turn && this.agent.process.running) {
+      await this.agent.connection.agent.notify(methods.agent.session.cancel, { sessionId: this.sessionId }).catch(() => undefined);
+    }
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    await this.agent.connection.agent.request(methods.agent.session.setMode, { sessionId: this.sessionId, modeId });
+    this.apply({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
+  }
+
+  async setConfigOption(configId: string, value: string): Promise<void> {
+    const response = await this.agent.connection.agent.request(methods.agent.session.setConfigOption, { sessionId: this.sessionId, configId, value });
+    this.apply({ sessionUpdate: 'config_option_update', configOptions: response.configOptions });
+  }
+
+  /** Starts a fresh agent process after a crash, loading the old session when the agent can. */
+  async restart(): Promise<void> {
+    await this.shutdownAgent();
+    const oldId = this.state?.sessionId;
+    await this.connect(oldId);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.cancel();
+    await this.shutdownAgent();
+  }
+
+  private async connect(loadId?: string): Promise<void> {
+    const env = this.env;
+    this.agent = await connectAgent(
+      this.options.launch,
+      this.workspace,
+      {
+        fs: () => this.fs,
+        terminals: () => this.terminals,
+        onUpdate: (n) => this.onUpdate(n),
+        onPermission: (r) => this.onPermission(r),
+      },
+      env,
+    );
+    const caps = this.agent.init.agentCapabilities ?? {};
+    const mcpServers = this.usableMcpServers();
+    let sessionId: string;
+    let modes: SessionState['modes'] | undefined;
+    let configOptions = undefined as SessionState['configOptions'] | undefined;
+    try {
+      if (loadId && caps.loadSession) {
+        this.state = initialState(loadId);
+        await loadSession(this.agent, loadId, this.workspace, mcpServers);
+        sessionId = loadId;
+      } else {
+        const created = await newSession(this.agent, this.workspace, mcpServers, env);
+        sessionId = created.sessionId;
+        modes = created.modes ? { currentModeId: created.modes.currentModeId, availableModes: created.modes.availableModes } : undefined;
+        configOptions = created.configOptions ?? undefined;
+        this.state = initialState(sessionId, { modes, configOptions });
+      }
+    } catch (error) {
+      await this.shutdownAgent();
+      throw error instanceof BridgeError ? error : new BridgeError('protocol', `${this.options.launch.title} refused to start a session: ${errorMessage(error)}`, 'run: boardbridge doctor');
+    }
+    if (!this.journal) {
+      this.journal = new WriteJournal(this.workspace, sessionId, this.options.launch.id, env);
+      this.journal.onEntry((entry) => this.emitEvent({ type: 'file_written', path: entry.path, created: entry.before === null, seq: entry.seq }));
+    }
+    this.fs = new FsService({ guard: this.guard, journal: this.journal, buffers: () => this.buffers });
+    this.terminals = new TerminalService({
+      guard: this.guard,
+      commands: this.options.boardCommands,
+      env,
+      onEvent: (e) =>
+        e.type === 'terminal_started'
+          ? this.emitEvent({ type: 'terminal_started', terminalId: e.terminalId, command: e.command, inProcess: e.inProcess })
+          : this.emitEvent({ type: 'terminal_exited', terminalId: e.terminalId, command: e.command, exitCode: e.exit?.exitCode ?? null, signal: e.exit?.signal ?? null }),
+    });
+    this.injector = new ContextInjector(Boolean(caps.promptCapabilities?.embeddedContext));
+    void this.agent.process.exited.then((exit) => {
+      if (this.closed) return;
+      this.emitEvent({ type: 'agent_exited', code: exit.code, signal: exit.signal, stderrTail: this.agent.process.stderr.tail(8), duringTurn: Boolean(this.turn) });
+      this.broker.cancelAll();
+      void this.terminals.releaseAll();
+    });
+    this.emitEvent({
+      type: 'session_started',
+      sessionId,
+      agent: { id: this.options.launch.id, name: this.agent.init.agentInfo?.name, version: this.agent.init.agentInfo?.version },
+      cwd: this.workspace,
+      capabilities: {
+        loadSession: Boolean(caps.loadSession),
+        embeddedContext: Boolean(caps.promptCapabilities?.embeddedContext),
+        mcpHttp: Boolean(caps.mcpCapabilities?.http),
+      },
+      modes: this.state.modes,
+      configOptions: this.state.configOptions,
+      journal: this.journal.file,
+    });
+  }
+
+  private usableMcpServers(): McpServer[] {
+    const http = Boolean(this.agent.init.agentCapabilities?.mcpCapabilities?.http);
+    return (this.options.mcpServers ?? []).filter((s) => !('type' in s) || s.type !== 'http' || http);
+  }
+
+  private async runTurn(text: string, editor: EditorState): Promise<TurnResult> {
+    if (!this.agent.process.running) {
+      return { error: new BridgeError('agent_exited', `${this.options.launch.title} is not running`, 'restart the session') };
+    }
+    this.buffers = new Map(Object.entries(editor.buffers ?? {}).map(([p, c]) => [path.resolve(p), c]));
+    const blocks: ContentBlock[] = [];
+    if (this.options.contexts) {
+      try {
+        const loaded = await this.options.contexts.load(this.workspace, editor.selection ?? {});
+        if (loaded) this.guard.allowReadOnly(loaded.context.readOnlyRoots);
+        const injected = this.injector.blocksFor(loaded);
+        blocks.push(...injected.blocks);
+        if (injected.event) this.emitEvent({ type: 'context_sent', ...injected.event });
+      } catch (error) {
+        this.emitEvent({ type: 'error', code: 'context', message: `the hardware context could not be built: ${errorMessage(error)}`, hint: 'the prompt goes without it; run: boardbridge context' });
+      }
+    }
+    blocks.push({ type: 'text', text });
+    this.emitEvent({ type: 'prompt_sent', text });
+    try {
+      const response = await untilExit(
+        this.agent.process,
+        this.agent.connection.agent.request(methods.agent.session.prompt, { sessionId: this.sessionId, prompt: blocks }),
+        'the turn',
+      );
+      this.emitEvent({ type: 'stop', stopReason: response.stopReason });
+      return { stopReason: response.stopReason };
+    } catch (error) {
+      const bridgeError =
+        error instanceof BridgeError
+          ? error
+          : !this.agent.process.running
+            ? exitedError(this.agent.process, await this.agent.process.exited, 'the turn')
+            : new BridgeError('protocol', `${this.options.launch.title} failed the turn: ${errorMessage(error)}`, 'try again; if it repeats, run: boardbridge doctor');
+      this.emitEvent({ type: 'error', code: bridgeError.code, message: bridgeError.message, hint: bridgeError.hint });
+      return { error: bridgeError };
+    }
+  }
+
+  private onUpdate(notification: SessionNotification): void {
+    if (!this.state || notification.sessionId !== this.state.sessionId) return;
+    this.apply(notification.update);
+  }
+
+  private apply(update: SessionNotification['update']): void {
+    const { state, changes } = reduceUpdate(this.state, update);
+    this.state = state;
+    for (const change of changes) this.emitChange(change);
+  }
+
+  private async onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+    if (this.state && request.sessionId === this.state.sessionId) {
+      const { state, changes } = reducePermissionToolCall(this.state, request.toolCall);
+      this.state = state;
+      for (const change of changes) this.emitChange(change);
+    }
+    return this.broker.decide(request);
+  }
+
+  private emitChange(change: StateChange): void {
+    switch (change.type) {
+      case 'message_chunk':
+        return this.emitEvent({ type: 'message_chunk', role: change.role, text: change.text });
+      case 'tool_call':
+        return this.emitEvent({ type: 'tool_call', created: change.created, toolCall: change.toolCall });
+      case 'plan':
+        return this.emitEvent({ type: 'plan', entries: this.state.plan });
+      case 'mode':
+        return this.emitEvent({ type: 'mode', currentModeId: change.currentModeId });
+      case 'config_options':
+        return this.emitEvent({ type: 'config_options', configOptions: this.state.configOptions });
+      case 'available_commands':
+        return this.emitEvent({ type: 'available_commands', commands: this.state.availableCommands });
+      case 'usage':
+        return this.emitEvent({ type: 'usage', used: this.state.usage?.used ?? 0, size: this.state.usage?.size ?? 0 });
+      case 'session_info':
+        return this.emitEvent({ type: 'session_info', title: this.state.title });
+      case 'notice':
+        return this.emitEvent({ type: 'notice', severity: change.severity, title: change.title, description: change.description });
+      case 'unknown':
+        return;
+    }
+  }
+
+  private emitEvent(event: BridgeEvent): void {
+    this.emit('event', event);
+  }
+
+  private async shutdownAgent(): Promise<void> {
+    if (!this.agent) return;
+    await this.terminals?.releaseAll();
+    this.agent.connection.close();
+    await this.agent.process.close();
+  }
+}
+
+function checkWorkspace(dir: string): string {
+  const resolved = path.resolve(dir);
+  let isDir = false;
+  try {
+    isDir = statSync(resolved).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) {
+    throw new BridgeError('workspace_not_found', `workspace ${resolved} does not exist or is not a folder`, 'run boardbridge in your sketch or project folder, or pass --workspace DIR');
+  }
+  return resolved;
+}

@@ -1,0 +1,153 @@
+// A pure reducer over `session/update`: (state, update) -> (state, changes).
+// It upserts tool calls by id, tolerates updates for calls it has not seen and
+// merges only the fields an update carries.
+import type { ContentBlock, SessionUpdate, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { Entry, SessionState, ToolCallState } from './state.js';
+
+export type StateChange =
+  | { type: 'message_chunk'; role: 'user' | 'agent' | 'thought'; text: string; block: ContentBlock; entryIndex: number }
+  | { type: 'tool_call'; toolCall: ToolCallState; created: boolean }
+  | { type: 'plan' }
+  | { type: 'mode'; currentModeId: string }
+  | { type: 'config_options' }
+  | { type: 'available_commands' }
+  | { type: 'usage' }
+  | { type: 'session_info' }
+  | { type: 'notice'; severity: string; title: string; description?: string }
+  | { type: 'unknown'; sessionUpdate: string };
+
+export interface Reduction {
+  state: SessionState;
+  changes: StateChange[];
+}
+
+const CHUNK_ROLES = {
+  user_message_chunk: 'user',
+  agent_message_chunk: 'agent',
+  agent_thought_chunk: 'thought',
+} as const;
+
+export function reduceUpdate(state: SessionState, update: SessionUpdate): Reduction {
+  switch (update.sessionUpdate) {
+    case 'user_message_chunk':
+    case 'agent_message_chunk':
+    case 'agent_thought_chunk':
+      return appendChunk(state, CHUNK_ROLES[update.sessionUpdate], update.content, update.messageId ?? undefined);
+    case 'tool_call':
+      return upsertToolCall(state, update, 'tool_call');
+    case 'tool_call_update':
+      return upsertToolCall(state, update, 'tool_call_update');
+    case 'plan':
+      return { state: { ...state, plan: update.entries }, changes: [{ type: 'plan' }] };
+    case 'current_mode_update':
+      return {
+        state: { ...state, modes: { ...state.modes, currentModeId: update.currentModeId } },
+        changes: [{ type: 'mode', currentModeId: update.currentModeId }],
+      };
+    case 'config_option_update':
+      return { state: { ...state, configOptions: update.configOptions }, changes: [{ type: 'config_options' }] };
+    case 'available_commands_update':
+      return { state: { ...state, availableCommands: update.availableCommands }, changes: [{ type: 'available_commands' }] };
+    case 'usage_update':
+      return {
+        state: { ...state, usage: { used: update.used, size: update.size, cost: update.cost } },
+        changes: [{ type: 'usage' }],
+      };
+    case 'session_info_update':
+      return {
+        state: update.title === undefined ? state : { ...state, title: update.title ?? undefined },
+        changes: [{ type: 'session_info' }],
+      };
+    case 'notice':
+      return {
+        state,
+        changes: [{ type: 'notice', severity: update.severity, title: update.title, description: update.description ?? undefined }],
+      };
+    default: {
+      const kind = (update as { sessionUpdate?: unknown }).sessionUpdate;
+      return {
+        state: { ...state, unknownUpdates: state.unknownUpdates + 1 },
+        changes: [{ type: 'unknown', sessionUpdate: String(kind) }],
+      };
+    }
+  }
+}
+
+/** A tool call first seen inside `session/request_permission` (gemini does this for gated tools). */
+export function reducePermissionToolCall(state: SessionState, toolCall: ToolCallUpdate): Reduction {
+  return upsertToolCall(state, toolCall, 'permission_request');
+}
+
+function blockText(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'resource_link':
+      return `[${block.name}](${block.uri})`;
+    case 'resource':
+      return 'text' in block.resource ? block.resource.text : `[${block.resource.uri}]`;
+    default:
+      return `[${block.type}]`;
+  }
+}
+
+function appendChunk(
+  state: SessionState,
+  role: 'user' | 'agent' | 'thought',
+  block: ContentBlock,
+  messageId: string | undefined,
+): Reduction {
+  const text = blockText(block);
+  const entries = state.entries.slice();
+  const last = entries[entries.length - 1];
+  const type = role === 'user' ? 'user_message' : role === 'agent' ? 'agent_message' : 'thought';
+  // Chunks join the open message unless a new messageId says another message began.
+  const continues = last !== undefined && last.type === type && (messageId === undefined || last.messageId === messageId);
+  if (continues) {
+    entries[entries.length - 1] = joinChunk(last, text, block);
+  } else if (type === 'thought') {
+    entries.push({ type, text, messageId });
+  } else {
+    entries.push({ type, text, blocks: [block], messageId });
+  }
+  return {
+    state: { ...state, entries },
+    changes: [{ type: 'message_chunk', role, text, block, entryIndex: entries.length - 1 }],
+  };
+}
+
+function joinChunk(entry: Entry, text: string, block: ContentBlock): Entry {
+  if (entry.type === 'thought') return { ...entry, text: entry.text + text };
+  if (entry.type === 'tool_call') return entry;
+  return { ...entry, text: entry.text + text, blocks: [...entry.blocks, block] };
+}
+
+function upsertToolCall(
+  state: SessionState,
+  update: ToolCallUpdate & { title?: string | null },
+  via: ToolCallState['firstSeenIn'],
+): Reduction {
+  const previous = state.toolCalls[update.toolCallId];
+  const base: ToolCallState = previous ?? {
+    toolCallId: update.toolCallId,
+    title: '',
+    kind: 'other',
+    status: 'pending',
+    content: [],
+    locations: [],
+    firstSeenIn: via,
+  };
+  const merged: ToolCallState = { ...base };
+  if (update.title != null) merged.title = update.title;
+  if (update.kind != null) merged.kind = update.kind;
+  if (update.status != null) merged.status = update.status;
+  if (update.content != null) merged.content = update.content;
+  if (update.locations != null) merged.locations = update.locations;
+  if (update.rawInput !== undefined) merged.rawInput = update.rawInput;
+  if (update.rawOutput !== undefined) merged.rawOutput = update.rawOutput;
+  const entries = previous ? state.entries : [...state.entries, { type: 'tool_call' as const, toolCallId: update.toolCallId }];
+  return {
+    state: { ...state, entries, toolCalls: { ...state.toolCalls, [update.toolCallId]: merged } },
+    changes: [{ type: 'tool_call', toolCall: merged, created: !previous }],
+  };
+}
