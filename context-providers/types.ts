@@ -140,6 +140,8 @@ export interface Selection {
   configuration?: string;
   /** Files the prompt concerns (active editor file first). */
   files?: string[];
+  /** The connected device's firmware version when known, e.g. an OpenMV camera's `4.6.20` or `5.0.0`. */
+  firmware?: string;
 }
 
 export interface DetectedProject {
