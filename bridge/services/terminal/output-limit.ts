@@ -13,18 +13,20 @@ export class OutputBuffer {
   }
 
   get truncated(): boolean {
-    return this.dropped;
+    return this.dropped || this.size > this.limit;
   }
 
   append(data: Buffer): void {
     if (data.length === 0) return;
     this.chunks.push(data);
     this.size += data.length;
-    if (this.size > this.limit) this.trim();
+    // Trimming copies the kept bytes: do it in batches, not on every chunk of a flood.
+    if (this.size > this.limit * 2 + 65536) this.trim();
   }
 
   /** The kept output; an incomplete character at the very end is held back until it completes. */
   text(final: boolean): string {
+    if (this.size > this.limit) this.trim();
     const bytes = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
     this.chunks = bytes.length ? [bytes] : [];
     const end = final ? bytes.length : completeLength(bytes);

@@ -1,0 +1,106 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { PermissionOption, RequestPermissionRequest, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { describe, expect, it } from 'vitest';
+import { WorkspaceGuard } from '../../bridge/services/fs/workspace-guard.js';
+import { ASK_EVERYTHING, PermissionBroker, policyFromFlags, type PermissionDecision } from '../../bridge/services/permission/broker.js';
+
+const workspace = mkdtempSync(path.join(os.tmpdir(), 'bb-perm-'));
+const guard = new WorkspaceGuard([workspace]);
+
+// Option ids as three real agents name them: the broker must choose by kind.
+const CLAUDE_OPTIONS: PermissionOption[] = [
+  { optionId: 'allow_always', name: 'Always Allow', kind: 'allow_always' },
+  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+];
+const GEMINI_OPTIONS: PermissionOption[] = [
+  { optionId: 'proceed_always', name: 'Allow All Edits', kind: 'allow_always' },
+  { optionId: 'proceed_once', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'cancel', name: 'Reject', kind: 'reject_once' },
+];
+
+const request = (toolCall: Partial<ToolCallUpdate>, options = CLAUDE_OPTIONS): RequestPermissionRequest => ({
+  sessionId: 's',
+  toolCall: { toolCallId: 't', ...toolCall },
+  options,
+});
+
+const edit = (file: string) => ({ kind: 'edit' as const, title: `Write ${file}`, locations: [{ path: file }] });
+
+describe('the permission broker', () => {
+  it('allows a workspace edit under --allow edits, choosing allow_once by kind for any agent', async () => {
+    const broker = new PermissionBroker({ policy: policyFromFlags('edits', false), guard });
+    const target = path.join(workspace, 'Blink.ino');
+    expect(await broker.decide(request(edit(target)))).toEqual({ outcome: { outcome: 'selected', optionId: 'allow' } });
+    expect(await broker.decide(request(edit(target), GEMINI_OPTIONS))).toEqual({ outcome: { outcome: 'selected', optionId: 'proceed_once' } });
+  });
+
+  it('rejects an edit outside the workspace even under --allow edits', async () => {
+    const decisions: PermissionDecision[] = [];
+    const broker = new PermissionBroker({ policy: policyFromFlags('edits', false), guard, onDecision: (_, d) => decisions.push(d) });
+    const response = await broker.decide(request(edit('/etc/hosts')));
+    expect(response).toEqual({ outcome: { outcome: 'selected', optionId: 'reject' } });
+    expect(decisions[0]).toMatchObject({ outcome: 'rejected', by: 'no-person' });
+  });
+
+  it('never auto-allows a device change without --allow-device, even with --allow all', async () => {
+    const upload = { kind: 'execute' as const, title: 'avrdude -c arduino -P /dev/ttyACM0 -U flash:w:Blink.hex' };
+    const withoutFlag = new PermissionBroker({ policy: policyFromFlags('all', false), guard });
+    expect(await withoutFlag.decide(request(upload))).toEqual({ outcome: { outcome: 'selected', optionId: 'reject' } });
+    const mcpUpload = { kind: 'other' as const, title: 'mcp__boardbridge__upload' };
+    expect(await withoutFlag.decide(request(mcpUpload))).toEqual({ outcome: { outcome: 'selected', optionId: 'reject' } });
+    const withFlag = new PermissionBroker({ policy: policyFromFlags('all', true), guard });
+    expect(await withFlag.decide(request(upload))).toEqual({ outcome: { outcome: 'selected', optionId: 'allow' } });
+  });
+
+  it('allows reads under --allow reads but asks about commands', async () => {
+    const broker = new PermissionBroker({ policy: policyFromFlags('reads', false), guard });
+    expect(await broker.decide(request({ kind: 'read', title: 'Read' }))).toEqual({ outcome: { outcome: 'selected', optionId: 'allow' } });
+    expect(await broker.decide(request({ kind: 'execute', title: 'rm -rf build' }))).toEqual({ outcome: { outcome: 'selected', optionId: 'reject' } });
+  });
+
+  it('asks the person and returns the option they chose', async () => {
+    const broker = new PermissionBroker({ policy: ASK_EVERYTHING, guard, ask: async (p) => p.request.options.find((o) => o.kind === 'allow_always')?.optionId });
+    expect(await broker.decide(request({ kind: 'execute', title: 'make' }))).toEqual({ outcome: { outcome: 'selected', optionId: 'allow_always' } });
+  });
+
+  it('answers every pending request cancelled when the turn is cancelled', async () => {
+    const broker = new PermissionBroker({ policy: ASK_EVERYTHING, guard, ask: (_, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(undefined))) });
+    const first = broker.decide(request({ kind: 'execute', title: 'a' }));
+    const second = broker.decide(request({ kind: 'edit', title: 'b' }));
+    await new Promise((r) => setImmediate(r));
+    expect(broker.pendingCount).toBe(2);
+    broker.cancelAll();
+    expect(await first).toEqual({ outcome: { outcome: 'cancelled' } });
+    expect(await second).toEqual({ outcome: { outcome: 'cancelled' } });
+  });
+
+  it('rejects, reporting a timeout, when the person does not answer in time', async () => {
+    const decisions: PermissionDecision[] = [];
+    const broker = new PermissionBroker({
+      policy: ASK_EVERYTHING,
+      guard,
+      askTimeoutMs: 20,
+      ask: () => new Promise(() => undefined),
+      onDecision: (_, d) => decisions.push(d),
+    });
+    expect(await broker.decide(request({ kind: 'execute', title: 'x' }))).toEqual({ outcome: { outcome: 'selected', optionId: 'reject' } });
+    expect(decisions[0]).toMatchObject({ outcome: 'rejected', by: 'timeout' });
+  });
+
+  it('falls back to reject_always, or cancelled, when the agent offers no reject_once', async () => {
+    const broker = new PermissionBroker({ policy: ASK_EVERYTHING, guard });
+    const onlyAlways: PermissionOption[] = [
+      { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
+      { optionId: 'never', name: 'Never', kind: 'reject_always' },
+    ];
+    expect(await broker.decide(request({ kind: 'execute' }, onlyAlways))).toEqual({ outcome: { outcome: 'selected', optionId: 'never' } });
+    expect(await broker.decide(request({ kind: 'execute' }, [onlyAlways[0]]))).toEqual({ outcome: { outcome: 'cancelled' } });
+  });
+
+  it('refuses an unknown --allow level with the valid ones', () => {
+    expect(() => policyFromFlags('everything', false)).toThrow(/reads, edits or all/);
+  });
+});

@@ -1,0 +1,116 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CommandTable } from '../../boards/command.js';
+import { WorkspaceGuard } from '../../bridge/services/fs/workspace-guard.js';
+import { TerminalService } from '../../bridge/services/terminal/terminal-service.js';
+
+const workspace = mkdtempSync(path.join(os.tmpdir(), 'bb-term-'));
+let service: TerminalService;
+
+function make(commands?: CommandTable) {
+  service = new TerminalService({ guard: new WorkspaceGuard([workspace]), commands });
+  return service;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+afterEach(async () => {
+  await service?.releaseAll();
+});
+
+describe('the terminal service', () => {
+  it('runs a shell line given without args in the workspace, like Zed', async () => {
+    const t = make();
+    const { terminalId } = t.create({ sessionId: 's', command: 'echo "$PWD" && echo err >&2 && exit 3' });
+    expect(await t.waitForExit(terminalId)).toEqual({ exitCode: 3, signal: null });
+    const out = t.output(terminalId);
+    expect(out.output).toContain(workspace);
+    expect(out.output).toContain('err');
+    expect(out.exitStatus).toEqual({ exitCode: 3, signal: null });
+  });
+
+  it('runs a program with args directly and applies the env it is given', async () => {
+    const t = make();
+    const { terminalId } = t.create({ sessionId: 's', command: 'node', args: ['-e', 'console.log(process.env.BOARD)'], env: [{ name: 'BOARD', value: 'uno' }] });
+    await t.waitForExit(terminalId);
+    expect(t.output(terminalId).output.trim()).toBe('uno');
+  });
+
+  it('keeps output under outputByteLimit by dropping the beginning', async () => {
+    const t = make();
+    const { terminalId } = t.create({ sessionId: 's', command: 'for i in $(seq 1 2000); do echo "line $i"; done', outputByteLimit: 100 });
+    await t.waitForExit(terminalId);
+    const out = t.output(terminalId);
+    expect(out.truncated).toBe(true);
+    expect(Buffer.byteLength(out.output)).toBeLessThanOrEqual(100);
+    expect(out.output.trimEnd().endsWith('line 2000')).toBe(true);
+  });
+
+  it('refuses a cwd outside the workspace', () => {
+    const t = make();
+    expect(() => t.create({ sessionId: 's', command: 'ls', cwd: '/etc' })).toThrow(/outside the workspace/);
+  });
+
+  it('kills the whole process group, and the terminal stays readable after kill', async () => {
+    const t = make();
+    const pidFile = path.join(workspace, 'child.pid');
+    const { terminalId } = t.create({ sessionId: 's', command: `sleep 300 & echo $! > ${pidFile}; echo started; wait` });
+    while (!t.output(terminalId).output.includes('started')) await new Promise((r) => setTimeout(r, 20));
+    const { readFileSync } = await import('node:fs');
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    expect(alive(grandchild)).toBe(true);
+    await t.kill(terminalId);
+    const exit = await t.waitForExit(terminalId);
+    expect(exit.signal ?? exit.exitCode).toBeTruthy();
+    while (alive(grandchild)) await new Promise((r) => setTimeout(r, 20));
+    expect(t.output(terminalId).output).toContain('started');
+  });
+
+  it('release ends a running command and forgets the terminal', async () => {
+    const t = make();
+    const { terminalId } = t.create({ sessionId: 's', command: 'sleep 300' });
+    await t.release(terminalId);
+    expect(() => t.output(terminalId)).toThrow(/no terminal/);
+    expect(t.size).toBe(0);
+  });
+
+  it('runs `boardbridge <command>` in-process through the board command table, abortable by kill', async () => {
+    const seen: string[][] = [];
+    const commands: CommandTable = new Map([
+      [
+        'monitor',
+        async (argv, io) => {
+          seen.push(argv);
+          io.write('Blink ready\n');
+          await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve()));
+          io.write('monitor closed\n');
+          return 0;
+        },
+      ],
+    ]);
+    const t = make(commands);
+    const { terminalId } = t.create({ sessionId: 's', command: 'boardbridge monitor --port /dev/ttyACM0 --baud 9600' });
+    while (!t.output(terminalId).output.includes('Blink ready')) await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toEqual([['--port', '/dev/ttyACM0', '--baud', '9600']]);
+    await t.kill(terminalId);
+    expect(t.output(terminalId).output).toContain('monitor closed');
+  });
+
+  it('sends a boardbridge line with shell syntax to the real shell instead', async () => {
+    const calls: string[][] = [];
+    const t = make(new Map([['ports', async (argv) => (calls.push(argv), 0)]]));
+    writeFileSync(path.join(workspace, 'x'), '');
+    const { terminalId } = t.create({ sessionId: 's', command: 'boardbridge ports | cat' });
+    await t.waitForExit(terminalId);
+    expect(calls).toEqual([]);
+  });
+});
