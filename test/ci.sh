@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The whole test suite from a fresh clone: Debian packages, npm packages, build,
+# tests. Ends with one summary line: "N passed, N failed, N skipped".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash test/setup/debian-packages.sh
+npm ci --no-audit --no-fund --loglevel=error
+npm run build --silent
+
+mkdir -p test-artifacts
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile=test-artifacts/vitest.json || status=$?
+node -e '
+  const r = require("./test-artifacts/vitest.json");
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+' || true
+exit $status

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests use: the Arduino AVR toolchain and
+# platform, simavr and QEMU emulated boards, socat ptys, MicroPython firmware,
+# and Chromium for the panel's browser tests. Skips what is already there.
+set -euo pipefail
+
+packages=(
+  arduino-core-avr arduino-mighty-1284p arduino-builder gcc-avr avr-libc avrdude
+  simavr libsimavr-dev libsimavr-examples gcc libc6-dev make socat
+  qemu-system-misc qemu-system-arm firmware-microbit-micropython
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing Debian packages: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=()
+elif command -v sudo >/dev/null; then
+  as_root=(sudo)
+else
+  echo "boardbridge tests need these Debian packages: ${missing[*]}" >&2
+  echo "  → run as root: apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+"${as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
