@@ -1,0 +1,114 @@
+// `boardbridge build` and `boardbridge program` for MPLAB X projects, run
+// inside the bridge (terminal/* requests, the CLI) through one implementation.
+import { resolve } from 'node:path';
+import type { CommandIo, CommandTable, InProcessCommand } from '../command.js';
+import type { Finding } from '../../context-providers/types.js';
+import { buildMplabProject } from './build.js';
+import { programMplabProject, type ProgramConsent } from './ipecmd.js';
+import { resolveTarget } from './project-target.js';
+
+export interface ProgramRequest {
+  project: string;
+  configuration: string;
+  device: string;
+  tool?: string;
+}
+
+export interface MplabxCommandDeps {
+  /** Asks the person through the permission broker; a consent when they agree, undefined when not. */
+  askToProgram(request: ProgramRequest, signal: AbortSignal): Promise<ProgramConsent | undefined>;
+  /** ipecmd and prjMakefilesGenerator locations, when not in a standard MPLAB X install. */
+  ipecmd?: string;
+  generator?: string;
+}
+
+interface Parsed {
+  project: string;
+  configuration?: string;
+  error?: string;
+}
+
+export function parseProjectArgs(argv: string[], cwd: string): Parsed {
+  let project: string | undefined;
+  let configuration: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--conf' || arg === '-c') {
+      configuration = argv[++i];
+      if (!configuration) return { project: cwd, error: `${arg} needs a configuration name` };
+    } else if (arg.startsWith('--conf=')) configuration = arg.slice('--conf='.length);
+    else if (arg.startsWith('-')) return { project: cwd, error: `unknown option ${arg}; usage: [project.X] [--conf NAME]` };
+    else if (project) return { project: cwd, error: `more than one project given (${project}, ${arg})` };
+    else project = arg;
+  }
+  return { project: resolve(cwd, project ?? '.'), configuration };
+}
+
+export function mplabxCommands(deps: MplabxCommandDeps): CommandTable {
+  const build: InProcessCommand = async (argv, io) => {
+    const args = parseProjectArgs(argv, io.cwd);
+    if (args.error) return usage(io, 'build', args.error);
+    const result = await buildMplabProject({
+      project: args.project,
+      configuration: args.configuration,
+      generator: deps.generator,
+      env: io.env,
+      signal: io.signal,
+      onOutput: (text) => io.write(text),
+    });
+    writeDiagnostics(io, result.diagnostics);
+    io.write(`${result.message}\n`);
+    return result.ok ? 0 : 1;
+  };
+
+  const program: InProcessCommand = async (argv, io) => {
+    const args = parseProjectArgs(argv, io.cwd);
+    if (args.error) return usage(io, 'program', args.error);
+    const target = await resolveTarget(args.project, args.configuration);
+    if ('error' in target) {
+      io.write(`${target.error}\n`);
+      return 1;
+    }
+    const { project, configuration } = target;
+    if (!configuration.device) {
+      io.write(`refusing to program: configuration "${configuration.name}" of ${project.name} names no device (<targetDevice>); ipecmd cannot detect the part\n`);
+      return 1;
+    }
+    const consent = await deps.askToProgram(
+      { project: project.root, configuration: configuration.name, device: configuration.device, tool: configuration.platformTool },
+      io.signal,
+    );
+    if (!consent) {
+      io.write(`not programmed: permission to program ${configuration.device} was not given\n`);
+      return 1;
+    }
+    const result = await programMplabProject({
+      project: project.root,
+      configuration: configuration.name,
+      consent,
+      ipecmd: deps.ipecmd,
+      env: io.env,
+      signal: io.signal,
+      onOutput: (text) => io.write(text),
+    });
+    io.write(`${result.message}\n`);
+    return result.ok ? 0 : 1;
+  };
+
+  return new Map([
+    ['build', build],
+    ['program', program],
+  ]);
+}
+
+function usage(io: CommandIo, command: string, error: string): number {
+  io.write(`boardbridge ${command}: ${error}\nusage: boardbridge ${command} [project.X] [--conf NAME]\n`);
+  return 2;
+}
+
+function writeDiagnostics(io: CommandIo, diagnostics: Finding[]): void {
+  for (const d of diagnostics) {
+    const where = d.file ? `${d.file}${d.line ? `:${d.line}` : ''}${d.column ? `:${d.column}` : ''}: ` : '';
+    io.write(`${where}${d.severity}: ${d.message}\n`);
+  }
+}

@@ -1,0 +1,47 @@
+// Compiler messages of XC8, XC16 and XC32 turned into file:line findings.
+// XC16/XC32 and XC8 2.x+ speak gcc/clang (`main.c:12:5: error: ...`); XC8's
+// older front end writes `main.c:12: error: (192) undefined identifier` and
+// file-less advisories `:: warning: (1273) ...`.
+import { isAbsolute, resolve } from 'node:path';
+import type { Finding, Severity } from '../../context-providers/types.js';
+
+const gccStyle = /^(.+?):(\d+):(?:(\d+):)?\s*(fatal error|error|warning|note|advisory):\s*(?:\((\d+)\)\s*)?(.*)$/;
+const fileless = /^::\s*(error|warning|advisory):\s*(?:\((\d+)\)\s*)?(.*)$/;
+const makeFailure = /^make(?:\[\d+\])?: \*\*\* (.*)$/;
+
+export function parseXcDiagnostics(output: string, projectFolder: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const raw of output.split(/\r?\n/)) {
+    const line = raw.trim();
+    const match = gccStyle.exec(line);
+    if (match) {
+      const [, file, lineNo, column, kind, number, message] = match;
+      findings.push({
+        severity: severityOf(kind),
+        message: message.trim(),
+        file: isAbsolute(file) ? file : resolve(projectFolder, file),
+        line: Number(lineNo),
+        ...(column ? { column: Number(column) } : {}),
+        code: number ? `xc-${number}` : 'xc-compiler',
+      });
+      continue;
+    }
+    const bare = fileless.exec(line);
+    if (bare) {
+      const [, kind, number, message] = bare;
+      findings.push({ severity: severityOf(kind), message: message.trim(), code: number ? `xc-${number}` : 'xc-compiler' });
+      continue;
+    }
+    const make = makeFailure.exec(line);
+    if (make && findings.every((f) => f.severity !== 'error')) {
+      findings.push({ severity: 'error', message: `make: ${make[1]}`, code: 'make' });
+    }
+  }
+  return findings;
+}
+
+function severityOf(kind: string): Severity {
+  if (kind === 'error' || kind === 'fatal error') return 'error';
+  if (kind === 'warning') return 'warning';
+  return 'info';
+}
