@@ -1,0 +1,182 @@
+// arduino-builder, the compiler front end of Arduino IDE 1.8 and the one Debian packages.
+// `-logger machine` gives parseable progress, memory use and used libraries; gcc's own lines
+// pass through untouched and are parsed for diagnostics.
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import {
+  ToolchainError,
+  type BuildTool,
+  type CompileRequest,
+  type CompileResult,
+  type MemoryUse,
+  type UsedLibrary,
+} from './build-tool.js';
+import { parseGccDiagnostics } from './gcc-diagnostics.js';
+import { buildFolder, findImage, locateSketch } from './sketch.js';
+
+export interface ArduinoBuilderLayout {
+  /** Folders holding `<vendor>/<arch>/` platforms; arduino-builder needs them all, absolute. */
+  hardware: string[];
+  tools: string[];
+  libraries: string[];
+  /** Build properties always passed with `-prefs`. */
+  prefs: Record<string, string>;
+}
+
+/**
+ * Debian's layout. Its AVR core fails with Debian's gcc-avr 5.4 ("'DECIMAL_DIG' was not
+ * declared") unless DECIMAL_DIG is defined from the compiler's own __DECIMAL_DIG__.
+ */
+export function debianLayout(sketchbook = join(homedir(), 'Arduino')): ArduinoBuilderLayout {
+  const userHardware = join(sketchbook, 'hardware');
+  const userLibraries = join(sketchbook, 'libraries');
+  return {
+    hardware: ['/usr/share/arduino/hardware', '/usr/share/arduino-builder', ...(existsSync(userHardware) ? [userHardware] : [])],
+    tools: ['/usr/share/arduino-builder'],
+    libraries: existsSync(userLibraries) ? [userLibraries] : [],
+    prefs: { 'compiler.cpp.extra_flags': '-DDECIMAL_DIG=__DECIMAL_DIG__' },
+  };
+}
+
+interface MachineMessage {
+  level: string;
+  format: string;
+  args: string[];
+}
+
+/** `===info ||| Sketch uses {0} bytes … ||| [1926 32256 5]`; arguments are URL-encoded. */
+function parseMachineLine(line: string): MachineMessage | undefined {
+  const match = /^===(\w+) \|\|\| (.*) \|\|\| \[(.*)\]$/.exec(line);
+  if (!match) return undefined;
+  const args = match[3] === '' ? [] : match[3].split(' ').map((arg) => decodeURIComponent(arg));
+  return { level: match[1], format: match[2], args };
+}
+
+function formatMessage(message: MachineMessage): string {
+  return message.format.replace(/\{(\d+)\}/g, (_, index: string) => message.args[Number(index)] ?? '').replace(/%%/g, '%');
+}
+
+export class ArduinoBuilder implements BuildTool {
+  readonly name = 'arduino-builder' as const;
+
+  constructor(
+    readonly executable: string,
+    private readonly layout: ArduinoBuilderLayout = debianLayout(),
+  ) {}
+
+  async compile(request: CompileRequest): Promise<CompileResult> {
+    const sketch = locateSketch(request.sketch);
+    const buildPath = buildFolder(sketch.dir, request.fqbn);
+    mkdirSync(buildPath, { recursive: true });
+    const args = [
+      '-compile',
+      '-verbose',
+      '-logger',
+      'machine',
+      ...this.commonArgs(request.fqbn, buildPath, request.buildProperties, request.libraries),
+      sketch.main,
+    ];
+    const result: CompileResult = {
+      success: false,
+      tool: this.name,
+      sketch: sketch.dir,
+      fqbn: request.fqbn,
+      buildPath,
+      diagnostics: [],
+      libraries: [],
+      output: '',
+      command: [this.executable, ...args],
+    };
+    const compilerLines: string[] = [];
+    const shown: string[] = [];
+    const child = execa(this.executable, args, {
+      all: true,
+      reject: false,
+      env: { LC_ALL: 'C' },
+      cancelSignal: request.signal,
+    });
+    for await (const line of child.iterable({ from: 'all' })) {
+      const message = parseMachineLine(line);
+      if (!message) {
+        compilerLines.push(line);
+        shown.push(line);
+        request.onOutput?.(line);
+        continue;
+      }
+      if (message.format.startsWith('Progress')) {
+        request.onProgress?.(Number(message.args[0]));
+        continue;
+      }
+      this.collect(message, result);
+      const text = formatMessage(message);
+      shown.push(text);
+      request.onOutput?.(text);
+    }
+    const finished = await child;
+    if (finished.isCanceled) throw new ToolchainError(`compile of ${sketch.main} was cancelled`);
+    if (finished.failed && finished.exitCode === undefined) {
+      throw new ToolchainError(`cannot run ${this.executable}: ${finished.shortMessage}`);
+    }
+    result.success = finished.exitCode === 0;
+    result.output = shown.join('\n');
+    result.diagnostics = parseGccDiagnostics(compilerLines.join('\n'));
+    if (result.success) result.image = findImage(buildPath, sketch.name);
+    return result;
+  }
+
+  async boardProperties(fqbn: string, sketch?: string): Promise<Record<string, string>> {
+    const buildPath = sketch ? buildFolder(locateSketch(sketch).dir, fqbn) : undefined;
+    if (buildPath) mkdirSync(buildPath, { recursive: true });
+    const args = ['-dump-prefs', ...this.commonArgs(fqbn, buildPath)];
+    if (sketch) args.push(locateSketch(sketch).main);
+    const finished = await execa(this.executable, args, { reject: false, env: { LC_ALL: 'C' } });
+    if (finished.exitCode !== 0) {
+      throw new ToolchainError(
+        `${this.executable} -dump-prefs for ${fqbn} failed: ${(finished.stdout + finished.stderr).trim().split('\n').at(-1)}`,
+      );
+    }
+    const properties: Record<string, string> = {};
+    for (const line of finished.stdout.split('\n')) {
+      const equals = line.indexOf('=');
+      if (equals > 0) properties[line.slice(0, equals)] = line.slice(equals + 1);
+    }
+    return properties;
+  }
+
+  private commonArgs(
+    fqbn: string,
+    buildPath: string | undefined,
+    extra: Record<string, string> = {},
+    libraries: string[] = [],
+  ): string[] {
+    const prefs = { ...this.layout.prefs };
+    for (const [key, value] of Object.entries(extra)) prefs[key] = prefs[key] ? `${prefs[key]} ${value}` : value;
+    return [
+      ...this.layout.hardware.flatMap((dir) => ['-hardware', dir]),
+      ...this.layout.tools.flatMap((dir) => ['-tools', dir]),
+      ...[...this.layout.libraries, ...libraries].flatMap((dir) => ['-libraries', dir]),
+      '-fqbn',
+      fqbn,
+      ...Object.entries(prefs).map(([key, value]) => `-prefs=${key}=${value}`),
+      ...(buildPath ? ['-build-path', buildPath] : []),
+    ];
+  }
+
+  private collect(message: MachineMessage, result: CompileResult): void {
+    const number = (index: number): number => Number(message.args[index]);
+    if (message.format.startsWith('Sketch uses {0} bytes')) {
+      result.flash = memory(number(0), number(1));
+    } else if (message.format.startsWith('Global variables use {0} bytes')) {
+      result.ram = memory(number(0), number(1));
+    } else if (message.format.startsWith('Using library {0} at version {1} in folder: {2}')) {
+      const library: UsedLibrary = { name: message.args[0], version: message.args[1] || undefined, path: message.args[2] };
+      result.libraries.push(library);
+    }
+  }
+}
+
+function memory(used: number, max: number): MemoryUse {
+  return Number.isFinite(max) && max > 0 ? { used, max } : { used };
+}

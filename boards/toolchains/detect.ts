@@ -1,0 +1,71 @@
+// Picks the toolchain: arduino-cli first (on PATH, or the one Arduino IDE 2.x bundles), then
+// arduino-builder (Arduino IDE 1.8, Debian's package); otherwise says what to install.
+import { accessSync, constants } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { ArduinoBuilder, debianLayout, type ArduinoBuilderLayout } from './arduino-builder.js';
+import { ArduinoCli } from './arduino-cli.js';
+import { ToolchainError, type BuildTool } from './build-tool.js';
+
+/** Where Arduino IDE 2.x keeps the arduino-cli it runs, below its install folder. */
+const IDE_BUNDLED_CLI = join('resources', 'app', 'lib', 'backend', 'resources');
+
+export function defaultIdeFolders(): string[] {
+  const home = homedir();
+  return [
+    '/opt/arduino-ide',
+    '/opt/Arduino IDE',
+    '/usr/share/arduino-ide',
+    join(home, '.local', 'share', 'arduino-ide'),
+    join(home, 'Applications', 'arduino-ide'),
+    '/Applications/Arduino IDE.app/Contents',
+    join(process.env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'), 'Programs', 'Arduino IDE'),
+  ];
+}
+
+export interface DetectOptions {
+  /** Search path; defaults to the PATH environment variable. */
+  path?: string;
+  /** Arduino IDE 2.x install folders to look into; defaults to the usual places. */
+  ideFolders?: string[];
+  /** Folders arduino-builder is given; defaults to Debian's. */
+  builderLayout?: ArduinoBuilderLayout;
+}
+
+export function findExecutable(name: string, path = process.env.PATH ?? ''): string | undefined {
+  const names = process.platform === 'win32' ? [`${name}.exe`, name] : [name];
+  for (const dir of path.split(delimiter).filter(Boolean)) {
+    for (const candidate of names) {
+      const file = join(dir, candidate);
+      if (isExecutable(file)) return file;
+    }
+  }
+  return undefined;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first usable toolchain, or a ToolchainError naming what to install. */
+export function detectBuildTool(options: DetectOptions = {}): BuildTool {
+  const onPath = findExecutable('arduino-cli', options.path);
+  if (onPath) return new ArduinoCli(onPath);
+  const ideFolders = options.ideFolders ?? defaultIdeFolders();
+  for (const folder of ideFolders) {
+    const bundled = findExecutable('arduino-cli', join(folder, IDE_BUNDLED_CLI));
+    if (bundled) return new ArduinoCli(bundled);
+  }
+  const builder = findExecutable('arduino-builder', options.path);
+  if (builder) return new ArduinoBuilder(builder, options.builderLayout ?? debianLayout());
+  throw new ToolchainError(
+    'no Arduino toolchain found: install arduino-cli (https://arduino.github.io/arduino-cli/) or Arduino IDE 2.x, ' +
+      'or on Debian/Ubuntu `apt install arduino-builder arduino-core-avr`; looked on PATH and in ' +
+      ideFolders.join(', '),
+  );
+}

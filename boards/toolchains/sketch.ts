@@ -1,0 +1,43 @@
+// Where a sketch lives and where its build goes: inside the sketch, per board, as arduino-cli's
+// `--export-binaries` does, so rebuilds are incremental and no temp folders pile up.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { ToolchainError } from './build-tool.js';
+
+export interface SketchLocation {
+  dir: string;
+  /** `<dir>/<name>.ino` */
+  main: string;
+  name: string;
+}
+
+export function locateSketch(path: string): SketchLocation {
+  const absolute = resolve(path);
+  if (!existsSync(absolute)) throw new ToolchainError(`no sketch at ${absolute}: the path does not exist`);
+  const dir = statSync(absolute).isDirectory() ? absolute : dirname(absolute);
+  const name = basename(dir);
+  const main = join(dir, `${name}.ino`);
+  if (!existsSync(main)) {
+    throw new ToolchainError(`no sketch at ${dir}: a sketch folder holds a main file named after it (${name}.ino)`);
+  }
+  return { dir, main, name };
+}
+
+export function buildFolder(sketchDir: string, fqbn: string): string {
+  return join(sketchDir, 'build', fqbn.replace(/:/g, '.').replace(/[^A-Za-z0-9._-]/g, '_'));
+}
+
+/** `default_fqbn` and `default_port` from the sketch's sketch.yaml, when it sets them. */
+export function sketchDefaults(sketchDir: string): { fqbn?: string; port?: string } {
+  const file = join(sketchDir, 'sketch.yaml');
+  if (!existsSync(file)) return {};
+  const text = readFileSync(file, 'utf8');
+  const value = (key: string): string | undefined =>
+    new RegExp(`^${key}:\\s*["']?([^"'#\\s]+)`, 'm').exec(text)?.[1];
+  return { fqbn: value('default_fqbn'), port: value('default_port') };
+}
+
+/** The image an upload writes: `<name>.ino.hex` for AVR, `.bin` for most ARM cores. */
+export function findImage(buildPath: string, sketchName: string): string | undefined {
+  return ['hex', 'bin'].map((ext) => join(buildPath, `${sketchName}.ino.${ext}`)).find((file) => existsSync(file));
+}
