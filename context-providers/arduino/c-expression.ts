@@ -1,0 +1,200 @@
+// Integer constant expressions of C, over already macro-expanded tokens: what `#if` lines and
+// pin macros such as `((p) == 2 ? 0 : NOT_AN_INTERRUPT)` need. Values are 64-bit (BigInt).
+import type { Token } from './c-tokens.js';
+
+export interface EvaluationScope {
+  /** Value of an identifier left after macro expansion (a `static const`), or undefined. */
+  identifier(name: string): bigint | undefined;
+  /** `#if` rules: an unknown identifier is 0 (C11 6.10.1); elsewhere it makes the value unknown. */
+  unknownIsZero: boolean;
+}
+
+export type Evaluation = { ok: true; value: bigint } | { ok: false; reason: string };
+
+const INTEGER_TYPES: Record<string, { bits: number; signed: boolean }> = {
+  uint8_t: { bits: 8, signed: false }, int8_t: { bits: 8, signed: true }, byte: { bits: 8, signed: false },
+  uint16_t: { bits: 16, signed: false }, int16_t: { bits: 16, signed: true },
+  uint32_t: { bits: 32, signed: false }, int32_t: { bits: 32, signed: true },
+  uint64_t: { bits: 64, signed: false }, int64_t: { bits: 64, signed: true },
+  char: { bits: 8, signed: true }, bool: { bits: 1, signed: false },
+  // Widths of int and long differ per target; truncating to them would guess, so these keep the value.
+  int: { bits: 64, signed: true }, long: { bits: 64, signed: true }, short: { bits: 16, signed: true },
+  unsigned: { bits: 64, signed: false }, signed: { bits: 64, signed: true }, size_t: { bits: 64, signed: false },
+};
+
+export function evaluate(tokens: Token[], scope: EvaluationScope): Evaluation {
+  const parser = new Parser(tokens, scope);
+  try {
+    const value = parser.conditional();
+    if (parser.position < tokens.length) return { ok: false, reason: `unexpected "${tokens[parser.position].text}"` };
+    if (value === undefined) return { ok: false, reason: `${parser.unknownNames.join(', ')} has no known value` };
+    return { ok: true, value };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Parses a C integer literal (`0x1F`, `0b101`, `017`, `16000000L`, `1'000`); undefined if not one. */
+export function parseIntegerLiteral(text: string): bigint | undefined {
+  const body = text.replace(/'/g, '').replace(/[uUlL]+$/, '');
+  try {
+    if (/^0[xX][0-9a-fA-F]+$/.test(body) || /^0[bB][01]+$/.test(body)) return BigInt(body);
+    if (/^0[0-7]*$/.test(body)) return body === '0' ? 0n : BigInt(`0o${body.slice(1)}`);
+    if (/^[1-9][0-9]*$/.test(body)) return BigInt(body);
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+function charValue(text: string): bigint {
+  const body = text.slice(text.indexOf("'") + 1, -1);
+  if (!body.startsWith('\\')) return BigInt(body.codePointAt(0) ?? 0);
+  const escapes: Record<string, number> = { n: 10, t: 9, r: 13, '0': 0, '\\': 92, "'": 39, '"': 34, a: 7, b: 8, f: 12, v: 11 };
+  if (/^\\x[0-9a-fA-F]+$/.test(body)) return BigInt(`0x${body.slice(2)}`);
+  if (/^\\[0-7]{1,3}$/.test(body)) return BigInt(`0o${body.slice(1)}`);
+  return BigInt(escapes[body[1]] ?? body.charCodeAt(1));
+}
+
+function truncate(value: bigint, type: { bits: number; signed: boolean }): bigint {
+  if (type.bits === 1) return value !== 0n ? 1n : 0n;
+  return type.signed ? BigInt.asIntN(type.bits, value) : BigInt.asUintN(type.bits, value);
+}
+
+const BINARY_LEVELS: string[][] = [
+  ['||'], ['&&'], ['|'], ['^'], ['&'], ['==', '!='], ['<', '<=', '>', '>='], ['<<', '>>'], ['+', '-'], ['*', '/', '%'],
+];
+
+// An identifier without a value makes a sub-expression unknown (undefined), which only matters
+// if the result depends on it: `p == 2 ? 0 : NOT_A_THING` is known for p == 2.
+type Value = bigint | undefined;
+
+class Parser {
+  position = 0;
+  readonly unknownNames: string[] = [];
+  constructor(private readonly tokens: Token[], private readonly scope: EvaluationScope) {}
+
+  private peek(): Token | undefined {
+    return this.tokens[this.position];
+  }
+
+  private accept(text: string): boolean {
+    const token = this.peek();
+    if (token?.text === text && token.kind === 'punct') {
+      this.position++;
+      return true;
+    }
+    return false;
+  }
+
+  private expect(text: string): void {
+    if (!this.accept(text)) throw new Error(`expected "${text}" but found "${this.peek()?.text ?? 'end'}"`);
+  }
+
+  conditional(): Value {
+    const condition = this.binary(0);
+    if (!this.accept('?')) return condition;
+    const whenTrue = this.conditional();
+    this.expect(':');
+    const whenFalse = this.conditional();
+    if (condition === undefined) return undefined;
+    return condition !== 0n ? whenTrue : whenFalse;
+  }
+
+  private binary(level: number): Value {
+    if (level === BINARY_LEVELS.length) return this.unary();
+    let left = this.binary(level + 1);
+    for (;;) {
+      const op = this.peek();
+      if (!op || op.kind !== 'punct' || !BINARY_LEVELS[level].includes(op.text)) return left;
+      this.position++;
+      const right = this.binary(level + 1);
+      if (op.text === '&&') left = left === 0n || right === 0n ? 0n : left === undefined || right === undefined ? undefined : 1n;
+      else if (op.text === '||') left = (left !== undefined && left !== 0n) || (right !== undefined && right !== 0n) ? 1n : left === undefined || right === undefined ? undefined : 0n;
+      else left = left === undefined || right === undefined ? undefined : applyBinary(op.text, left, right);
+    }
+  }
+
+  private unary(): Value {
+    const token = this.peek();
+    if (!token) throw new Error('expression ends early');
+    if (token.kind === 'punct' && ['+', '-', '!', '~'].includes(token.text)) {
+      this.position++;
+      const operand = this.unary();
+      if (operand === undefined) return undefined;
+      if (token.text === '-') return -operand;
+      if (token.text === '!') return operand === 0n ? 1n : 0n;
+      if (token.text === '~') return ~operand;
+      return operand;
+    }
+    if (token.kind === 'punct' && token.text === '(') {
+      const cast = this.castType();
+      if (cast) {
+        const operand = this.unary();
+        return operand === undefined ? undefined : truncate(operand, cast);
+      }
+      this.position++;
+      const value = this.conditional();
+      this.expect(')');
+      return value;
+    }
+    return this.primary();
+  }
+
+  // `(uint8_t)x`, `(unsigned long)x`: the parenthesised type names and their width.
+  private castType(): { bits: number; signed: boolean } | undefined {
+    let index = this.position + 1;
+    const words: string[] = [];
+    while (this.tokens[index]?.kind === 'identifier' && (this.tokens[index].text in INTEGER_TYPES || this.tokens[index].text === 'const')) {
+      words.push(this.tokens[index].text);
+      index++;
+    }
+    if (words.length === 0 || this.tokens[index]?.text !== ')') return undefined;
+    this.position = index + 1;
+    const named = words.filter((word) => word !== 'const' && word !== 'unsigned' && word !== 'signed');
+    const base = INTEGER_TYPES[named[named.length - 1] ?? 'int'];
+    return words.includes('unsigned') ? { bits: base.bits, signed: false } : base;
+  }
+
+  private primary(): Value {
+    const token = this.tokens[this.position++];
+    if (token.kind === 'number') {
+      const value = parseIntegerLiteral(token.text);
+      if (value === undefined) throw new Error(`"${token.text}" is not an integer`);
+      return value;
+    }
+    if (token.kind === 'char') return charValue(token.text);
+    if (token.kind === 'identifier') {
+      if (token.text === 'true') return 1n;
+      if (token.text === 'false') return 0n;
+      const value = this.scope.identifier(token.text);
+      if (value !== undefined) return value;
+      if (this.scope.unknownIsZero) return 0n;
+      this.unknownNames.push(`"${token.text}"`);
+      return undefined;
+    }
+    throw new Error(`unexpected "${token.text}"`);
+  }
+}
+
+function applyBinary(op: string, a: bigint, b: bigint): bigint {
+  switch (op) {
+    case '*': return a * b;
+    case '/': if (b === 0n) throw new Error('division by zero'); return a / b;
+    case '%': if (b === 0n) throw new Error('division by zero'); return a % b;
+    case '+': return a + b;
+    case '-': return a - b;
+    case '<<': return BigInt.asIntN(64, a << b);
+    case '>>': return a >> b;
+    case '<': return a < b ? 1n : 0n;
+    case '<=': return a <= b ? 1n : 0n;
+    case '>': return a > b ? 1n : 0n;
+    case '>=': return a >= b ? 1n : 0n;
+    case '==': return a === b ? 1n : 0n;
+    case '!=': return a !== b ? 1n : 0n;
+    case '&': return a & b;
+    case '^': return a ^ b;
+    case '|': return a | b;
+    default: throw new Error(`operator ${op} is not supported`);
+  }
+}

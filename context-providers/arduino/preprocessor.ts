@@ -1,0 +1,279 @@
+// The part of the C preprocessor that pin headers need: #define (object- and function-like,
+// # and ##), #undef, #if/#ifdef/#ifndef/#elif/#else/#endif with `defined`, and quoted #include
+// of files a resolver allows. Macro expansion uses hide sets so recursive macros terminate.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Finding, SourceRef } from '../types.js';
+import { evaluate } from './c-expression.js';
+import { tokenize, type Token } from './c-tokens.js';
+
+export interface Macro {
+  name: string;
+  /** Parameter names for a function-like macro; undefined for an object-like one. */
+  params?: string[];
+  variadic?: boolean;
+  body: Token[];
+  source?: SourceRef;
+}
+
+export interface PreprocessOptions {
+  /** `-D` definitions: name → replacement text (gcc's `-DNAME` is `NAME: '1'`). */
+  defines: Record<string, string>;
+  /** Folders searched for `#include "x"` after the including file's own folder. */
+  includeDirs: string[];
+  /** Which resolved includes to follow; the others are skipped (system headers, the core's C++ API). */
+  follow(path: string): boolean;
+}
+
+export interface PreprocessResult {
+  macros: Map<string, Macro>;
+  /** Tokens of active lines that are not directives, with their file. */
+  tokens: Token[];
+  files: string[];
+  warnings: Finding[];
+}
+
+const MAX_INCLUDE_DEPTH = 20;
+
+/** Runs the files in order with one macro table, like `-include a.h b.h`. */
+export function preprocess(mainFiles: string[], options: PreprocessOptions): PreprocessResult {
+  const macros = new Map<string, Macro>();
+  for (const [name, value] of Object.entries(options.defines)) {
+    macros.set(name, { name, body: tokenize(value) });
+  }
+  const result: PreprocessResult = { macros, tokens: [], files: [], warnings: [] };
+  for (const file of mainFiles) {
+    // Include guards make a second pass over an already-read header a no-op, as in C.
+    processFile(file, options, result, 0);
+  }
+  return result;
+}
+
+function warn(result: PreprocessResult, file: string, line: number | undefined, code: string, message: string): void {
+  result.warnings.push({ severity: 'warning', code, message: `${file}${line ? `:${line}` : ''}: ${message}`, file, line });
+}
+
+function processFile(file: string, options: PreprocessOptions, result: PreprocessResult, depth: number): void {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    warn(result, file, undefined, 'header-unreadable', `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    return;
+  }
+  result.files.push(file);
+  const tokens = tokenize(text, file);
+  // Each entry: is this branch active, has any branch of the group been taken, was the parent active.
+  const conditions: Array<{ active: boolean; taken: boolean; parentActive: boolean; line: number }> = [];
+  const active = (): boolean => conditions.length === 0 || conditions[conditions.length - 1].active;
+
+  let index = 0;
+  while (index < tokens.length) {
+    const token = tokens[index];
+    if (!(token.bol && token.text === '#' && token.kind === 'punct')) {
+      if (active()) result.tokens.push(token);
+      index++;
+      continue;
+    }
+    let end = index + 1;
+    while (end < tokens.length && !tokens[end].bol) end++;
+    const directive = tokens[index + 1]?.text ?? '';
+    const args = tokens.slice(index + 2, end);
+    const line = token.line;
+    index = end;
+
+    switch (directive) {
+      case 'if':
+      case 'ifdef':
+      case 'ifndef': {
+        const parentActive = active();
+        const value = parentActive && condition(directive, args, result.macros, file, line, result);
+        conditions.push({ active: parentActive && value, taken: value, parentActive, line });
+        break;
+      }
+      case 'elif': {
+        const top = conditions[conditions.length - 1];
+        if (!top) { warn(result, file, line, 'preprocessor-unbalanced', '#elif without #if'); break; }
+        const value = top.parentActive && !top.taken && condition('if', args, result.macros, file, line, result);
+        top.active = value;
+        top.taken ||= value;
+        break;
+      }
+      case 'else': {
+        const top = conditions[conditions.length - 1];
+        if (!top) { warn(result, file, line, 'preprocessor-unbalanced', '#else without #if'); break; }
+        top.active = top.parentActive && !top.taken;
+        top.taken = true;
+        break;
+      }
+      case 'endif':
+        if (!conditions.pop()) warn(result, file, line, 'preprocessor-unbalanced', '#endif without #if');
+        break;
+      default:
+        if (active()) runDirective(directive, args, file, line, options, result, depth);
+    }
+  }
+  for (const open of conditions) warn(result, file, open.line, 'preprocessor-unbalanced', '#if without #endif');
+}
+
+function runDirective(directive: string, args: Token[], file: string, line: number, options: PreprocessOptions, result: PreprocessResult, depth: number): void {
+  if (directive === 'define') {
+    const macro = parseDefine(args, file, line);
+    if (macro) result.macros.set(macro.name, macro);
+    else warn(result, file, line, 'preprocessor-bad-define', 'malformed #define ignored');
+  } else if (directive === 'undef') {
+    if (args[0]) result.macros.delete(args[0].text);
+  } else if (directive === 'include') {
+    const target = includeTarget(args, result.macros);
+    if (!target || target.system) return;
+    const path = [dirname(file), ...options.includeDirs].map((dir) => join(dir, target.name)).find((candidate) => existsSync(candidate));
+    if (!path || !options.follow(path)) return;
+    if (depth >= MAX_INCLUDE_DEPTH) {
+      warn(result, file, line, 'preprocessor-include-depth', `#include nested deeper than ${MAX_INCLUDE_DEPTH}, stopped`);
+      return;
+    }
+    processFile(path, options, result, depth + 1);
+  }
+  // #pragma, #error, #warning, #line: nothing a pin map needs.
+}
+
+function includeTarget(args: Token[], macros: Map<string, Macro>): { name: string; system: boolean } | undefined {
+  const expanded = args[0]?.kind === 'identifier' ? expandMacros(args, macros) : args;
+  const first = expanded[0];
+  if (!first) return undefined;
+  if (first.kind === 'string') return { name: first.text.slice(1, -1), system: false };
+  if (first.text === '<') return { name: expanded.slice(1, expanded.findIndex((t) => t.text === '>')).map((t) => t.text).join(''), system: true };
+  return undefined;
+}
+
+function parseDefine(args: Token[], file: string, line: number): Macro | undefined {
+  const name = args[0];
+  if (!name || name.kind !== 'identifier') return undefined;
+  const source = { file, line };
+  const opensParams = args[1]?.text === '(' && !args[1].spaceBefore;
+  if (!opensParams) return { name: name.text, body: args.slice(1), source };
+  const params: string[] = [];
+  let variadic = false;
+  let index = 2;
+  while (index < args.length && args[index].text !== ')') {
+    const token = args[index];
+    if (token.text === '...') variadic = true;
+    else if (token.kind === 'identifier') params.push(token.text);
+    else if (token.text !== ',') return undefined;
+    index++;
+  }
+  if (index >= args.length) return undefined;
+  return { name: name.text, params, variadic, body: args.slice(index + 1), source };
+}
+
+function condition(kind: string, args: Token[], macros: Map<string, Macro>, file: string, line: number, result: PreprocessResult): boolean {
+  if (kind === 'ifdef') return macros.has(args[0]?.text ?? '');
+  if (kind === 'ifndef') return !macros.has(args[0]?.text ?? '');
+  // `defined X` / `defined(X)` are replaced before expansion (C11 6.10.1p4).
+  const replaced: Token[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const token = args[index];
+    if (token.text !== 'defined') {
+      replaced.push(token);
+      continue;
+    }
+    const parenthesised = args[index + 1]?.text === '(';
+    const name = args[index + (parenthesised ? 2 : 1)];
+    replaced.push({ ...token, kind: 'number', text: name && macros.has(name.text) ? '1' : '0' });
+    index += parenthesised ? 3 : 1;
+  }
+  const evaluation = evaluate(expandMacros(replaced, macros), { identifier: () => undefined, unknownIsZero: true });
+  if (!evaluation.ok) {
+    warn(result, file, line, 'preprocessor-bad-condition', `#${kind} condition not understood (${evaluation.reason}); treated as false`);
+    return false;
+  }
+  return evaluation.value !== 0n;
+}
+
+/** Fully macro-expands a token list. */
+export function expandMacros(input: Token[], macros: ReadonlyMap<string, Macro>): Token[] {
+  const output: Token[] = [];
+  const pending = [...input];
+  let guard = 0;
+  while (pending.length > 0) {
+    if (++guard > 200_000) break;
+    const token = pending.shift()!;
+    const macro = token.kind === 'identifier' ? macros.get(token.text) : undefined;
+    if (!macro || token.hide?.has(macro.name)) {
+      output.push(token);
+      continue;
+    }
+    const hide = new Set(token.hide ?? []);
+    hide.add(macro.name);
+    if (!macro.params) {
+      pending.unshift(...macro.body.map((body) => ({ ...body, line: token.line, file: token.file, bol: false, hide })));
+      continue;
+    }
+    if (pending[0]?.text !== '(') {
+      output.push(token);
+      continue;
+    }
+    const call = collectArguments(pending);
+    if (!call) {
+      output.push(token);
+      continue;
+    }
+    pending.splice(0, call.consumed);
+    const substituted = substitute(macro, call.args, macros).map((body) => ({ ...body, line: token.line, file: token.file, bol: false, hide: new Set([...(body.hide ?? []), ...hide]) }));
+    pending.unshift(...substituted);
+  }
+  return output;
+}
+
+function collectArguments(tokens: Token[]): { args: Token[][]; consumed: number } | undefined {
+  const args: Token[][] = [[]];
+  let depth = 0;
+  for (let index = 1; index < tokens.length; index++) {
+    const token = tokens[index];
+    if (token.text === '(') depth++;
+    if (token.text === ')') {
+      if (depth === 0) return { args: args.length === 1 && args[0].length === 0 ? [] : args, consumed: index + 1 };
+      depth--;
+    }
+    if (token.text === ',' && depth === 0) args.push([]);
+    else args[args.length - 1].push(token);
+  }
+  return undefined;
+}
+
+function substitute(macro: Macro, args: Token[][], macros: ReadonlyMap<string, Macro>): Token[] {
+  const params = macro.params ?? [];
+  const argumentFor = (name: string): Token[] | undefined => {
+    if (macro.variadic && name === '__VA_ARGS__') {
+      return args.slice(params.length).flatMap((arg, index) => (index === 0 ? arg : [{ kind: 'punct', text: ',', line: 0, bol: false } as Token, ...arg]));
+    }
+    const position = params.indexOf(name);
+    return position < 0 ? undefined : (args[position] ?? []);
+  };
+  const result: Token[] = [];
+  const body = macro.body;
+  for (let index = 0; index < body.length; index++) {
+    const token = body[index];
+    if (token.text === '#' && body[index + 1] && argumentFor(body[index + 1].text)) {
+      const text = argumentFor(body[index + 1].text)!.map((t) => t.text).join(' ');
+      result.push({ ...token, kind: 'string', text: JSON.stringify(text) });
+      index++;
+      continue;
+    }
+    const nextIsPaste = body[index + 1]?.text === '##';
+    const previousIsPaste = body[index - 1]?.text === '##';
+    if (token.text === '##') {
+      const left = result.pop();
+      const right = body[index + 1];
+      const rightTokens = right ? (argumentFor(right.text) ?? [right]) : [];
+      const joined = `${left?.text ?? ''}${rightTokens[0]?.text ?? ''}`;
+      result.push(...tokenize(joined).map((t) => ({ ...t, line: token.line })), ...rightTokens.slice(1));
+      index++;
+      continue;
+    }
+    const arg = token.kind === 'identifier' ? argumentFor(token.text) : undefined;
+    if (arg) result.push(...(nextIsPaste || previousIsPaste ? arg : expandMacros(arg, macros)));
+    else result.push(token);
+  }
+  return result;
+}

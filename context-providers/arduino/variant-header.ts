@@ -1,0 +1,178 @@
+// Reads a board's variant header the way its compiler sees it: the core's Arduino.h first
+// (NOT_AN_INTERRUPT and friends), the -D flags of the board's compile recipe, the MCU macro
+// avr-gcc defines for -mmcu, then pins_arduino.h (or build.variant_h) with its #if branches.
+import { existsSync } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
+import type { Finding, SourceRef } from '../types.js';
+import { evaluate } from './c-expression.js';
+import { tokenize, type Token } from './c-tokens.js';
+import { expandMacros, preprocess, type Macro } from './preprocessor.js';
+import type { ResolvedBoard } from './resolve.js';
+
+export interface HeaderConstant {
+  value: number;
+  source: SourceRef;
+}
+
+export interface VariantHeader {
+  /** The pin header that was read, or undefined when the variant has none. */
+  header?: string;
+  defines: Record<string, string>;
+  macros: Map<string, Macro>;
+  /** `static const uint8_t A0 = PIN_A0;` and similar integer constants, by name. */
+  constants: Map<string, HeaderConstant>;
+  files: string[];
+  warnings: Finding[];
+  /** Expands and evaluates `text` (e.g. `digitalPinHasPWM(3)`); undefined when not a known integer. */
+  evaluate(text: string): number | undefined;
+  /** The replacement tokens of an object-like macro, fully expanded, as text. */
+  expandText(name: string): string | undefined;
+}
+
+/** `__AVR_ATmega328P__` for `atmega328p`, as avr-gcc's device specs spell it. */
+export function avrDeviceMacro(mcu: string): string {
+  const match = /^at(xmega|mega|tiny|90)(.*)$/i.exec(mcu);
+  if (!match) return `__AVR_${mcu.toUpperCase()}__`;
+  const family = match[1].toLowerCase() === '90' ? '90' : match[1].toLowerCase();
+  return `__AVR_AT${family}${match[2].toUpperCase()}__`;
+}
+
+/** Splits a recipe command line into arguments, honouring "double" and 'single' quotes. */
+export function splitCommandLine(line: string): string[] {
+  const args: string[] = [];
+  let current = '';
+  let quote: string | undefined;
+  let started = false;
+  for (const char of line) {
+    if (quote) {
+      if (char === quote) quote = undefined;
+      else current += char;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      started = true;
+    } else if (/\s/.test(char)) {
+      if (started || current) args.push(current);
+      current = '';
+      started = false;
+    } else {
+      current += char;
+    }
+  }
+  if (started || current) args.push(current);
+  return args;
+}
+
+/** The `-D` definitions of the board's C++ compile recipe, plus the compiler's own target macros. */
+export function compileDefines(board: ResolvedBoard): Record<string, string> {
+  const recipe = board.expand(board.properties.get('recipe.cpp.o.pattern') ?? '', { includes: '', source_file: '', object_file: '' });
+  const defines: Record<string, string> = { __cplusplus: '201103L' };
+  for (const arg of splitCommandLine(recipe)) {
+    if (!arg.startsWith('-D') || arg.length < 3) continue;
+    const body = arg.slice(2);
+    const equals = body.indexOf('=');
+    if (equals < 0) defines[body] = '1';
+    else defines[body.slice(0, equals)] = body.slice(equals + 1);
+  }
+  const mcu = board.expanded('build.mcu');
+  if (board.architecture === 'avr' && mcu) {
+    defines.__AVR__ = '1';
+    defines.__AVR = '1';
+    defines[avrDeviceMacro(mcu)] = '1';
+  }
+  return defines;
+}
+
+export function readVariantHeader(board: ResolvedBoard): VariantHeader {
+  const defines = compileDefines(board);
+  const warnings: Finding[] = [];
+  const headerName = board.expanded('build.variant_h') || 'pins_arduino.h';
+  const variantDir = board.variantPath;
+  const header = variantDir ? join(variantDir, headerName) : undefined;
+  if (!variantDir) {
+    warnings.push({ severity: 'warning', code: 'variant-none', message: `${board.fqbn}: the board names no build.variant, so there is no pin map` });
+  } else if (!existsSync(variantDir)) {
+    const source = board.sources.get('build.variant');
+    warnings.push({
+      severity: 'warning',
+      code: 'variant-missing',
+      message: `${variantDir}: variant folder does not exist${source ? ` (build.variant set at ${source.file}:${source.line})` : ''}`,
+      ...(source ? { file: source.file, line: source.line } : {}),
+      suggestion: 'Reinstall the platform, or fix build.variant in boards.txt.',
+    });
+  } else if (!existsSync(header!)) {
+    warnings.push({ severity: 'warning', code: 'variant-header-missing', message: `${header}: variant header not found`, file: header });
+  }
+
+  const variantsRoot = join(board.platformPath, 'variants');
+  const arduinoH = join(board.corePath, 'Arduino.h');
+  const mains = [...(existsSync(arduinoH) ? [arduinoH] : []), ...(header && existsSync(header) ? [header] : [])];
+  const result = preprocess(mains, {
+    defines,
+    includeDirs: [board.corePath, ...(variantDir ? [variantDir] : [])],
+    // Only the pin header and what it includes from variant folders: the core's C++ API and
+    // the toolchain's headers say nothing about pins.
+    follow: (path) => basename(path) === headerName || isInside(path, variantsRoot) || (variantDir !== undefined && isInside(path, variantDir)),
+  });
+  warnings.push(...result.warnings);
+
+  const headerFiles = new Set(result.files.filter((file) => file !== arduinoH));
+  const constants = collectConstants(result.tokens.filter((token) => token.file && headerFiles.has(token.file)), result.macros, warnings);
+  const scope = { identifier: (name: string) => (constants.has(name) ? BigInt(constants.get(name)!.value) : undefined), unknownIsZero: false };
+  return {
+    header: header && existsSync(header) ? header : undefined,
+    defines,
+    macros: result.macros,
+    constants,
+    files: result.files,
+    warnings,
+    evaluate: (text) => {
+      const evaluation = evaluate(expandMacros(tokenize(text), result.macros), scope);
+      return evaluation.ok ? Number(evaluation.value) : undefined;
+    },
+    expandText: (name) => {
+      const macro = result.macros.get(name);
+      if (!macro || macro.params) return undefined;
+      return expandMacros(tokenize(name), result.macros).map((token) => token.text).join(' ');
+    },
+  };
+}
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep);
+}
+
+const DECLARATION_WORDS = new Set(['static', 'const', 'constexpr', 'extern', 'volatile', 'unsigned', 'signed', 'uint8_t', 'int8_t', 'uint16_t', 'int16_t', 'uint32_t', 'int32_t', 'int', 'long', 'short', 'char', 'byte', 'pin_size_t', 'PinName']);
+
+// `static const uint8_t A0 = PIN_A0;` → A0 = 14. Only integer constants at file scope.
+function collectConstants(tokens: Token[], macros: Map<string, Macro>, warnings: Finding[]): Map<string, HeaderConstant> {
+  const constants = new Map<string, HeaderConstant>();
+  let statementStart = 0;
+  let depth = 0;
+  for (let index = 0; index < tokens.length; index++) {
+    const text = tokens[index].text;
+    if (text === '{') depth++;
+    if (text === '}') depth = Math.max(0, depth - 1);
+    if (text === ';' || text === '{' || text === '}') {
+      statementStart = index + 1;
+      continue;
+    }
+    if (text !== '=' || depth > 0) continue;
+    const head = tokens.slice(statementStart, index);
+    const name = head[head.length - 1];
+    const words = head.slice(0, -1).map((token) => token.text);
+    if (!name || name.kind !== 'identifier' || words.length === 0) continue;
+    if (!(words.includes('const') || words.includes('constexpr')) || !words.every((word) => DECLARATION_WORDS.has(word))) continue;
+    let end = index + 1;
+    while (end < tokens.length && tokens[end].text !== ';' && tokens[end].text !== ',') end++;
+    const evaluation = evaluate(expandMacros(tokens.slice(index + 1, end), macros), {
+      identifier: (id) => (constants.has(id) ? BigInt(constants.get(id)!.value) : undefined),
+      unknownIsZero: false,
+    });
+    const source = { file: name.file ?? '', line: name.line };
+    if (evaluation.ok) constants.set(name.text, { value: Number(evaluation.value), source });
+    else warnings.push({ severity: 'info', code: 'header-constant-unknown', message: `${source.file}:${source.line}: value of ${name.text} not computed (${evaluation.reason})`, file: source.file, line: source.line });
+    index = end - 1;
+  }
+  return constants;
+}
