@@ -1,0 +1,317 @@
+// A parsed MicroPython script (@lezer/python) with what the camera checks need: line numbers,
+// the first syntax error, import aliases of the camera modules, and the values of names assigned
+// in the same file (module constants and variables), evaluated on demand.
+import type { SyntaxNode, Tree } from '@lezer/common';
+import { parser } from '@lezer/python';
+
+export type CameraModule = 'sensor' | 'csi';
+
+export type PyValue =
+  | { kind: 'number'; value: number }
+  | { kind: 'string'; value: string }
+  | { kind: 'bool'; value: boolean }
+  | { kind: 'none' }
+  | { kind: 'tuple'; items: PyValue[] }
+  /** `sensor.RGB565`, `csi.VGA`, or a name imported from the module. */
+  | { kind: 'constant'; module: CameraModule; name: string }
+  | { kind: 'module'; module: CameraModule }
+  /** `csi.CSI` itself (e.g. after `from csi import CSI`). */
+  | { kind: 'csi-class' }
+  /** The result of `csi.CSI(...)`; `line` is where it was made. */
+  | { kind: 'csi-object'; line: number; cid?: PyValue }
+  | { kind: 'unknown'; text: string };
+
+export interface SyntaxProblem {
+  line: number;
+  column: number;
+  text: string;
+  /** The bracket opened on `line` and never closed, when that is the problem. */
+  unclosed?: string;
+}
+
+const CLOSERS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+
+interface Binding {
+  from: number;
+  /** The assigned expression; undefined for imports (then `value` is set). */
+  node?: SyntaxNode;
+  value?: PyValue;
+}
+
+const CAMERA_MODULES = new Set<string>(['sensor', 'csi']);
+// Evaluating `A = B`, `B = A` must end; real scripts never chain names this deep.
+const MAX_DEPTH = 20;
+
+export class PythonSource {
+  readonly tree: Tree;
+  private readonly lineStarts: number[] = [0];
+  private readonly bindings = new Map<string, Binding[]>();
+
+  constructor(readonly text: string) {
+    this.tree = parser.parse(text);
+    for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.lineStarts.push(i + 1);
+    this.collectBindings();
+  }
+
+  /** 1-based line of an offset. */
+  line(offset: number): number {
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.lineStarts[mid] <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low + 1;
+  }
+
+  column(offset: number): number {
+    return offset - this.lineStarts[this.line(offset) - 1] + 1;
+  }
+
+  source(node: SyntaxNode): string {
+    return this.text.slice(node.from, node.to);
+  }
+
+  /** The first place the parser had to recover from, if any. */
+  firstSyntaxProblem(): SyntaxProblem | undefined {
+    let found: SyntaxNode | undefined;
+    this.tree.iterate({
+      enter: (ref) => {
+        if (found) return false;
+        if (ref.type.isError) found = ref.node;
+        return undefined;
+      },
+    });
+    if (!found) return undefined;
+    // Python blames an unclosed bracket on the line that opened it; the parser notices it later.
+    for (let node = found.parent; node; node = node.parent) {
+      const open = node.firstChild ? this.source(node.firstChild) : '';
+      const close = CLOSERS[open];
+      if (!close || this.line(node.from) === this.line(found.from)) continue;
+      if (node.lastChild && this.source(node.lastChild) === close) continue;
+      const line = this.line(node.from);
+      return { line, column: this.column(node.from), text: this.lineText(line), unclosed: open };
+    }
+    const line = this.line(found.from);
+    return { line, column: this.column(found.from), text: this.lineText(line) };
+  }
+
+  lineText(line: number): string {
+    return this.text.slice(this.lineStarts[line - 1], this.lineStarts[line] ?? this.text.length).trimEnd();
+  }
+
+  /** Every node of `type` in document order. */
+  nodesOfType(type: string): SyntaxNode[] {
+    const nodes: SyntaxNode[] = [];
+    this.tree.iterate({
+      enter: (ref) => {
+        if (ref.name === type) nodes.push(ref.node);
+      },
+    });
+    return nodes;
+  }
+
+  /** Top-level module names the script imports (`import sensor, time`, `from csi import CSI`). */
+  importedModules(): string[] {
+    const modules = new Set<string>();
+    for (const statement of this.nodesOfType('ImportStatement')) {
+      const children = childList(statement);
+      if (children[0]?.name === 'from') {
+        if (children[1]?.name === 'VariableName') modules.add(this.source(children[1]));
+        continue;
+      }
+      children.forEach((child, i) => {
+        if (child.name === 'VariableName' && children[i - 1]?.name !== 'as' && children[i - 1]?.name !== '.') {
+          modules.add(this.source(child));
+        }
+      });
+    }
+    return [...modules];
+  }
+
+  /** The value of `node`, following names to their assignments before `node` (or anywhere). */
+  evaluate(node: SyntaxNode | null | undefined, depth = 0): PyValue {
+    if (!node) return { kind: 'unknown', text: '' };
+    const text = this.source(node);
+    if (depth > MAX_DEPTH) return { kind: 'unknown', text };
+    switch (node.name) {
+      case 'Number':
+        return numberValue(text);
+      case 'String':
+        return { kind: 'string', value: text.replace(/^[rbuRBU]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, '') };
+      case 'Boolean':
+        return { kind: 'bool', value: text === 'True' };
+      case 'None':
+        return { kind: 'none' };
+      case 'ParenthesizedExpression': {
+        const inner = node.firstChild?.nextSibling;
+        return inner ? this.evaluate(inner, depth + 1) : { kind: 'unknown', text };
+      }
+      case 'TupleExpression':
+      case 'ArrayExpression':
+        return { kind: 'tuple', items: expressionChildren(node).map((child) => this.evaluate(child, depth + 1)) };
+      case 'VariableName':
+        return this.lookup(text, node.from, depth);
+      case 'MemberExpression':
+        return this.member(node, depth);
+      case 'CallExpression':
+        return this.call(node, depth);
+      case 'UnaryExpression': {
+        const operand = this.evaluate(node.lastChild, depth + 1);
+        if (operand.kind === 'number' && text.startsWith('-')) return { kind: 'number', value: -operand.value };
+        return operand.kind === 'number' ? operand : { kind: 'unknown', text };
+      }
+      case 'BinaryExpression':
+        return this.arithmetic(node, depth);
+      default:
+        return { kind: 'unknown', text };
+    }
+  }
+
+  private lookup(name: string, at: number, depth: number): PyValue {
+    const candidates = this.bindings.get(name);
+    if (!candidates || candidates.length === 0) return { kind: 'unknown', text: name };
+    // The last assignment before the use; a function body may use a constant defined below it.
+    const before = candidates.filter((b) => b.from < at);
+    const binding = before.length > 0 ? before[before.length - 1] : candidates[candidates.length - 1];
+    return binding.value ?? this.evaluate(binding.node, depth + 1);
+  }
+
+  private member(node: SyntaxNode, depth: number): PyValue {
+    const object = this.evaluate(node.firstChild, depth + 1);
+    const property = node.lastChild;
+    const name = property ? this.source(property) : '';
+    if (object.kind === 'module') {
+      if (object.module === 'csi' && name === 'CSI') return { kind: 'csi-class' };
+      return { kind: 'constant', module: object.module, name };
+    }
+    return { kind: 'unknown', text: this.source(node) };
+  }
+
+  private call(node: SyntaxNode, depth: number): PyValue {
+    const callee = this.evaluate(node.firstChild, depth + 1);
+    if (callee.kind !== 'csi-class') return { kind: 'unknown', text: this.source(node) };
+    const args = this.argumentsOf(node);
+    const cid = args.keywords.get('cid') ?? args.positional[0];
+    return { kind: 'csi-object', line: this.line(node.from), cid: cid ? this.evaluate(cid, depth + 1) : undefined };
+  }
+
+  private arithmetic(node: SyntaxNode, depth: number): PyValue {
+    const left = this.evaluate(node.firstChild, depth + 1);
+    const right = this.evaluate(node.lastChild, depth + 1);
+    const operator = node.firstChild?.nextSibling ? this.source(node.firstChild.nextSibling) : '';
+    if (left.kind !== 'number' || right.kind !== 'number') return { kind: 'unknown', text: this.source(node) };
+    const a = left.value;
+    const b = right.value;
+    const results: Record<string, () => number> = {
+      '+': () => a + b,
+      '-': () => a - b,
+      '*': () => a * b,
+      '/': () => a / b,
+      '//': () => Math.floor(a / b),
+      '%': () => a % b,
+      '**': () => a ** b,
+      '<<': () => a << b,
+      '>>': () => a >> b,
+    };
+    const divides = operator === '/' || operator === '//' || operator === '%';
+    const result = Object.hasOwn(results, operator) && !(divides && b === 0) ? results[operator]() : undefined;
+    return result === undefined ? { kind: 'unknown', text: this.source(node) } : { kind: 'number', value: result };
+  }
+
+  /** Positional and keyword argument nodes of a call. */
+  argumentsOf(call: SyntaxNode): { positional: SyntaxNode[]; keywords: Map<string, SyntaxNode> } {
+    const positional: SyntaxNode[] = [];
+    const keywords = new Map<string, SyntaxNode>();
+    const list = call.getChild('ArgList');
+    let child = list?.firstChild ?? null;
+    while (child) {
+      if (child.nextSibling?.name === 'AssignOp' && child.name === 'VariableName') {
+        const value = child.nextSibling.nextSibling;
+        if (value) keywords.set(this.source(child), value);
+        child = value?.nextSibling ?? null;
+        continue;
+      }
+      if (isExpression(child)) positional.push(child);
+      child = child.nextSibling;
+    }
+    return { positional, keywords };
+  }
+
+  private bind(name: string, binding: Binding): void {
+    const list = this.bindings.get(name) ?? [];
+    list.push(binding);
+    this.bindings.set(name, list);
+  }
+
+  private collectBindings(): void {
+    for (const statement of this.nodesOfType('ImportStatement')) this.bindImport(statement);
+    for (const statement of this.nodesOfType('AssignStatement')) {
+      const children = childList(statement);
+      const assign = children.findIndex((c) => c.name === 'AssignOp');
+      if (assign < 1 || this.source(children[assign]) !== '=') continue;
+      const targets = children.slice(0, assign).filter(isExpression);
+      const values = children.slice(assign + 1).filter(isExpression);
+      if (targets.length === 1 && values.length === 1 && targets[0].name === 'VariableName') {
+        this.bind(this.source(targets[0]), { from: statement.from, node: values[0] });
+      } else if (targets.length > 1 && targets.length === values.length) {
+        // `W, H = 320, 240`
+        targets.forEach((target, i) => {
+          if (target.name === 'VariableName') this.bind(this.source(target), { from: statement.from, node: values[i] });
+        });
+      }
+    }
+  }
+
+  private bindImport(statement: SyntaxNode): void {
+    const children = childList(statement);
+    const names = children.filter((c) => c.name === 'VariableName').map((c) => this.source(c));
+    const from = statement.from;
+    if (children[0]?.name === 'from') {
+      const module = names[0];
+      if (!CAMERA_MODULES.has(module)) return;
+      // from csi import CSI, RGB565 as FMT
+      const imported = children.slice(children.findIndex((c) => c.name === 'import') + 1);
+      for (let i = 0; i < imported.length; i++) {
+        if (imported[i].name !== 'VariableName') continue;
+        const name = this.source(imported[i]);
+        const alias = imported[i + 1]?.name === 'as' ? this.source(imported[i + 2]) : name;
+        const value: PyValue =
+          module === 'csi' && name === 'CSI' ? { kind: 'csi-class' } : { kind: 'constant', module: module as CameraModule, name };
+        this.bind(alias, { from, value });
+        if (alias !== name) i += 2;
+      }
+      return;
+    }
+    for (let i = 0; i < children.length; i++) {
+      if (children[i].name !== 'VariableName') continue;
+      const module = this.source(children[i]);
+      const alias = children[i + 1]?.name === 'as' ? this.source(children[i + 2]) : module;
+      if (CAMERA_MODULES.has(module)) this.bind(alias, { from, value: { kind: 'module', module: module as CameraModule } });
+      if (alias !== module) i += 2;
+    }
+  }
+}
+
+function childList(node: SyntaxNode): SyntaxNode[] {
+  const children: SyntaxNode[] = [];
+  for (let child = node.firstChild; child; child = child.nextSibling) children.push(child);
+  return children;
+}
+
+const PUNCTUATION = new Set(['(', ')', '[', ']', ',', ':', 'AssignOp', '*', '**']);
+
+function isExpression(node: SyntaxNode): boolean {
+  return !PUNCTUATION.has(node.name) && !node.type.isError && node.name !== 'Comment';
+}
+
+function expressionChildren(node: SyntaxNode): SyntaxNode[] {
+  return childList(node).filter(isExpression);
+}
+
+function numberValue(text: string): PyValue {
+  const clean = text.replace(/_/g, '').toLowerCase();
+  const value = /^0[box]/.test(clean) ? Number(clean) : Number.parseFloat(clean);
+  return Number.isFinite(value) ? { kind: 'number', value } : { kind: 'unknown', text };
+}
