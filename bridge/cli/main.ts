@@ -6,6 +6,7 @@ import { registerChat } from './chat.js';
 import { registerContext } from './context.js';
 import { printError } from './errors.js';
 import { registerRun } from './run.js';
+import { registerMcp } from './mcp.js';
 import { registerUndo } from './undo.js';
 
 const program = new Command()
@@ -19,6 +20,7 @@ registerRun(program);
 registerContext(program);
 registerAgents(program);
 registerUndo(program);
+registerMcp(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   printError(error);

@@ -14,8 +14,12 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { CommandTable } from '../../boards/command.js';
 import type { Selection } from '../../context-providers/types.js';
-import type { AgentLaunch } from '../agents/resolve.js';
+import { packageRoot, type AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
+import type { DeviceConsent, HardwareTool } from '../mcp/hardware-tool.js';
+import { MCP_SERVER_NAME, startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
+import { MCP_TOKEN_ENV } from '../mcp/stdio-relay.js';
+import { DEVICE_META_KEY } from '../services/permission/classify.js';
 import { FsService } from '../services/fs/fs-service.js';
 import { WriteJournal } from '../services/fs/journal.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
@@ -43,6 +47,8 @@ export interface SessionOptions {
   contexts?: ContextService;
   mcpServers?: McpServer[];
   boardCommands?: CommandTable;
+  /** Tools served to the agent by the bridge's own MCP server. */
+  hardwareTools?: HardwareTool[];
   env?: NodeJS.ProcessEnv;
   /** Listens from the very first event (session_started comes before start() resolves). */
   onEvent?: (event: BridgeEvent) => void;
@@ -65,6 +71,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   private injector!: ContextInjector;
   private buffers = new Map<string, string>();
   private turn?: Promise<TurnResult>;
+  private mcp?: HardwareMcpServer;
+  private consentRequests = 0;
   private closed = false;
   private readonly env: NodeJS.ProcessEnv;
 
@@ -155,6 +163,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.closed = true;
     await this.cancel();
     await this.shutdownAgent();
+    await this.mcp?.close();
   }
 
   private async connect(loadId?: string): Promise<void> {
@@ -171,7 +180,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       env,
     );
     const caps = this.agent.init.agentCapabilities ?? {};
-    const mcpServers = this.usableMcpServers();
+    const mcpServers = await this.mcpServersFor(Boolean(caps.mcpCapabilities?.http));
     let sessionId: string;
     let modes: SessionState['modes'] | undefined;
     let configOptions = undefined as SessionState['configOptions'] | undefined;
@@ -228,10 +237,39 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     });
   }
 
-  private usableMcpServers(): McpServer[] {
-    const http = Boolean(this.agent.init.agentCapabilities?.mcpCapabilities?.http);
-    return (this.options.mcpServers ?? []).filter((s) => !('type' in s) || s.type !== 'http' || http);
+  // HTTP with a bearer token where the agent supports it; otherwise a stdio relay it starts itself.
+  private async mcpServersFor(http: boolean): Promise<McpServer[]> {
+    const servers = (this.options.mcpServers ?? []).filter((s) => !('type' in s) || s.type !== 'http' || http);
+    if (!this.options.hardwareTools?.length) return servers;
+    this.mcp ??= await startHardwareMcpServer(this.options.hardwareTools, this.deviceConsent);
+    if (http) {
+      servers.push({ type: 'http', name: MCP_SERVER_NAME, url: this.mcp.url, headers: [{ name: 'Authorization', value: `Bearer ${this.mcp.token}` }] });
+    } else {
+      servers.push({
+        name: MCP_SERVER_NAME,
+        command: process.execPath,
+        args: [path.join(packageRoot(), 'dist', 'bridge', 'cli', 'main.js'), 'mcp', '--connect', this.mcp.url],
+        env: [{ name: MCP_TOKEN_ENV, value: this.mcp.token }],
+      });
+    }
+    return servers;
   }
+
+  // Device changes through MCP always pass the broker: either the agent's own request was
+  // granted a moment ago, or the person is asked here with allow/reject options.
+  private readonly deviceConsent: DeviceConsent = async (toolName, question) => {
+    if (this.broker.consumeDeviceGrant(toolName)) return { granted: true };
+    const response = await this.broker.decide({
+      sessionId: this.sessionId,
+      toolCall: { toolCallId: `boardbridge-${toolName}-${++this.consentRequests}`, title: question, kind: 'execute', _meta: { [DEVICE_META_KEY]: true } },
+      options: [
+        { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+      ],
+    });
+    const granted = response.outcome.outcome === 'selected' && response.outcome.optionId === 'allow';
+    return { granted, reason: granted ? undefined : 'device changes need the person\'s consent (or --allow-device)' };
+  };
 
   private async runTurn(text: string, editor: EditorState): Promise<TurnResult> {
     if (!this.agent.process.running) {

@@ -9,7 +9,11 @@ export type PermissionCategory = 'read' | 'edit' | 'execute' | 'device' | 'other
 const DEVICE_COMMAND = /\b(avrdude|arduino-cli\s+(?:upload|burn-bootloader)|boardbridge\s+(?:upload|program|run-script)|ipecmd|esptool(?:\.py)?|bossac|dfu-util|openocd|stm32flash|stm32_programmer_cli|picotool|mpremote|pyocd|nrfjprog|teensy_loader_cli|mdk|uf2conv)\b/i;
 const DEVICE_TOOL = /(?:^|[_\s.-])(upload|program|run_script|erase|burn_bootloader|flash)$/i;
 
+/** Set in `_meta` by boardbridge's own device requests (MCP upload, program, run_script). */
+export const DEVICE_META_KEY = 'boardbridge/device';
+
 export function classify(toolCall: ToolCallUpdate): PermissionCategory {
+  if (toolCall._meta?.[DEVICE_META_KEY]) return 'device';
   const text = describe(toolCall);
   if (DEVICE_COMMAND.test(text) || DEVICE_TOOL.test(toolName(toolCall))) return 'device';
   switch (toolCall.kind) {

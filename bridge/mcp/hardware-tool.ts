@@ -1,0 +1,37 @@
+// One hardware tool as the MCP server offers it. The same board operations are
+// reachable through ACP terminals and the CLI; this is only their MCP face.
+import type { z } from 'zod';
+
+export interface ToolOutput {
+  text: string;
+  isError?: boolean;
+  /** Machine-readable result for agents that read structuredContent. */
+  data?: Record<string, unknown>;
+}
+
+export interface HardwareTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  input: Shape;
+  /** Reads only: no device or file changes. */
+  readOnly: boolean;
+  /** For tools that change a device: the question the person is asked first. */
+  consentQuestion?: (input: z.infer<z.ZodObject<Shape>>) => Promise<string> | string;
+  run(input: z.infer<z.ZodObject<Shape>>, signal: AbortSignal): Promise<ToolOutput>;
+}
+
+export type DeviceConsent = (toolName: string, question: string) => Promise<{ granted: boolean; reason?: string }>;
+
+/** Tool results are for a model's context: never megabytes of serial noise. */
+export const MAX_TOOL_TEXT = 16 * 1024;
+
+export function truncateForAgent(text: string, limit = MAX_TOOL_TEXT): string {
+  if (text.length <= limit) return text;
+  const kept = text.slice(text.length - limit);
+  return `[boardbridge: ${text.length - limit} earlier characters left out; read on with a cursor or narrow the request]\n${kept}`;
+}
+
+export function defineTool<Shape extends z.ZodRawShape>(tool: HardwareTool<Shape>): HardwareTool {
+  return tool as unknown as HardwareTool;
+}
