@@ -1,8 +1,10 @@
 // The context providers boardbridge knows, in the order they are asked.
+import { mplabxProvider } from './mplabx/index.js';
+import { openmvProvider } from './openmv/index.js';
 import type { ContextProvider } from './types.js';
 
 export function allProviders(): ContextProvider[] {
-  return [];
+  return [mplabxProvider, openmvProvider];
 }
 
 export type * from './types.js';
