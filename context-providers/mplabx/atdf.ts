@@ -29,7 +29,8 @@ export function parseAtdf(text: string, file: string): { facts?: DeviceFacts; wa
     for (const instance of childrenNamed(module, 'instance')) {
       const signals = childrenNamed(childNamed(instance, 'signals'), 'signal');
       const defaults = signals.filter((s) => (s.attrs.function ?? 'default').toLowerCase() === 'default' && s.attrs.pad);
-      if (defaults.length > 0) {
+      // Port instances are the pads themselves, not peripherals with pins.
+      if (defaults.length > 0 && module.attrs.name !== 'PORT') {
         peripherals.push({
           module: module.attrs.name ?? '',
           instance: instance.attrs.name ?? '',

@@ -1,6 +1,8 @@
 // Builds the HardwareContext of an MPLAB project: the configuration in use,
 // its device, toolchain, packs and options, the device pack's facts and the
 // MCC pin names, every fact with the file (and line) it came from.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ContextNote, DetectedProject, Finding, HardwareContext, LibraryRef, Limit, Selection } from '../types.js';
 import type { DeviceFacts } from './device-facts.js';
 import { architectureOf } from './edc.js';
@@ -58,7 +60,7 @@ export async function loadMplabContext(detected: DetectedProject, selection: Sel
   }
   const facts = lookup.facts;
 
-  const mcc = await readMccOutput(project.root, project.items.some((i) => i.path.startsWith('../')));
+  const mcc = await readMccOutput(project.root, outsideFolders(project));
   warnings.push(...mcc.warnings);
   inputs.push(...mcc.inputs);
   const table = buildPinTable(facts, mcc.pins);
@@ -123,6 +125,15 @@ export async function loadMplabContext(detected: DetectedProject, selection: Sel
     },
     notes: notesOf(facts, table.package),
   };
+}
+
+// The first folder of each item that lies outside the project (`../src/main.c` → `../src`).
+function outsideFolders(project: MplabProject): string[] {
+  const folders = project.items
+    .filter((i) => i.path.startsWith('../'))
+    .map((i) => resolve(project.root, i.path.split('/').slice(0, i.path.split('/').findIndex((part) => part !== '..') + 1).join('/')))
+    .filter((folder) => existsSync(folder) && folder !== project.root);
+  return [...new Set(folders)];
 }
 
 function architectureFromToolchain(toolchain: string | undefined): string | undefined {

@@ -3,7 +3,7 @@
 // Harmony's `pin_configurations.csv`, which lives beside `firmware/` and so
 // may sit above the `.X` folder.
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Finding } from '../types.js';
 import { readMc3, readPinConfigurationsCsv, readPinsHeader, type PinAssignment } from './mcc.js';
 
@@ -16,10 +16,11 @@ export interface MccOutput {
   inputs: string[];
 }
 
-export async function readMccOutput(root: string, alsoParent: boolean): Promise<MccOutput> {
+/** `outsideFolders`: folders outside the project that its items live in (Harmony's `../src`). */
+export async function readMccOutput(root: string, outsideFolders: string[]): Promise<MccOutput> {
   const found: string[] = [];
   await walk(root, 0, found);
-  if (alsoParent) await walk(dirname(root), 0, found, root);
+  for (const folder of outsideFolders) await walk(folder, 1, found, root);
   const output: MccOutput = { pins: [], warnings: [], inputs: [] };
   for (const file of [...new Set(found)].sort()) {
     const text = await readFile(file, 'utf8').catch(() => undefined);

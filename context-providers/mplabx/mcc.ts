@@ -146,11 +146,14 @@ export function readPinConfigurationsCsv(text: string, file: string): { pins: Pi
     if (!pad) return;
     const fn = functionAt >= 0 ? cells[functionAt] : '';
     const direction = directionAt >= 0 ? cells[directionAt] : '';
+    const userName = nameAt >= 0 && cells[nameAt] ? cells[nameAt] : undefined;
+    // "Available" rows are pins the project leaves unused.
+    if ((!fn || fn.toLowerCase() === 'available') && !userName) return;
     const functions = fn && fn.toLowerCase() !== 'available' ? [fn === 'GPIO' && direction ? `GPIO ${direction.toLowerCase()}` : fn] : [];
     const number = numberAt >= 0 ? Number.parseInt(cells[numberAt] ?? '', 10) : Number.NaN;
     pins.push({
       pad,
-      userName: nameAt >= 0 && cells[nameAt] ? cells[nameAt] : undefined,
+      userName,
       functions,
       pinNumber: Number.isFinite(number) ? number : undefined,
       source: { file, line: index + 2 },

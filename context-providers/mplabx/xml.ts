@@ -44,14 +44,20 @@ export function parseXml(text: string, file: string): XmlDocument {
   let input = text;
   if (verdict !== true) {
     const { msg, line, col } = verdict.err;
+    // A file that simply stops (crashed save, partial copy) is reported by the
+    // validator as unclosed tags at line 1; keep everything up to its end then.
+    const truncated = /^Invalid '\[.*\]' found/s.test(msg) || /unclosed/i.test(msg);
+    const lastLine = lineStarts(text).length;
     problems.push({
       severity: 'warning',
       code: 'mplabx-xml',
-      message: `${file}:${line}: malformed XML (${msg}); reading what precedes it`,
+      message: truncated
+        ? `${file}:${lastLine}: XML ends before its elements are closed (truncated file?); reading what is there`
+        : `${file}:${line}: malformed XML (${msg}); reading what precedes it`,
       file,
-      line,
+      line: truncated ? lastLine : line,
     });
-    input = salvage(text, line, col);
+    input = truncated ? salvage(text, lastLine + 1, 1) : salvage(text, line, col);
   }
   let nodes: OrderedNode[];
   try {
