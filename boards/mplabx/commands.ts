@@ -25,23 +25,29 @@ export interface MplabxCommandDeps {
 interface Parsed {
   project: string;
   configuration?: string;
+  /** `NAME=value` arguments, passed to make as it would take them (`MP_CC=/opt/.../xc8-cc`). */
+  makeVariables: Record<string, string>;
   error?: string;
 }
 
 export function parseProjectArgs(argv: string[], cwd: string): Parsed {
   let project: string | undefined;
   let configuration: string | undefined;
+  const makeVariables: Record<string, string> = {};
+  const fail = (error: string): Parsed => ({ project: cwd, makeVariables, error });
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    const variable = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(arg);
     if (arg === '--conf' || arg === '-c') {
       configuration = argv[++i];
-      if (!configuration) return { project: cwd, error: `${arg} needs a configuration name` };
+      if (!configuration) return fail(`${arg} needs a configuration name`);
     } else if (arg.startsWith('--conf=')) configuration = arg.slice('--conf='.length);
-    else if (arg.startsWith('-')) return { project: cwd, error: `unknown option ${arg}; usage: [project.X] [--conf NAME]` };
-    else if (project) return { project: cwd, error: `more than one project given (${project}, ${arg})` };
+    else if (variable) makeVariables[variable[1]] = variable[2];
+    else if (arg.startsWith('-')) return fail(`unknown option ${arg}`);
+    else if (project) return fail(`more than one project given (${project}, ${arg})`);
     else project = arg;
   }
-  return { project: resolve(cwd, project ?? '.'), configuration };
+  return { project: resolve(cwd, project ?? '.'), configuration, makeVariables };
 }
 
 export function mplabxCommands(deps: MplabxCommandDeps): CommandTable {
@@ -51,6 +57,7 @@ export function mplabxCommands(deps: MplabxCommandDeps): CommandTable {
     const result = await buildMplabProject({
       project: args.project,
       configuration: args.configuration,
+      makeVariables: args.makeVariables,
       generator: deps.generator,
       env: io.env,
       signal: io.signal,
@@ -102,7 +109,8 @@ export function mplabxCommands(deps: MplabxCommandDeps): CommandTable {
 }
 
 function usage(io: CommandIo, command: string, error: string): number {
-  io.write(`boardbridge ${command}: ${error}\nusage: boardbridge ${command} [project.X] [--conf NAME]\n`);
+  const variables = command === 'build' ? ' [NAME=value ...]' : '';
+  io.write(`boardbridge ${command}: ${error}\nusage: boardbridge ${command} [project.X] [--conf NAME]${variables}\n`);
   return 2;
 }
 

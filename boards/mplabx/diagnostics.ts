@@ -37,7 +37,14 @@ export function parseXcDiagnostics(output: string, projectFolder: string): Findi
       findings.push({ severity: 'error', message: `make: ${make[1]}`, code: 'make' });
     }
   }
-  return findings;
+  // A header's warning repeats for every file that includes it; keep one.
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.severity}|${f.file}|${f.line}|${f.column}|${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function severityOf(kind: string): Severity {
