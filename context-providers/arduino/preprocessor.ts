@@ -19,6 +19,8 @@ export interface Macro {
 export interface PreprocessOptions {
   /** `-D` definitions: name → replacement text (gcc's `-DNAME` is `NAME: '1'`). */
   defines: Record<string, string>;
+  /** Macros already defined before the first file (e.g. the variant header's, for a sketch). */
+  macros?: ReadonlyMap<string, Macro>;
   /** Folders searched for `#include "x"` after the including file's own folder. */
   includeDirs: string[];
   /** Which resolved includes to follow; the others are skipped (system headers, the core's C++ API). */
@@ -37,7 +39,7 @@ const MAX_INCLUDE_DEPTH = 20;
 
 /** Runs the files in order with one macro table, like `-include a.h b.h`. */
 export function preprocess(mainFiles: string[], options: PreprocessOptions): PreprocessResult {
-  const macros = new Map<string, Macro>();
+  const macros = new Map<string, Macro>(options.macros ?? []);
   for (const [name, value] of Object.entries(options.defines)) {
     macros.set(name, { name, body: tokenize(value) });
   }

@@ -1,0 +1,175 @@
+// Resolving a sketch's #includes the way arduino-cli's library resolver does: the sketch's own
+// files first, then the core and variant, then libraries ranked by architecture, name match and
+// location (user > platform > referenced platform > built-in). Unresolved and incompatible
+// includes become findings.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Finding, LibraryRef } from '../types.js';
+import { tokenize } from './c-tokens.js';
+import { satisfies } from './library-depends.js';
+import { isCompatible, LOCATION_PRIORITY, type Library } from './libraries.js';
+import type { ResolvedBoard } from './resolve.js';
+
+export interface IncludeDirective {
+  header: string;
+  system: boolean;
+  file: string;
+  line: number;
+}
+
+export interface IncludeResolution {
+  libraries: LibraryRef[];
+  /** Libraries the build would compile, in first-use order. */
+  used: Library[];
+  findings: Finding[];
+  /** Library headers read while following includes. */
+  files: string[];
+}
+
+// Headers of the C and C++ standard libraries: never an Arduino library, always the toolchain's.
+const STANDARD_HEADERS = new Set(
+  ('assert ctype errno float inttypes iso646 limits locale math setjmp signal stdarg stdbool stddef stdint stdio stdlib string time wchar wctype ' +
+    'alloca fcntl unistd').split(' ').map((name) => `${name}.h`).concat(
+    'algorithm array atomic bitset cassert cctype cerrno cfloat chrono cinttypes climits cmath cstdarg cstddef cstdint cstdio cstdlib cstring ctime deque functional initializer_list iterator limits list map memory new numeric optional queue set sstream stack string tuple type_traits utility vector'.split(' '),
+  ),
+);
+
+/** The #include lines of a file, found with the tokenizer so comments and strings never match. */
+export function includeDirectives(file: string, text: string): IncludeDirective[] {
+  const tokens = tokenize(text, file);
+  const result: IncludeDirective[] = [];
+  for (let index = 0; index < tokens.length - 2; index++) {
+    const hash = tokens[index];
+    if (!hash.bol || hash.text !== '#' || tokens[index + 1].text !== 'include' || tokens[index + 1].bol) continue;
+    const target = tokens[index + 2];
+    if (target.bol) continue;
+    if (target.kind === 'string') {
+      result.push({ header: target.text.slice(1, -1), system: false, file, line: hash.line });
+    } else if (target.text === '<') {
+      let end = index + 3;
+      let header = '';
+      while (end < tokens.length && tokens[end].text !== '>' && !tokens[end].bol) header += tokens[end++].text;
+      result.push({ header, system: true, file, line: hash.line });
+    }
+  }
+  return result;
+}
+
+/** Toolchain include folders next to the board's compiler (avr-libc and friends). */
+export function toolchainIncludeDirs(board: ResolvedBoard): string[] {
+  const compilerPath = board.expanded('compiler.path') ?? '';
+  const candidates = compilerPath ? ['../avr/include', '../lib/avr/include', '../arm-none-eabi/include', '../xtensa-lx106-elf/include'].map((rel) => join(compilerPath, rel)) : [];
+  return candidates.filter((dir) => existsSync(dir));
+}
+
+// arduino-cli's ComputePriority: architecture fit, then how well the name matches the header,
+// then location.
+function priority(library: Library, header: string, architecture: string): number {
+  const base = header.replace(/\.[^.]*$/, '').toLowerCase();
+  const name = library.name.toLowerCase().replace(/[ _.-]/g, '');
+  const dirName = library.dirName.toLowerCase().replace(/[ _.-]/g, '');
+  const wanted = base.replace(/[ _.-]/g, '');
+  let score = 0;
+  if (library.architectures.includes(architecture)) score += 1010;
+  else if (library.architectures.includes('*')) score += 1000;
+  if (name === wanted && dirName === wanted) score += 700;
+  else if (name === wanted || dirName === wanted) score += 600;
+  else if (dirName === `${wanted}master`) score += 500;
+  else if (name.startsWith(wanted) || dirName.startsWith(wanted)) score += 400;
+  else if (name.endsWith(wanted) || dirName.endsWith(wanted)) score += 300;
+  else if (name.includes(wanted) || dirName.includes(wanted)) score += 200;
+  return score + LOCATION_PRIORITY[library.location];
+}
+
+export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, libraries: Library[]): IncludeResolution {
+  const resolution: IncludeResolution = { libraries: [], used: [], findings: [], files: [] };
+  const toolchain = toolchainIncludeDirs(board);
+  const seenHeaders = new Set<string>();
+  const queue: IncludeDirective[] = [];
+  for (const file of sketchFiles) queue.push(...includeDirectives(file, safeRead(file)));
+
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const directive = next;
+    const fromSketch = sketchFiles.includes(directive.file);
+    if (!directive.system && existsSync(join(dirname(directive.file), directive.header))) {
+      if (fromSketch) resolution.libraries.push({ include: directive.header, path: join(dirname(directive.file), directive.header), location: 'sketch', source: { file: directive.file, line: directive.line } });
+      continue;
+    }
+    if (seenHeaders.has(directive.header)) continue;
+    seenHeaders.add(directive.header);
+    const ref: LibraryRef = { include: directive.header, source: { file: directive.file, line: directive.line } };
+    const local = [['core', board.corePath], ['variant', board.variantPath]].find(([, dir]) => dir && existsSync(join(dir, directive.header)));
+    if (local) {
+      if (fromSketch) resolution.libraries.push({ ...ref, location: local[0], path: join(local[1]!, directive.header) });
+      continue;
+    }
+    const candidates = libraries.filter((library) => library.headers.includes(directive.header));
+    if (candidates.length === 0) {
+      const inToolchain = toolchain.some((dir) => existsSync(join(dir, directive.header)));
+      if (inToolchain || STANDARD_HEADERS.has(directive.header) || directive.header.includes('/')) {
+        if (fromSketch) resolution.libraries.push({ ...ref, location: 'toolchain' });
+        continue;
+      }
+      resolution.libraries.push(ref);
+      resolution.findings.push({
+        severity: 'error',
+        code: 'include-unresolved',
+        message: `${directive.header}: no installed library provides this header (${board.fqbn})`,
+        file: directive.file,
+        line: directive.line,
+        suggestion: `Install the library that provides ${directive.header} (arduino-cli lib search ${directive.header.replace(/\.h$/, '')}), or check the spelling.`,
+      });
+      continue;
+    }
+    const ranked = [...candidates].sort((a, b) => priority(b, directive.header, board.architecture) - priority(a, directive.header, board.architecture));
+    const compatible = ranked.filter((library) => isCompatible(library, board.architecture));
+    const chosen = compatible[0] ?? ranked[0];
+    resolution.libraries.push({ ...ref, name: chosen.name, version: chosen.version, path: chosen.dir, location: chosen.location });
+    if (!resolution.used.includes(chosen)) resolution.used.push(chosen);
+    if (!isCompatible(chosen, board.architecture)) {
+      resolution.findings.push({
+        severity: 'warning',
+        code: 'library-incompatible',
+        message: `${chosen.name} claims to run on ${chosen.architectures.join(', ')}; this board is ${board.architecture} and the library may not compile`,
+        file: directive.file,
+        line: directive.line,
+        suggestion: `Use a library for ${board.architecture}, or check ${chosen.source?.file ?? chosen.dir}.`,
+      });
+    }
+    // Follow the library's own includes so the libraries it needs are found too.
+    const headerFile = join(chosen.sourceDir, directive.header);
+    resolution.files.push(headerFile);
+    queue.push(...includeDirectives(headerFile, safeRead(headerFile)));
+  }
+  resolution.findings.push(...dependencyFindings(resolution.used, libraries));
+  return resolution;
+}
+
+function dependencyFindings(used: Library[], installed: Library[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const library of used) {
+    for (const dependency of library.depends) {
+      const candidates = installed.filter((other) => other.name === dependency.name);
+      const fits = candidates.some((other) => !dependency.constraint || (other.version !== undefined && satisfies(other.version, dependency.constraint)));
+      if (fits) continue;
+      const found = candidates.map((other) => other.version ?? '?').join(', ');
+      findings.push({
+        severity: 'warning',
+        code: 'library-dependency',
+        message: `${library.name} depends on ${dependency.name}${dependency.text ? ` (${dependency.text})` : ''}, ${found ? `but only version ${found} is installed` : 'which is not installed'}`,
+        file: library.source?.file,
+        line: library.dependsLine,
+        suggestion: `arduino-cli lib install "${dependency.name}"`,
+      });
+    }
+  }
+  return findings;
+}
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}

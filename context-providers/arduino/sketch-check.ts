@@ -1,0 +1,149 @@
+// Checks a sketch's pin and peripheral use against the board: pinMode/digitalWrite/digitalRead,
+// analogWrite on a non-PWM pin, analogRead on a non-analog pin, attachInterrupt on a pin without
+// an interrupt, tone, Serial ports the board lacks, Wire/SPI use, and flash/RAM from a build.
+import type { Finding, Pin } from '../types.js';
+import type { Token } from './c-tokens.js';
+import type { PinMap } from './pin-map.js';
+import type { ResolvedBoard } from './resolve.js';
+import { readSketchSymbols, type SketchSymbols } from './sketch-symbols.js';
+
+interface Call {
+  name: string;
+  args: Token[][];
+  token: Token;
+}
+
+const PIN_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'analogWrite', 'analogRead', 'attachInterrupt', 'tone', 'noTone', 'pulseIn', 'shiftOut', 'shiftIn']);
+
+export function checkSketch(files: string[], dir: string, board: ResolvedBoard, pinMap: PinMap, includes: string[]): Finding[] {
+  const symbols = readSketchSymbols(files, dir, pinMap);
+  const findings: Finding[] = [...symbols.warnings];
+  const calls = findCalls(symbols.tokens);
+  const label = (pin: Pin): string => pin.names.filter((name) => /^(D\d+|A\d+)$/.test(name)).join('/') || String(pin.number);
+  const list = (pins: Pin[]): string => pins.map(label).join(', ') || 'none';
+  const at = (token: Token) => ({ file: token.file, line: token.line });
+  const pinsWith = (capability: Pin['capabilities'][number]) => pinMap.pins.filter((pin) => pin.capabilities.includes(capability));
+  const hasPinTable = pinMap.pins.length > 0;
+
+  for (const call of calls) {
+    const pinArg = call.name === 'attachInterrupt' ? undefined : call.args[0];
+    const pin = pinArg ? symbols.valueOf(pinArg) : undefined;
+    if (!hasPinTable) continue;
+    if (pin !== undefined && call.name !== 'analogRead' && (pin < 0 || pin >= pinMap.pins.length)) {
+      findings.push({ severity: 'error', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}`, suggestion: 'Use a pin number the board has (see the pin table).' });
+      continue;
+    }
+    if (call.name === 'analogWrite' && pin !== undefined && !pinMap.pins[pin].capabilities.includes('pwm')) {
+      findings.push({ severity: 'error', code: 'pwm-pin', ...at(call.token), message: `analogWrite(${label(pinMap.pins[pin])}): pin ${pin} has no PWM on ${board.name}; analogWrite only switches it fully on or off`, suggestion: `Use a PWM pin: ${list(pinsWith('pwm'))}.` });
+    }
+    if (call.name === 'analogRead' && pin !== undefined) {
+      // The AVR core also accepts channel numbers 0..NUM_ANALOG_INPUTS-1 (analogRead(0) is A0).
+      const isChannel = pin >= 0 && pin < (pinMap.analogInputCount ?? 0);
+      if (!isChannel && !pinMap.pins[pin]?.capabilities.includes('analog-in')) {
+        findings.push({ severity: 'error', code: 'analog-pin', ...at(call.token), message: `analogRead(${pin}): pin ${pin} is not an analog input on ${board.name}`, suggestion: `Use an analog input: ${list(pinsWith('analog-in'))}.` });
+      }
+    }
+    if (call.name === 'attachInterrupt') findings.push(...interruptFindings(call, symbols, pinMap, board.name, list(pinsWith('interrupt'))));
+  }
+  findings.push(...peripheralFindings(symbols, pinMap, board, includes));
+  return findings;
+}
+
+function interruptFindings(call: Call, symbols: SketchSymbols, pinMap: PinMap, boardName: string, interruptPins: string): Finding[] {
+  const first = call.args[0] ?? [];
+  const at = { file: call.token.file, line: call.token.line };
+  if (first[0]?.text === 'digitalPinToInterrupt' && first[1]?.text === '(') {
+    const pin = symbols.valueOf(first.slice(2, -1));
+    if (pin === undefined || !pinMap.pins[pin] || pinMap.pins[pin].capabilities.includes('interrupt')) return [];
+    return [{ severity: 'error', code: 'interrupt-pin', ...at, message: `attachInterrupt(digitalPinToInterrupt(${pin}), …): pin ${pin} has no external interrupt on ${boardName}, so the handler never runs`, suggestion: `Use an interrupt pin: ${interruptPins}.` }];
+  }
+  const number = symbols.valueOf(first);
+  if (number === undefined) return [];
+  const known = pinMap.pins.some((pin) => pin.interrupt === number);
+  return [{
+    severity: known ? 'warning' : 'error',
+    code: 'interrupt-number',
+    ...at,
+    message: `attachInterrupt(${number}, …) takes an interrupt number, not a pin${known ? '' : `; ${boardName} has no interrupt ${number}`}`,
+    suggestion: `Write attachInterrupt(digitalPinToInterrupt(pin), …) with one of: ${interruptPins}.`,
+  }];
+}
+
+function peripheralFindings(symbols: SketchSymbols, pinMap: PinMap, board: ResolvedBoard, includes: string[]): Finding[] {
+  const findings: Finding[] = [];
+  const reported = new Set<string>();
+  for (let index = 0; index < symbols.tokens.length; index++) {
+    const token = symbols.tokens[index];
+    if (token.kind !== 'identifier' || tokenIsMember(symbols.tokens, index)) continue;
+    const at = { file: token.file, line: token.line };
+    if (/^Serial\d+$/.test(token.text) && !pinMap.serialPorts.includes(token.text) && !symbols.declared.has(token.text) && !reported.has(token.text)) {
+      reported.add(token.text);
+      findings.push({ severity: 'error', code: 'unknown-serial', ...at, message: `${token.text} does not exist on ${board.name}; it has ${pinMap.serialPorts.join(', ')}`, suggestion: pinMap.serialPorts.length > 1 ? `Use ${pinMap.serialPorts.filter((port) => port !== 'Serial').join(' or ')}.` : 'Use Serial, or SoftwareSerial on two free pins for a second port.' });
+    }
+    for (const [object, header, bus] of [['Wire', 'Wire.h', 'i2c'], ['SPI', 'SPI.h', 'spi']] as const) {
+      if (token.text !== object || symbols.tokens[index + 1]?.text !== '.' || reported.has(object)) continue;
+      reported.add(object);
+      if (!includes.includes(header)) findings.push({ severity: 'error', code: 'missing-include', ...at, message: `${object} is used but ${header} is not included`, suggestion: `Add #include <${header}> at the top of the sketch.` });
+      if (!pinMap.buses.some((entry) => entry.kind === bus)) findings.push({ severity: 'warning', code: `no-${bus}`, ...at, message: `${board.name}'s variant defines no ${bus.toUpperCase()} pins`, suggestion: 'Check that this board has the bus, or use a software implementation.' });
+    }
+  }
+  return findings;
+}
+
+// `x.Serial1` or `ns::Serial1` is not the global port.
+function tokenIsMember(tokens: Token[], index: number): boolean {
+  const before = tokens[index - 1]?.text;
+  return before === '.' || before === '->';
+}
+
+function findCalls(tokens: Token[]): Call[] {
+  const calls: Call[] = [];
+  for (let index = 0; index < tokens.length - 1; index++) {
+    const token = tokens[index];
+    if (token.kind !== 'identifier' || !PIN_CALLS.has(token.text) || tokens[index + 1].text !== '(' || tokenIsMember(tokens, index)) continue;
+    // `void tone(...)` is a declaration, not a call.
+    if (tokens[index - 1]?.kind === 'identifier' && tokens[index - 1].text !== 'return') continue;
+    const args: Token[][] = [[]];
+    let depth = 0;
+    let end = index + 2;
+    for (; end < tokens.length; end++) {
+      const text = tokens[end].text;
+      if (text === '(' || text === '[' || text === '{') depth++;
+      if (text === ')' || text === ']' || text === '}') {
+        if (depth === 0) break;
+        depth--;
+      }
+      if (text === ',' && depth === 0) args.push([]);
+      else args[args.length - 1].push(tokens[end]);
+    }
+    calls.push({ name: token.text, args, token });
+  }
+  return calls;
+}
+
+export interface BuildSize {
+  flashBytes: number;
+  ramBytes: number;
+}
+
+/** Flash and RAM use of the last build against upload.maximum_size / maximum_data_size. */
+export function checkBuildSize(size: BuildSize, board: ResolvedBoard): Finding[] {
+  const findings: Finding[] = [];
+  const limit = (key: string): number | undefined => {
+    const value = Number.parseInt(board.expanded(key) ?? '', 10);
+    return Number.isFinite(value) && value > 0 ? value : undefined;
+  };
+  const flash = limit('upload.maximum_size');
+  const ram = limit('upload.maximum_data_size');
+  const sourceOf = (key: string) => board.sources.get(key);
+  if (flash !== undefined && size.flashBytes > flash) {
+    findings.push({ severity: 'error', code: 'flash-over', ...sourceOf('upload.maximum_size'), message: `Sketch uses ${size.flashBytes} bytes of flash; ${board.name} allows ${flash} (${Math.round((size.flashBytes / flash) * 100)}%)`, suggestion: 'Remove unused libraries, keep strings in flash with F("..."), or choose a board with more flash.' });
+  }
+  if (ram !== undefined && size.ramBytes > ram) {
+    findings.push({ severity: 'error', code: 'ram-over', ...sourceOf('upload.maximum_data_size'), message: `Global variables use ${size.ramBytes} bytes of RAM; ${board.name} has ${ram}`, suggestion: 'Move constant data to PROGMEM, use F("...") for strings, shrink buffers.' });
+  } else if (ram !== undefined && size.ramBytes > ram * 0.75) {
+    // arduino-builder warns from 75%: the stack shares what is left.
+    findings.push({ severity: 'warning', code: 'ram-low', ...sourceOf('upload.maximum_data_size'), message: `Global variables use ${size.ramBytes} of ${ram} bytes of RAM (${Math.round((size.ramBytes / ram) * 100)}%); the stack may run out`, suggestion: 'Use F("...") for strings and PROGMEM for tables.' });
+  }
+  return findings;
+}

@@ -1,0 +1,105 @@
+// An Arduino sketch on disk: a folder holding <foldername>.ino (or .pde), its other source files,
+// and the optional sketch.yaml with default_fqbn, default_port and profiles.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Finding } from '../types.js';
+import { readYamlFile, yamlMap, yamlString } from './yaml.js';
+
+export interface SketchProfile {
+  name: string;
+  fqbn?: string;
+  programmer?: string;
+  platforms: string[];
+  libraries: string[];
+}
+
+export interface SketchProject {
+  dir: string;
+  /** The main `.ino`. */
+  main: string;
+  /** Every source file the build compiles: .ino/.pde/.c/.cpp/.S/.h in the folder, and src/ recursively. */
+  files: string[];
+  yaml?: {
+    file: string;
+    defaultFqbn?: string;
+    defaultPort?: string;
+    defaultProgrammer?: string;
+    defaultProfile?: string;
+    profiles: SketchProfile[];
+  };
+  warnings: Finding[];
+}
+
+const SOURCE = /\.(ino|pde|c|cpp|cc|cxx|S|h|hh|hpp|tpp|ipp)$/;
+
+/** The main sketch file when `dir` is a sketch folder, else undefined. */
+export function sketchMainFile(dir: string): string | undefined {
+  const name = basename(dir);
+  return ['.ino', '.pde'].map((extension) => join(dir, name + extension)).find((file) => existsSync(file));
+}
+
+export function readSketch(dir: string): SketchProject | undefined {
+  const main = sketchMainFile(dir);
+  if (!main) return undefined;
+  const files = [main, ...listSources(dir, false).filter((file) => file !== main)];
+  const src = join(dir, 'src');
+  if (isDir(src)) files.push(...listSources(src, true));
+  const project: SketchProject = { dir, main, files, warnings: [] };
+  const yamlFile = ['sketch.yaml', 'sketch.yml'].map((name) => join(dir, name)).find((file) => existsSync(file));
+  if (yamlFile) project.yaml = readSketchYaml(yamlFile, project.warnings);
+  return project;
+}
+
+function readSketchYaml(file: string, warnings: Finding[]): NonNullable<SketchProject['yaml']> {
+  const parsed = readYamlFile(file);
+  warnings.push(...parsed.warnings);
+  const root = yamlMap(parsed.value);
+  const profiles: SketchProfile[] = Object.entries(yamlMap(root.profiles)).map(([name, value]) => {
+    const profile = yamlMap(value);
+    const entries = (list: unknown, key: string): string[] =>
+      Array.isArray(list) ? list.map((item) => (typeof item === 'string' ? item : yamlString(yamlMap(item)[key]) ?? '')).filter(Boolean) : [];
+    return {
+      name,
+      fqbn: yamlString(profile.fqbn),
+      programmer: yamlString(profile.programmer),
+      platforms: entries(profile.platforms, 'platform'),
+      libraries: entries(profile.libraries, 'library'),
+    };
+  });
+  return {
+    file,
+    defaultFqbn: yamlString(root.default_fqbn),
+    defaultPort: yamlString(root.default_port),
+    defaultProgrammer: yamlString(root.default_programmer),
+    defaultProfile: yamlString(root.default_profile),
+    profiles,
+  };
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function listSources(dir: string, recursive: boolean): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  for (const entry of entries) {
+    if (entry.startsWith('.')) continue;
+    const path = join(dir, entry);
+    if (isDir(path)) {
+      if (recursive) files.push(...listSources(path, true));
+    } else if (SOURCE.test(entry)) {
+      files.push(path);
+    }
+  }
+  return files;
+}
