@@ -23,13 +23,18 @@ export interface ArduinoBuilderLayout {
   libraries: string[];
   /** Build properties always passed with `-prefs`. */
   prefs: Record<string, string>;
+  /** Where compiled cores (`core.a`) are kept and reused across sketches (`-build-cache`). */
+  coreCache?: string;
 }
 
 /**
  * Debian's layout. Its AVR core fails with Debian's gcc-avr 5.4 ("'DECIMAL_DIG' was not
  * declared") unless DECIMAL_DIG is defined from the compiler's own __DECIMAL_DIG__.
  */
-export function debianLayout(sketchbook = join(homedir(), 'Arduino')): ArduinoBuilderLayout {
+export function debianLayout(
+  sketchbook = join(homedir(), 'Arduino'),
+  coreCache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'boardbridge', 'arduino-core'),
+): ArduinoBuilderLayout {
   const userHardware = join(sketchbook, 'hardware');
   const userLibraries = join(sketchbook, 'libraries');
   return {
@@ -37,6 +42,7 @@ export function debianLayout(sketchbook = join(homedir(), 'Arduino')): ArduinoBu
     tools: ['/usr/share/arduino-builder'],
     libraries: existsSync(userLibraries) ? [userLibraries] : [],
     prefs: { 'compiler.cpp.extra_flags': '-DDECIMAL_DIG=__DECIMAL_DIG__' },
+    coreCache,
   };
 }
 
@@ -70,6 +76,7 @@ export class ArduinoBuilder implements BuildTool {
     const sketch = locateSketch(request.sketch);
     const buildPath = buildFolder(sketch.dir, request.fqbn);
     mkdirSync(buildPath, { recursive: true });
+    if (this.layout.coreCache) mkdirSync(this.layout.coreCache, { recursive: true });
     const args = [
       '-compile',
       '-verbose',
@@ -161,6 +168,7 @@ export class ArduinoBuilder implements BuildTool {
       fqbn,
       ...Object.entries(prefs).map(([key, value]) => `-prefs=${key}=${value}`),
       ...(buildPath ? ['-build-path', buildPath] : []),
+      ...(this.layout.coreCache ? ['-build-cache', this.layout.coreCache] : []),
     ];
   }
 

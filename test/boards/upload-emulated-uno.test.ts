@@ -3,6 +3,8 @@ import { compile } from '../../boards/compile.js';
 import { SerialHub } from '../../boards/serial/hub.js';
 import { ArduinoBuilder, debianLayout } from '../../boards/toolchains/arduino-builder.js';
 import { describeUpload, grantUpload } from '../../boards/upload/consent.js';
+import { boardCommands } from '../../boards/commands/board-commands.js';
+import { recordedIo } from '../rig/command-io.js';
 import { upload, uploadTarget } from '../../boards/upload/upload.js';
 import { startEmulatedUno, type EmulatedUno } from '../rig/emulated-uno.js';
 import { GREETER, sketchFolder } from '../rig/sketches.js';
@@ -88,5 +90,31 @@ describe('upload to an emulated Uno (simavr + ATmegaBOOT on a pty, real avrdude)
     await expect(upload({ sketch, fqbn: FQBN, port: uno.port, consent: elsewhere, tool: builder })).rejects.toThrow(
       /upload refused: consent was for .* on \/dev\/ttyACM9/,
     );
+  });
+
+  it('runs `boardbridge upload` then `boardbridge monitor --until` against the board, asking the broker first', async () => {
+    const asked: string[] = [];
+    const commands = boardCommands({
+      hub,
+      tool: builder,
+      owner: 'terminal 7',
+      requestUploadConsent: async (target, question) => {
+        asked.push(question);
+        return grantUpload(target, 'test person');
+      },
+    });
+    const sketch = sketchFolder('ViaCommand', GREETER.replace('hello from the emulated uno', 'uploaded by command'));
+    const uploadIo = recordedIo(sketch);
+    expect(await commands.get('upload')!(['--fqbn', FQBN, '--port', uno.port], uploadIo), uploadIo.output()).toBe(0);
+    expect(asked).toEqual([expect.stringMatching(/^upload .*ViaCommand\.ino\.hex to arduino:avr:uno on .*ttyACM0\?$/)]);
+    expect(uploadIo.output()).toContain(`Uploaded `);
+
+    const monitorIo = recordedIo();
+    const exit = await commands.get('monitor')!(
+      ['--port', uno.port, '--baud', '115200', '--until', 'tick 1\\r?\\n', '--for', '20s'],
+      monitorIo,
+    );
+    expect(exit, monitorIo.output()).toBe(0);
+    expect(monitorIo.output()).toContain('uploaded by command');
   });
 });

@@ -71,9 +71,22 @@ if (isMainThread) {
       if (realNow() - lastFlush > 5) flush();
     };
 
+    // The next received byte, waiting for one like a UART read does.
+    const nextByte = () => {
+      for (;;) {
+        if (pending.length === 0) takeAvailable();
+        if (pending.length > 0) return pending.shift();
+        flush();
+        Atomics.wait(counts, 0, Atomics.load(counts, 1));
+      }
+    };
+
     const { loadMicroPython } = await import('@micropython/micropython-webassembly-pyscript');
     mp = await loadMicroPython({
       linebuffer: false,
+      // Reads inside the interpreter (raw-paste mode, input()) come from the same byte stream;
+      // without this Emscripten would read the process's stdin behind the main thread's back.
+      stdin: nextByte,
       stdout: (bytes) => {
         for (const byte of bytes) output.push(byte);
         poll();
@@ -86,14 +99,8 @@ if (isMainThread) {
     mp.replInit();
     flush();
     for (;;) {
-      if (pending.length === 0) takeAvailable();
-      if (pending.length === 0) {
-        flush();
-        Atomics.wait(counts, 0, Atomics.load(counts, 1));
-        continue;
-      }
       // A non-zero result is a soft reset request (Ctrl-D at the friendly prompt): start again.
-      if (mp.replProcessChar(pending.shift())) mp.replInit();
+      if (mp.replProcessChar(nextByte())) mp.replInit();
       if (pending.length === 0) flush();
     }
   });

@@ -1,0 +1,67 @@
+// `boardbridge compile [sketch] [--fqbn F] [--verbose]`
+import { compile, type CompileReport } from '../compile.js';
+import type { CommandIo, InProcessCommand } from '../command.js';
+import { detectBuildTool } from '../toolchains/detect.js';
+import type { CompilerDiagnostic } from '../toolchains/gcc-diagnostics.js';
+import { parseCommand } from './arguments.js';
+import type { BoardCommandDeps } from './deps.js';
+import { sketchTarget } from './sketch-target.js';
+
+const USAGE = 'boardbridge compile [sketch] [--fqbn F] [--verbose]';
+
+export function compileCommand(deps: BoardCommandDeps): InProcessCommand {
+  return async (argv, io) => {
+    const { values, positionals } = parseCommand(
+      { args: argv, allowPositionals: true, options: { fqbn: { type: 'string' }, verbose: { type: 'boolean' } } },
+      USAGE,
+    );
+    const target = sketchTarget(io.cwd, positionals[0], values.fqbn, USAGE);
+    const report = await compileForCommand(deps, target.sketch.dir, target.fqbn, io, values.verbose === true);
+    return report.success ? 0 : 1;
+  };
+}
+
+/** Shared with `upload`, which builds before it writes. */
+export async function compileForCommand(
+  deps: BoardCommandDeps,
+  sketch: string,
+  fqbn: string,
+  io: CommandIo,
+  verbose: boolean,
+): Promise<CompileReport> {
+  const tool = deps.tool ?? detectBuildTool();
+  io.write(`Compiling ${sketch} for ${fqbn} with ${tool.name}\n`);
+  const report = await compile({
+    sketch,
+    fqbn,
+    tool,
+    signal: io.signal,
+    ...(verbose ? { onOutput: (line: string) => io.write(`${line}\n`) } : {}),
+  });
+  for (const diagnostic of report.diagnostics) io.write(formatDiagnostic(diagnostic));
+  if (!report.success) {
+    if (report.diagnostics.length === 0) io.write(`${report.output.split('\n').slice(-15).join('\n')}\n`);
+    io.write(`Compile failed for ${fqbn}.\n`);
+    return report;
+  }
+  io.write(memoryLine('Flash', report.flash));
+  io.write(memoryLine('RAM', report.ram));
+  if (report.libraries.length > 0) {
+    io.write(`Libraries: ${report.libraries.map((lib) => `${lib.name}${lib.version ? ` ${lib.version}` : ''}`).join(', ')}\n`);
+  }
+  for (const finding of report.findings.filter((f) => f.code !== 'compile-error')) io.write(`${finding.severity}: ${finding.message}\n`);
+  io.write(`Built ${report.image ?? report.buildPath}\n`);
+  return report;
+}
+
+function formatDiagnostic(diagnostic: CompilerDiagnostic): string {
+  const context = (diagnostic.context ?? []).map((item) => `${item.file}${item.line ? `:${item.line}` : ''}: ${item.message}\n`);
+  const notes = (diagnostic.suggestions ?? []).map((note) => `${note.file}:${note.line}:${note.col}: note: ${note.message}\n`);
+  return [...context, `${diagnostic.file}:${diagnostic.line}:${diagnostic.col}: ${diagnostic.severity.toLowerCase()}: ${diagnostic.message}\n`, ...notes].join('');
+}
+
+function memoryLine(label: string, use: CompileReport['flash']): string {
+  if (!use) return '';
+  if (use.max === undefined) return `${label}: ${use.used} bytes\n`;
+  return `${label}: ${use.used} of ${use.max} bytes (${Math.round((use.used / use.max) * 100)}%)\n`;
+}

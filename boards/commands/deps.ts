@@ -1,0 +1,20 @@
+// What the board commands need from whoever runs them: the bridge's terminal service, the CLI.
+import type { SerialHub } from '../serial/hub.js';
+import type { BuildTool } from '../toolchains/build-tool.js';
+import type { UploadConsent, UploadTarget } from '../upload/consent.js';
+
+export interface BoardCommandDeps {
+  /** The one hub of the running bridge (or the CLI's own). */
+  hub: SerialHub;
+  /** The toolchain; `detectBuildTool()` on first use when absent. */
+  tool?: BuildTool;
+  /**
+   * The permission broker: asks the person `question` and returns their consent, or undefined
+   * when they refused. Commands never upload without it.
+   */
+  requestUploadConsent(target: UploadTarget, question: string): Promise<UploadConsent | undefined>;
+  /** Board properties from the Arduino context resolver, when it knows the FQBN. */
+  boardProperties?(fqbn: string): Promise<Record<string, string> | undefined>;
+  /** How this caller is named as a port's owner, e.g. "terminal 3" or "CLI". */
+  owner?: string;
+}
