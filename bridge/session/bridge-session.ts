@@ -321,13 +321,18 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     for (const change of changes) this.emitChange(change);
   }
 
+  // The request's tool call may carry only a title (claude sends no kind there): the broker
+  // judges the call as the session knows it, merged from every update so far.
   private async onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
-    if (this.state && request.sessionId === this.state.sessionId) {
-      const { state, changes } = reducePermissionToolCall(this.state, request.toolCall);
-      this.state = state;
-      for (const change of changes) this.emitChange(change);
-    }
-    return this.broker.decide(request);
+    if (!this.state || request.sessionId !== this.state.sessionId) return this.broker.decide(request);
+    const { state, changes } = reducePermissionToolCall(this.state, request.toolCall);
+    this.state = state;
+    for (const change of changes) this.emitChange(change);
+    const known = state.toolCalls[request.toolCall.toolCallId];
+    return this.broker.decide({
+      ...request,
+      toolCall: { ...request.toolCall, kind: known.kind, title: known.title, content: known.content, locations: known.locations, rawInput: known.rawInput },
+    });
   }
 
   private emitChange(change: StateChange): void {
