@@ -1,0 +1,83 @@
+// The CLI against a stand-in ACP agent (test/support/standin-agent.mjs), for the
+// protocol situations no real agent here produces offline: every stop reason,
+// a crash mid-turn, noise on stdout, authentication, unknown methods.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ofType, repoRoot, runCli, tempSketch } from './run-cli.js';
+
+const standin = `${process.execPath} ${path.join(repoRoot, 'test', 'support', 'standin-agent.mjs')}`;
+
+function run(prompt: string, env: Record<string, string> = {}, extra: string[] = []) {
+  const { root, sketch } = tempSketch();
+  const result = runCli(['run', prompt, '--json', '--workspace', sketch, '--agent-command', standin, ...extra], {
+    env: { PATH: process.env.PATH ?? '', HOME: root, BOARDBRIDGE_STATE_DIR: path.join(root, 'state'), ...env },
+  });
+  return { sketch, result };
+}
+
+describe('boardbridge run with a stand-in agent', () => {
+  it.each(['max_tokens', 'max_turn_requests', 'refusal'] as const)('keeps stop reason %s distinct to the end and exits 3', async (reason) => {
+    const { result } = run(`please stop:${reason}`);
+    const r = await result;
+    expect(ofType(r.events, 'stop')).toEqual([{ type: 'stop', stopReason: reason }]);
+    expect(r.code).toBe(3);
+  });
+
+  it('ends the turn with a clear error when the agent crashes mid-turn', async () => {
+    const r = await run('crash').result;
+    expect(r.code).toBe(1);
+    const errors = ofType(r.events, 'error');
+    expect(errors[0]).toMatchObject({ code: 'agent_exited' });
+    expect(errors[0].message).toContain('exited with code 7');
+    expect(errors[0].hint).toContain('nothing written is lost');
+  });
+
+  it('keeps the file the agent wrote before crashing, and its journal entry', async () => {
+    const { root, sketch } = tempSketch();
+    const target = path.join(sketch, 'notes.txt');
+    const r = await runCli(['run', `crash after writing ${target}`, '--json', '--workspace', sketch, '--agent-command', standin], {
+      env: { PATH: process.env.PATH ?? '', HOME: root, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+    });
+    expect(readFileSync(target, 'utf8')).toBe('written before the crash\n');
+    expect(ofType(r.events, 'file_written')[0]).toMatchObject({ path: target, created: true });
+  });
+
+  it('skips non-JSON lines the agent prints on stdout instead of failing', async () => {
+    const r = await run('make some noise').result;
+    expect(r.code, r.stderr).toBe(0);
+    expect(ofType(r.events, 'message_chunk').map((e) => e.text).join('')).toContain('still fine after noise');
+  });
+
+  it('answers a request it does not know with -32601', async () => {
+    const r = await run('call unknown-method').result;
+    expect(ofType(r.events, 'message_chunk').map((e) => e.text).join('')).toContain('error code -32601');
+  });
+
+  it('authenticates and retries session/new once when the agent answers -32000', async () => {
+    const r = await run('hello', { STANDIN_REQUIRE_AUTH: '1', STANDIN_API_KEY: 'k' }, []).result;
+    // The stand-in has a single agent-type auth method, so the bridge may use it.
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('names what to do when authentication fails, without a stack trace', async () => {
+    const r = await run('hello', { STANDIN_REQUIRE_AUTH: '1' }).result;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('needs authentication');
+    expect(r.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  it('says clearly when the agent command does not exist', async () => {
+    const { root, sketch } = tempSketch();
+    const r = await runCli(['run', 'hi', '--workspace', sketch, '--agent-command', 'no-such-agent-xyz --acp'], { env: { PATH: process.env.PATH ?? '', HOME: root } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('cannot start no-such-agent-xyz');
+    expect(r.stderr).toContain('boardbridge doctor');
+  });
+
+  it('says clearly when the workspace does not exist', async () => {
+    const r = await runCli(['run', 'hi', '--workspace', '/nonexistent/Blink', '--agent-command', standin]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('/nonexistent/Blink does not exist');
+  });
+});

@@ -1,0 +1,63 @@
+// A stand-in ACP agent for what no real agent does offline here: stop reasons
+// other than end_turn and cancelled, crashing mid-turn, noise on stdout, asking
+// for authentication. Built on the SDK's agent(); what it does depends on the
+// prompt text ("stop:refusal", "crash", "noise", "echo-blocks", "unknown-method").
+import { Readable, Writable } from 'node:stream';
+import { agent, methods, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
+
+const requireAuth = process.env.STANDIN_REQUIRE_AUTH === '1';
+let authenticated = false;
+
+const promptText = (blocks) => blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+
+const app = agent({ name: 'standin' })
+  .onRequest(methods.agent.initialize, () => ({
+    protocolVersion: 1,
+    agentInfo: { name: 'standin-agent', version: '1.0.0' },
+    agentCapabilities: { promptCapabilities: { embeddedContext: process.env.STANDIN_EMBEDDED !== '0' } },
+    authMethods: [{ id: 'standin-key', name: 'Stand-in key', description: 'uses STANDIN_API_KEY' }],
+  }))
+  .onRequest(methods.agent.authenticate, ({ params }) => {
+    if (params.methodId !== 'standin-key' || !process.env.STANDIN_API_KEY) throw RequestError.authRequired(undefined, 'STANDIN_API_KEY is not set');
+    authenticated = true;
+    return {};
+  })
+  .onRequest(methods.agent.session.new, () => {
+    if (requireAuth && !authenticated) throw RequestError.authRequired();
+    return { sessionId: 'standin-session' };
+  })
+  .onNotification(methods.agent.session.cancel, () => undefined)
+  .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+    const text = promptText(params.prompt);
+    const say = (t) => client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } } });
+    if (text.includes('noise')) {
+      process.stdout.write('Loading model weights...\n[warn] something chatty\n');
+      await say('still fine after noise');
+      return { stopReason: 'end_turn' };
+    }
+    if (text.includes('crash')) {
+      const file = text.match(/crash after writing (\S+)/)?.[1];
+      if (file) await client.request(methods.client.fs.writeTextFile, { sessionId: params.sessionId, path: file, content: 'written before the crash\n' });
+      await say('about to crash');
+      setTimeout(() => process.exit(7), 50);
+      return new Promise(() => undefined);
+    }
+    if (text.includes('echo-blocks')) {
+      await say(JSON.stringify(params.prompt.map((b) => (b.type === 'resource' ? { type: b.type, uri: b.resource.uri, text: b.resource.text } : { type: b.type, text: b.text }))));
+      return { stopReason: 'end_turn' };
+    }
+    if (text.includes('unknown-method')) {
+      try {
+        await client.request('x/not_a_method', {});
+        await say('no error?');
+      } catch (error) {
+        await say(`error code ${error.code}`);
+      }
+      return { stopReason: 'end_turn' };
+    }
+    const stop = text.match(/stop:(\w+)/)?.[1] ?? 'end_turn';
+    await say(`stopping with ${stop}`);
+    return { stopReason: stop };
+  });
+
+app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
