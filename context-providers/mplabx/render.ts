@@ -39,7 +39,7 @@ export function renderMplabContext(context: HardwareContext): string {
     }
   }
   for (const pack of context.libraries.filter((l) => l.location === 'pack')) {
-    lines.push(`- Device pack: ${pack.name} ${pack.version ?? ''}${pack.path ? ` installed at ${pack.path}` : ' (not found installed)'}${at(pack.source)}`.replace(/ {2,}/g, ' '));
+    lines.push(`- Device pack: ${pack.name} ${pack.version ?? ''}${pack.path ? ` installed at ${pack.path}` : ' (not installed here)'}${at(pack.source)}`.replace(/ {2,}/g, ' '));
   }
   for (const limit of context.limits) lines.push(`- ${capitalise(limit.name)}: ${limit.value}${limit.unit ? ` ${limit.unit}` : ''}${at(limit.source)}`);
   renderFiles(context, lines);

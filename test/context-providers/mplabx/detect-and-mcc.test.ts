@@ -99,7 +99,7 @@ describe('rendering', () => {
     expect(text).toContain('- Device: PIC18F47Q10, PIC18 (8-bit) (nbproject/configurations.xml:174)');
     expect(text).toContain('- Configuration in use: free (nbproject/configurations.xml:171); others: pro');
     expect(text).toContain('- Toolchain: XC8 3.00 (nbproject/configurations.xml:178)');
-    expect(text).toContain('- Device pack: PIC18F-Q_DFP 1.26.442 (not found installed) (nbproject/configurations.xml:183)');
+    expect(text).toContain('- Device pack: PIC18F-Q_DFP 1.26.442 (not installed here) (nbproject/configurations.xml:183)');
     expect(text).toContain('  - optimization: -O0 (nbproject/configurations.xml:233)');
     expect(text).toContain('- RA4 = LED_D2: set as GPIO output (pic18f47q10-curiosity-hpc-demo-code.mc3:208)');
     expect(text).toMatch(/- Missing files: 52 \(mcc_generated_files\/adc\/adc\.h/);
