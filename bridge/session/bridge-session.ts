@@ -299,11 +299,13 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       this.emitEvent({ type: 'stop', stopReason: response.stopReason });
       return { stopReason: response.stopReason };
     } catch (error) {
+      // A dying agent closes its stdout (rejecting the request) a moment before its exit is seen.
+      const exit = error instanceof BridgeError ? undefined : await Promise.race([this.agent.process.exited, delay(1000)]);
       const bridgeError =
         error instanceof BridgeError
           ? error
-          : !this.agent.process.running
-            ? exitedError(this.agent.process, await this.agent.process.exited, 'the turn')
+          : exit
+            ? exitedError(this.agent.process, exit, 'the turn')
             : new BridgeError('protocol', `${this.options.launch.title} failed the turn: ${errorMessage(error)}`, 'try again; if it repeats, run: boardbridge doctor');
       this.emitEvent({ type: 'error', code: bridgeError.code, message: bridgeError.message, hint: bridgeError.hint });
       return { error: bridgeError };
@@ -370,6 +372,10 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.agent.connection.close();
     await this.agent.process.close();
   }
+}
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 }
 
 function checkWorkspace(dir: string): string {
