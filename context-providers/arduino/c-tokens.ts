@@ -25,8 +25,9 @@ const PUNCTUATORS = [
   '&=', '|=', '^=', '->', '::', '.*', '<:', ':>', '<%', '%>', '%:',
 ];
 
-const isIdentStart = (c: string): boolean => /[A-Za-z_$]/.test(c) || c > '\x7f';
-const isIdentPart = (c: string): boolean => /[A-Za-z0-9_$]/.test(c) || c > '\x7f';
+const isIdentStart = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '$' || c > '\x7f';
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+const isIdentPart = (c: string): boolean => isIdentStart(c) || isDigit(c);
 
 /** Splits text into tokens; never throws (an unterminated literal ends at the end of its line). */
 export function tokenize(source: string, file?: string): Token[] {
@@ -73,7 +74,7 @@ export function tokenize(source: string, file?: string): Token[] {
       } else {
         push('identifier', start, index);
       }
-    } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(text[index + 1] ?? ''))) {
+    } else if (isDigit(c) || (c === '.' && isDigit(text[index + 1]))) {
       const start = index;
       index++;
       // pp-number: digits, letters, dots, digit separators and signed exponents.

@@ -46,6 +46,7 @@ export function buildPinMap(board: ResolvedBoard): PinMap {
   const analogInputCount = variant.evaluate('NUM_ANALOG_INPUTS');
   macroSource('NUM_DIGITAL_PINS');
   macroSource('NUM_ANALOG_INPUTS');
+  macroSource('LED_BUILTIN');
   const has = (name: string): boolean => variant.macros.has(name);
   const pinNames = collectPinNames(variant);
 

@@ -38,6 +38,10 @@ export interface InstalledPlatforms {
   legacy: LegacyPlatform[];
   /** Hardware folders that were searched, in order. */
   hardwareDirs: string[];
+  /** Sketchbook folders in effect (their libraries/ hold the user's libraries). */
+  sketchbookDirs: string[];
+  /** Folders of built-in libraries (Arduino IDE 2.x: `<data dir>/libraries`; Debian's IDE 1.8 folder). */
+  builtinLibraryDirs: string[];
   /** Every file discovery read (arduino-cli.yaml, global platform.txt). */
   inputs: string[];
   warnings: Finding[];
@@ -52,12 +56,15 @@ export interface DiscoverOptions {
   includeDebian?: boolean;
   /** More folders laid out as hardware/<vendor>/<arch>/. */
   hardwareDirs?: string[];
+  /** Built-in library folders; default `<data dir>/libraries` and, with Debian, /usr/share/arduino/libraries. */
+  builtinLibraryDirs?: string[];
   /** Home folder for the defaults (tests point it elsewhere); default os.homedir(). */
   home?: string;
   os?: OsSuffix;
 }
 
 export const DEBIAN_HARDWARE_DIR = '/usr/share/arduino/hardware';
+export const DEBIAN_LIBRARIES_DIR = '/usr/share/arduino/libraries';
 
 /** Where arduino-cli and Arduino IDE 2.x keep their configuration on this machine. */
 export function cliConfigFiles(home: string): string[] {
@@ -72,12 +79,19 @@ export async function discoverPlatforms(options: DiscoverOptions = {}): Promise<
     globalProperties: { over: new Properties(), under: new Properties() },
     legacy: [],
     hardwareDirs: [],
+    sketchbookDirs: [],
+    builtinLibraryDirs: [],
     inputs: [],
     warnings: [],
   };
   const configured = readCliConfig(home, result);
   const dataDirs = options.dataDirs ?? (configured.data ? [configured.data] : [join(home, '.arduino15')]);
   const sketchbooks = options.sketchbookDirs ?? (configured.user ? [configured.user] : [join(home, 'Arduino')]);
+  result.sketchbookDirs = sketchbooks.map((dir) => resolve(dir));
+  result.builtinLibraryDirs = options.builtinLibraryDirs ?? [
+    ...dataDirs.map((dir) => resolve(dir, 'libraries')),
+    ...(options.includeDebian === false ? [] : [DEBIAN_LIBRARIES_DIR]),
+  ];
 
   // arduino-cli's order: the data dir's packages first, then the sketchbook's hardware folder.
   const roots = [

@@ -195,11 +195,13 @@ function condition(kind: string, args: Token[], macros: Map<string, Macro>, file
 /** Fully macro-expands a token list. */
 export function expandMacros(input: Token[], macros: ReadonlyMap<string, Macro>): Token[] {
   const output: Token[] = [];
-  const pending = [...input];
+  // The tokens still to scan, last one first, so taking the next token and pushing a macro's
+  // replacement back in front are both cheap.
+  const pending = input.slice().reverse();
   let guard = 0;
   while (pending.length > 0) {
     if (++guard > 200_000) break;
-    const token = pending.shift()!;
+    const token = pending.pop()!;
     const macro = token.kind === 'identifier' ? macros.get(token.text) : undefined;
     if (!macro || token.hide?.has(macro.name)) {
       output.push(token);
@@ -207,34 +209,36 @@ export function expandMacros(input: Token[], macros: ReadonlyMap<string, Macro>)
     }
     const hide = new Set(token.hide ?? []);
     hide.add(macro.name);
+    let replacement: Token[];
     if (!macro.params) {
-      pending.unshift(...macro.body.map((body) => ({ ...body, line: token.line, file: token.file, bol: false, hide })));
-      continue;
+      replacement = macro.body;
+    } else {
+      const call = pending[pending.length - 1]?.text === '(' ? collectArguments(pending) : undefined;
+      if (!call) {
+        output.push(token);
+        continue;
+      }
+      pending.length -= call.consumed;
+      replacement = substitute(macro, call.args, macros);
     }
-    if (pending[0]?.text !== '(') {
-      output.push(token);
-      continue;
+    for (let index = replacement.length - 1; index >= 0; index--) {
+      const body = replacement[index];
+      const bodyHide = body.hide && body.hide.size > 0 ? new Set([...body.hide, ...hide]) : hide;
+      pending.push({ ...body, line: token.line, file: token.file, bol: false, hide: bodyHide });
     }
-    const call = collectArguments(pending);
-    if (!call) {
-      output.push(token);
-      continue;
-    }
-    pending.splice(0, call.consumed);
-    const substituted = substitute(macro, call.args, macros).map((body) => ({ ...body, line: token.line, file: token.file, bol: false, hide: new Set([...(body.hide ?? []), ...hide]) }));
-    pending.unshift(...substituted);
   }
   return output;
 }
 
-function collectArguments(tokens: Token[]): { args: Token[][]; consumed: number } | undefined {
+/** Reads `( a, b )` from the end of a reversed token stack; `consumed` counts the tokens taken. */
+function collectArguments(reversed: Token[]): { args: Token[][]; consumed: number } | undefined {
   const args: Token[][] = [[]];
   let depth = 0;
-  for (let index = 1; index < tokens.length; index++) {
-    const token = tokens[index];
+  for (let index = reversed.length - 2; index >= 0; index--) {
+    const token = reversed[index];
     if (token.text === '(') depth++;
     if (token.text === ')') {
-      if (depth === 0) return { args: args.length === 1 && args[0].length === 0 ? [] : args, consumed: index + 1 };
+      if (depth === 0) return { args: args.length === 1 && args[0].length === 0 ? [] : args, consumed: reversed.length - index };
       depth--;
     }
     if (token.text === ',' && depth === 0) args.push([]);

@@ -1,6 +1,6 @@
 // An Arduino sketch on disk: a folder holding <foldername>.ino (or .pde), its other source files,
 // and the optional sketch.yaml with default_fqbn, default_port and profiles.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Finding } from '../types.js';
 import { readYamlFile, yamlMap, yamlString } from './yaml.js';
@@ -8,6 +8,7 @@ import { readYamlFile, yamlMap, yamlString } from './yaml.js';
 export interface SketchProfile {
   name: string;
   fqbn?: string;
+  fqbnLine?: number;
   programmer?: string;
   platforms: string[];
   libraries: string[];
@@ -22,6 +23,7 @@ export interface SketchProject {
   yaml?: {
     file: string;
     defaultFqbn?: string;
+    defaultFqbnLine?: number;
     defaultPort?: string;
     defaultProgrammer?: string;
     defaultProfile?: string;
@@ -54,13 +56,21 @@ function readSketchYaml(file: string, warnings: Finding[]): NonNullable<SketchPr
   const parsed = readYamlFile(file);
   warnings.push(...parsed.warnings);
   const root = yamlMap(parsed.value);
+  const lines = safeLines(file);
+  // The YAML reader keeps no positions; find the lines of the two facts we cite.
+  const lineOf = (pattern: RegExp, after = 0): number | undefined => {
+    const index = lines.findIndex((line, position) => position >= after && pattern.test(line));
+    return index < 0 ? undefined : index + 1;
+  };
   const profiles: SketchProfile[] = Object.entries(yamlMap(root.profiles)).map(([name, value]) => {
     const profile = yamlMap(value);
     const entries = (list: unknown, key: string): string[] =>
       Array.isArray(list) ? list.map((item) => (typeof item === 'string' ? item : yamlString(yamlMap(item)[key]) ?? '')).filter(Boolean) : [];
+    const profileLine = lineOf(new RegExp(`^\\s+${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`)) ?? 0;
     return {
       name,
       fqbn: yamlString(profile.fqbn),
+      fqbnLine: lineOf(/^\s+fqbn\s*:/, profileLine),
       programmer: yamlString(profile.programmer),
       platforms: entries(profile.platforms, 'platform'),
       libraries: entries(profile.libraries, 'library'),
@@ -69,11 +79,20 @@ function readSketchYaml(file: string, warnings: Finding[]): NonNullable<SketchPr
   return {
     file,
     defaultFqbn: yamlString(root.default_fqbn),
+    defaultFqbnLine: lineOf(/^default_fqbn\s*:/),
     defaultPort: yamlString(root.default_port),
     defaultProgrammer: yamlString(root.default_programmer),
     defaultProfile: yamlString(root.default_profile),
     profiles,
   };
+}
+
+function safeLines(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8').split(/\r?\n/);
+  } catch {
+    return [];
+  }
 }
 
 function isDir(path: string): boolean {

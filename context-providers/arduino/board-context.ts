@@ -1,0 +1,146 @@
+// Assembles the HardwareContext of one resolved board and (optionally) one sketch: identity,
+// limits, upload, pins and buses, libraries, findings, read-only roots and every input file.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Finding, HardwareContext, Limit, SourceRef } from '../types.js';
+import { unresolvedReferences } from './properties.js';
+import { resolveIncludes } from './includes.js';
+import { scanLibraries, type LibraryFolder } from './libraries.js';
+import { buildPinMap } from './pin-map.js';
+import type { InstalledPlatforms } from './platforms.js';
+import type { ResolvedBoard } from './resolve.js';
+import { checkBuildSize, checkSketch, type BuildSize } from './sketch-check.js';
+import type { SketchProject } from './sketch.js';
+
+export interface BoardContextInput {
+  board: ResolvedBoard;
+  installed: InstalledPlatforms;
+  sketch?: SketchProject;
+  /** Flash/RAM of the last build, when the caller has one. */
+  buildSize?: BuildSize;
+  /** Where the board selection came from (flag, sketch.yaml:line), shown with the FQBN. */
+  selectionSource?: SourceRef;
+}
+
+/** `16000000L` → 16000000. */
+function parseClock(text: string | undefined): number | undefined {
+  const value = Number.parseInt((text ?? '').replace(/[uUlL]+$/, ''), 10);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+function parseBytes(text: string | undefined): number | undefined {
+  const value = Number.parseInt(text ?? '', 10);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** Library folders in arduino-cli's locations: built-in, referenced platform, platform, user. */
+export function libraryFolders(board: ResolvedBoard, installed: InstalledPlatforms): LibraryFolder[] {
+  const folders: LibraryFolder[] = [];
+  for (const dir of installed.builtinLibraryDirs) folders.push({ dir, location: 'builtin' });
+  if (board.corePlatformPath !== board.platformPath) folders.push({ dir: join(board.corePlatformPath, 'libraries'), location: 'referenced-platform' });
+  folders.push({ dir: join(board.platformPath, 'libraries'), location: 'platform' });
+  for (const dir of installed.sketchbookDirs) folders.push({ dir: join(dir, 'libraries'), location: 'user' });
+  return folders.filter((folder) => existsSync(folder.dir));
+}
+
+export function buildBoardContext(input: BoardContextInput): HardwareContext {
+  const { board, installed, sketch } = input;
+  const source = (key: string): SourceRef | undefined => board.sources.get(key);
+  const pinMap = buildPinMap(board);
+  const warnings: Finding[] = [...board.warnings, ...pinMap.warnings, ...installed.warnings];
+  warnings.push(...unresolvedFactWarnings(board));
+  for (const legacy of installed.legacy) warnings.push({ severity: 'info', code: 'platform-legacy-layout', message: legacy.reason, file: legacy.dir });
+
+  const flashBytes = parseBytes(board.expanded('upload.maximum_size'));
+  const ramBytes = parseBytes(board.expanded('upload.maximum_data_size'));
+  const clockHz = parseClock(board.expanded('build.f_cpu'));
+  const mcu = board.expanded('build.mcu');
+  const sources: Record<string, SourceRef> = {};
+  for (const [fact, key] of [['name', 'name'], ['mcu', 'build.mcu'], ['clockHz', 'build.f_cpu'], ['flashBytes', 'upload.maximum_size'], ['ramBytes', 'upload.maximum_data_size'], ['variant', 'build.variant'], ['core', 'build.core']] as const) {
+    const ref = source(key);
+    if (ref) sources[fact] = ref;
+  }
+  if (input.selectionSource) sources.id = input.selectionSource;
+  for (const [name, ref] of Object.entries(pinMap.sources)) sources[name] = ref;
+
+  const limits: Limit[] = [];
+  const limit = (name: string, value: number | undefined, unit: string, key?: string): void => {
+    if (value === undefined) return;
+    const ref = key ? source(key) : undefined;
+    limits.push({ name, value, unit, ...(ref ? { source: ref } : {}) });
+  };
+  limit('flash', flashBytes, 'bytes', 'upload.maximum_size');
+  limit('ram', ramBytes, 'bytes', 'upload.maximum_data_size');
+  limit('clock', clockHz, 'Hz', 'build.f_cpu');
+  limit('digital pins', pinMap.digitalPinCount, 'pins');
+  limit('analog inputs', pinMap.analogInputCount, 'inputs');
+
+  const uploadTool = board.expanded('upload.tool.default') ?? board.expanded('upload.tool');
+  const context: HardwareContext = {
+    kind: 'arduino',
+    board: { name: board.name, id: board.fqbn, mcu, architecture: board.architecture, clockHz, flashBytes, ramBytes, sources },
+    pins: pinMap.pins,
+    buses: pinMap.buses,
+    toolchain: {
+      name: board.platform.load().properties.get('name') ?? board.platform.id,
+      version: board.platform.load().properties.get('version') ?? board.platform.version,
+      path: board.platformPath,
+      options: board.options.map((option) => ({ name: option.optionLabel, value: option.valueLabel, ...(source(`menu.${option.option}.${option.value}`) ? { source: source(`menu.${option.option}.${option.value}`) } : {}) })),
+      upload: {
+        tool: uploadTool,
+        protocol: board.expanded('upload.protocol'),
+        speed: parseBytes(board.expanded('upload.speed')),
+        method: board.expanded('upload.use_1200bps_touch') === 'true' ? '1200-bps touch, then bootloader port' : undefined,
+      },
+      source: source('upload.protocol') ?? source('upload.tool'),
+    },
+    libraries: [],
+    limits,
+    findings: [],
+    warnings,
+    readOnlyRoots: [...new Set([board.platformPath, board.corePlatformPath, board.corePath, ...(board.variantPath ? [board.variantPath] : [])])],
+    inputs: [...installed.inputs, ...board.platform.files(), ...(board.corePlatformPath !== board.platformPath ? filesOf(installed, board.corePlatformPath) : []), ...pinMap.files],
+  };
+
+  if (sketch) {
+    const scan = scanLibraries(libraryFolders(board, installed));
+    const resolution = resolveIncludes(sketch.files, board, scan.libraries);
+    context.libraries = resolution.libraries;
+    context.warnings.push(...scan.warnings, ...sketch.warnings);
+    const included = resolution.libraries.map((ref) => ref.include);
+    context.findings.push(...resolution.findings, ...checkSketch(sketch.files, sketch.dir, board, pinMap, included));
+    for (const library of resolution.used) context.readOnlyRoots.push(library.dir);
+    context.inputs.push(...sketch.files, ...(sketch.yaml ? [sketch.yaml.file] : []), ...scan.files, ...resolution.files);
+  }
+  if (input.buildSize) context.findings.push(...checkBuildSize(input.buildSize, board));
+  context.inputs = [...new Set(context.inputs)];
+  return context;
+}
+
+// Keys the context states as facts; recipes are left out because their {build.path},
+// {serial.port} and the like are only known when a build or upload runs.
+const FACT_KEYS = ['name', 'build.mcu', 'build.f_cpu', 'build.board', 'build.core', 'build.variant', 'build.variant_h', 'upload.tool', 'upload.protocol', 'upload.speed', 'upload.maximum_size', 'upload.maximum_data_size'];
+
+function unresolvedFactWarnings(board: ResolvedBoard): Finding[] {
+  const warnings: Finding[] = [];
+  for (const key of FACT_KEYS) {
+    const value = board.properties.get(key);
+    if (value === undefined) continue;
+    const missing = unresolvedReferences(value, (name) => board.properties.get(name));
+    if (missing.length === 0) continue;
+    const source = board.sources.get(key);
+    warnings.push({
+      severity: 'warning',
+      code: 'properties-unknown-reference',
+      message: `${source ? `${source.file}:${source.line}: ` : ''}${key}=${value} refers to ${missing.map((name) => `{${name}}`).join(', ')}, which no platform file defines`,
+      ...(source ? { file: source.file, line: source.line } : {}),
+      suggestion: 'Define the missing key in boards.txt/platform.txt (or a .local.txt), or fix the spelling.',
+    });
+  }
+  return warnings;
+}
+
+function filesOf(installed: InstalledPlatforms, dir: string): string[] {
+  for (const platform of installed.platforms.values()) if (platform.dir === dir) return platform.files();
+  return [];
+}

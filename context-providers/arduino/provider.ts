@@ -1,0 +1,107 @@
+// The Arduino context provider: recognises a sketch folder (<name>/<name>.ino), picks the board
+// (the face's selection, else sketch.yaml), resolves it against the installed platforms and
+// builds the HardwareContext, cached until one of its files changes.
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ContextProvider, DetectedProject, HardwareContext, Selection, SourceRef } from '../types.js';
+import { buildBoardContext, libraryFolders } from './board-context.js';
+import { ContextCache } from './cache.js';
+import { discoverPlatforms, type DiscoverOptions, type InstalledPlatforms } from './platforms.js';
+import { renderArduinoContext } from './render.js';
+import { ResolveError, resolveFqbn } from './resolve.js';
+import type { BuildSize } from './sketch-check.js';
+import { readSketch, sketchMainFile, type SketchProject } from './sketch.js';
+
+export interface ArduinoProviderOptions extends DiscoverOptions {
+  /** Flash/RAM of the sketch's last build, when the caller knows it (e.g. from compile --json). */
+  buildSize?(sketchDir: string): BuildSize | undefined;
+}
+
+/** No board could be chosen, or the chosen one does not resolve; the message says what to do. */
+export class ArduinoBoardError extends Error {
+  constructor(
+    message: string,
+    readonly choices: string[] = [],
+  ) {
+    super(message);
+    this.name = 'ArduinoBoardError';
+  }
+}
+
+interface BoardChoice {
+  fqbn: string;
+  source?: SourceRef;
+}
+
+/** selection.board, else sketch.yaml's default profile, else its default_fqbn. */
+export function chooseBoard(selection: Selection, sketch: SketchProject | undefined): BoardChoice | undefined {
+  if (selection.board) return { fqbn: selection.board };
+  const yaml = sketch?.yaml;
+  if (!yaml) return undefined;
+  const profile = yaml.profiles.find((entry) => entry.name === yaml.defaultProfile);
+  if (profile?.fqbn) return { fqbn: profile.fqbn, source: { file: yaml.file, line: profile.fqbnLine } };
+  if (yaml.defaultFqbn) return { fqbn: yaml.defaultFqbn, source: { file: yaml.file, line: yaml.defaultFqbnLine } };
+  return undefined;
+}
+
+function noBoardMessage(dir: string, installed: InstalledPlatforms): string {
+  const examples = [...installed.platforms.values()].slice(0, 3).flatMap((platform) => [...platform.load().boards.keys()].slice(0, 2).map((id) => `${platform.id}:${id}`));
+  return [
+    `No board selected for the sketch in ${dir}. Pick one of:`,
+    '  • pass --fqbn VENDOR:ARCH:BOARD (e.g. arduino:avr:uno)',
+    `  • add "default_fqbn: <fqbn>" to ${dir}/sketch.yaml (arduino-cli board attach -b <fqbn> does this)`,
+    '  • select the board in Arduino IDE 2.x (the extension passes it on)',
+    examples.length > 0 ? `Installed boards include: ${examples.join(', ')} (arduino-cli board listall lists all).` : 'No Arduino platform is installed: arduino-cli core install arduino:avr.',
+  ].join('\n');
+}
+
+export function createArduinoProvider(options: ArduinoProviderOptions = {}): ContextProvider {
+  const cache = new ContextCache();
+
+  async function detect(root: string): Promise<DetectedProject | undefined> {
+    let dir = root;
+    try {
+      if (statSync(root).isFile()) dir = dirname(root);
+    } catch {
+      return undefined;
+    }
+    const main = sketchMainFile(dir);
+    return main ? { kind: 'arduino', root: dir, main } : undefined;
+  }
+
+  async function load(project: DetectedProject, selection: Selection): Promise<HardwareContext> {
+    const sketch = readSketch(project.root);
+    const key = JSON.stringify([project.root, selection.board ?? null]);
+    const cached = cache.get(key);
+    if (cached) return cached;
+
+    const installed = await discoverPlatforms(options);
+    const choice = chooseBoard(selection, sketch);
+    if (!choice) throw new ArduinoBoardError(noBoardMessage(project.root, installed));
+    let board;
+    try {
+      board = resolveFqbn(choice.fqbn, installed);
+    } catch (error) {
+      if (error instanceof ResolveError) {
+        const from = choice.source ? ` (from ${choice.source.file})` : '';
+        throw new ArduinoBoardError(`Board ${choice.fqbn}${from}: ${error.message}`, error.choices);
+      }
+      throw error;
+    }
+    const context = buildBoardContext({
+      board,
+      installed,
+      sketch,
+      buildSize: options.buildSize?.(project.root),
+      selectionSource: choice.source,
+    });
+    // A boards.local.txt or a new library folder appearing must rebuild too.
+    const watched = [...board.platform.files(), ...libraryFolders(board, installed).map((folder) => folder.dir), project.root];
+    cache.set(key, context, watched);
+    return context;
+  }
+
+  return { kind: 'arduino', detect, load, render: renderArduinoContext };
+}
+
+export const arduinoProvider: ContextProvider = createArduinoProvider();

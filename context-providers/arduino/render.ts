@@ -1,0 +1,125 @@
+// Compact markdown for a prompt: what the agent must respect about the board, each fact with the
+// file:line it came from. Long lists become ranges; the full pin table stays in the JSON.
+import { dirname, relative } from 'node:path';
+import type { Bus, Finding, HardwareContext, Pin, SourceRef } from '../types.js';
+
+const MAX_WARNINGS = 8;
+const MAX_FINDINGS = 30;
+
+interface Citer {
+  (ref: SourceRef | undefined): string;
+}
+
+/** Paths inside the platform print as `P/…`, inside the sketch as relative paths. */
+function makeCiter(context: HardwareContext): Citer {
+  const platform = context.toolchain?.path;
+  const sketchMain = context.inputs.find((file) => /\.(ino|pde)$/.test(file));
+  const sketchDir = sketchMain ? dirname(sketchMain) : undefined;
+  const short = (file: string): string => {
+    if (platform && file === platform) return 'P';
+    if (platform && file.startsWith(`${platform}/`)) return `P/${relative(platform, file)}`;
+    if (sketchDir && file.startsWith(`${sketchDir}/`)) return relative(sketchDir, file);
+    return file;
+  };
+  return (ref) => (ref?.file ? `${short(ref.file)}${ref.line ? `:${ref.line}` : ''}` : '');
+}
+
+const withSource = (text: string, cite: string): string => (cite ? `${text} (${cite})` : text);
+
+/** `D2, D3, D4, D5` → `D2–D5`: consecutive pin numbers collapse into ranges. */
+export function pinRanges(pins: number[]): string {
+  const sorted = [...new Set(pins)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let index = 0; index < sorted.length; index++) {
+    let end = index;
+    while (end + 1 < sorted.length && sorted[end + 1] === sorted[end] + 1) end++;
+    parts.push(end - index >= 2 ? `D${sorted[index]}–D${sorted[end]}` : sorted.slice(index, end + 1).map((n) => `D${n}`).join(', '));
+    index = end;
+  }
+  return parts.join(', ');
+}
+
+function pinLabel(pin: Pin | undefined, number: number | string): string {
+  const analog = pin?.names.find((name) => /^A\d+$/.test(name));
+  return analog ? `D${number}/${analog}` : `D${number}`;
+}
+
+function renderPins(context: HardwareContext, fullCite: Citer): string[] {
+  let cite = fullCite;
+  const sources = context.board.sources ?? {};
+  const pins = context.pins;
+  if (pins.length === 0) return ['## Pins', '- No pin table: see the warnings.'];
+  const numbers = (capability: Pin['capabilities'][number]) => pins.filter((pin) => pin.capabilities.includes(capability)).map((pin) => Number(pin.number));
+  const header = pins[0].source?.file;
+  const lines = [`## Pins (${cite({ file: header ?? '' })}; ":n" is a line of that file)`];
+  const outer = cite;
+  // Facts from the pin header cite only the line, to keep the section short.
+  cite = (ref) => (ref?.file && ref.file === header && ref.line ? `:${ref.line}` : outer(ref));
+  lines.push(withSource(`- ${pins.length} digital pins D0–D${pins.length - 1}`, cite(sources.NUM_DIGITAL_PINS)));
+  const analog = pins.filter((pin) => pin.capabilities.includes('analog-in'));
+  if (analog.length > 0) {
+    const names = analog.map((pin) => `${pin.names.find((name) => /^A\d+$/.test(name))}=D${pin.number}`);
+    lines.push(withSource(`- Analog inputs (analogRead): ${names.join(', ')}`, cite(sources.analogInputToDigitalPin ?? sources.NUM_ANALOG_INPUTS)));
+  }
+  lines.push(withSource(`- PWM (analogWrite): ${pinRanges(numbers('pwm')) || 'none'}`, cite(sources.digitalPinHasPWM)));
+  const interrupts = pins.filter((pin) => pin.interrupt !== undefined).map((pin) => `D${pin.number}→${pin.interrupt}`);
+  lines.push(withSource(`- External interrupts (attachInterrupt(digitalPinToInterrupt(pin), …)): ${interrupts.join(', ') || 'none'}`, cite(sources.digitalPinToInterrupt)));
+  const leds = pins.filter((pin) => pin.names.some((name) => name.startsWith('LED_BUILTIN')));
+  if (leds.length > 0) lines.push(withSource(`- ${leds.map((pin) => `${pin.names.filter((name) => name.startsWith('LED_BUILTIN')).join('/')} = D${pin.number}`).join(', ')}`, cite(sources.LED_BUILTIN)));
+  for (const bus of context.buses.filter((entry) => entry.kind === 'i2c' || entry.kind === 'spi')) lines.push(renderBus(bus, pins, cite));
+  const serial = context.buses.filter((bus) => bus.kind === 'uart' || bus.kind === 'usb');
+  if (serial.length > 0) {
+    const names = serial.map((bus) => (bus.kind === 'usb' ? `${bus.name} (USB)` : bus.name)).join(', ');
+    lines.push(withSource(`- Serial ports: ${names}; no other SerialN exists on this board`, cite(serial[0].source)));
+  }
+  lines.push('- Full pin table with every name: in the JSON context.');
+  return lines;
+}
+
+function renderBus(bus: Bus, pins: Pin[], cite: Citer): string {
+  const roles = Object.entries(bus.pins).map(([role, number]) => `${role}=${pinLabel(pins[Number(number)], number)}`);
+  const kind = bus.kind.toUpperCase();
+  return withSource(`- ${bus.name === kind ? bus.name : `${bus.name} (${kind})`}: ${roles.join(', ')}`, cite(bus.source));
+}
+
+function renderFinding(finding: Finding, cite: Citer): string {
+  const where = cite(finding.file ? { file: finding.file, line: finding.line } : undefined);
+  const fix = finding.suggestion ? ` Fix: ${finding.suggestion}` : '';
+  return `- ${finding.severity.toUpperCase()} ${where ? `${where} ` : ''}[${finding.code}] ${finding.message}.${fix}`;
+}
+
+export function renderArduinoContext(context: HardwareContext): string {
+  const cite = makeCiter(context);
+  const { board, toolchain } = context;
+  const sources = board.sources ?? {};
+  const lines = [`# Arduino board: ${board.name} — \`${board.id}\`${sources.id ? ` (selected in ${cite(sources.id)})` : ''}`];
+  if (toolchain?.path) lines.push(`Platform P = ${toolchain.path} (${toolchain.name}${toolchain.version ? ` ${toolchain.version}` : ''}). You may read (never write): ${context.readOnlyRoots.map((root) => cite({ file: root }) || root).join(', ')}.`);
+  if (board.mcu) lines.push(withSource(`- MCU: ${board.mcu}`, cite(sources.mcu)) + (board.clockHz ? withSource(`, clock ${board.clockHz / 1e6} MHz`, cite(sources.clockHz)) : ''));
+  if (board.flashBytes) lines.push(withSource(`- Flash for the sketch: ${board.flashBytes} bytes`, cite(sources.flashBytes)) + (board.ramBytes ? withSource(`; RAM: ${board.ramBytes} bytes`, cite(sources.ramBytes)) : ''));
+  const upload = toolchain?.upload;
+  if (upload?.tool) lines.push(withSource(`- Upload: ${upload.tool}${upload.protocol ? `, protocol ${upload.protocol}` : ''}${upload.speed ? `, ${upload.speed} baud` : ''}${upload.method ? `, ${upload.method}` : ''}`, cite(toolchain?.source)));
+  const options = toolchain?.options ?? [];
+  if (options.length > 0) lines.push(`- Menu options: ${options.map((option) => withSource(`${option.name} = ${option.value}`, cite(option.source))).join('; ')}`);
+  lines.push(...renderPins(context, cite));
+
+  const included = context.libraries.filter((ref) => ref.location !== 'toolchain');
+  if (included.length > 0) {
+    lines.push('## Includes');
+    for (const ref of included) {
+      const where = ref.location === undefined ? 'NOT FOUND' : ref.name ? `${ref.name}${ref.version ? ` ${ref.version}` : ''}, ${ref.location} library` : ref.location;
+      lines.push(withSource(`- ${ref.include} → ${where}`, cite(ref.source)));
+    }
+  }
+  if (context.findings.length > 0) {
+    lines.push('## Findings in the sketch');
+    lines.push(...context.findings.slice(0, MAX_FINDINGS).map((finding) => renderFinding(finding, cite)));
+    if (context.findings.length > MAX_FINDINGS) lines.push(`- …and ${context.findings.length - MAX_FINDINGS} more (see the JSON context).`);
+  }
+  const warnings = context.warnings.filter((warning) => warning.severity !== 'info');
+  if (warnings.length > 0) {
+    lines.push('## Warnings about the installed files');
+    lines.push(...warnings.slice(0, MAX_WARNINGS).map((warning) => `- ${warning.message}`));
+    if (warnings.length > MAX_WARNINGS) lines.push(`- …and ${warnings.length - MAX_WARNINGS} more.`);
+  }
+  return `${lines.join('\n')}\n`;
+}
