@@ -4,19 +4,15 @@ import { resolve } from 'node:path';
 import type { CommandIo, CommandTable, InProcessCommand } from '../command.js';
 import type { Finding } from '../../context-providers/types.js';
 import { buildMplabProject } from './build.js';
-import { programMplabProject, type ProgramConsent } from './ipecmd.js';
-import { resolveTarget } from './project-target.js';
-
-export interface ProgramRequest {
-  project: string;
-  configuration: string;
-  device: string;
-  tool?: string;
-}
+import { programMplabProject, resolveProgramTarget } from './ipecmd.js';
+import { describeProgram, type ProgramConsent, type ProgramTarget } from './program-consent.js';
 
 export interface MplabxCommandDeps {
-  /** Asks the person through the permission broker; a consent when they agree, undefined when not. */
-  askToProgram(request: ProgramRequest, signal: AbortSignal): Promise<ProgramConsent | undefined>;
+  /**
+   * The permission broker: asks the person `question` and returns their consent
+   * (`grantProgram(target, ...)`), or undefined when they refused. `program` never runs without it.
+   */
+  requestProgramConsent(target: ProgramTarget, question: string): Promise<ProgramConsent | undefined>;
   /** ipecmd and prjMakefilesGenerator locations, when not in a standard MPLAB X install. */
   ipecmd?: string;
   generator?: string;
@@ -71,27 +67,21 @@ export function mplabxCommands(deps: MplabxCommandDeps): CommandTable {
   const program: InProcessCommand = async (argv, io) => {
     const args = parseProjectArgs(argv, io.cwd);
     if (args.error) return usage(io, 'program', args.error);
-    const target = await resolveTarget(args.project, args.configuration);
-    if ('error' in target) {
-      io.write(`${target.error}\n`);
+    if (Object.keys(args.makeVariables).length > 0) return usage(io, 'program', 'NAME=value arguments are for build only');
+    const resolved = await resolveProgramTarget({ project: args.project, configuration: args.configuration });
+    if ('error' in resolved) {
+      io.write(`${resolved.error}\n`);
       return 1;
     }
-    const { project, configuration } = target;
-    if (!configuration.device) {
-      io.write(`refusing to program: configuration "${configuration.name}" of ${project.name} names no device (<targetDevice>); ipecmd cannot detect the part\n`);
-      return 1;
-    }
-    const consent = await deps.askToProgram(
-      { project: project.root, configuration: configuration.name, device: configuration.device, tool: configuration.platformTool },
-      io.signal,
-    );
+    const { target } = resolved;
+    const consent = await deps.requestProgramConsent(target, describeProgram(target));
     if (!consent) {
-      io.write(`not programmed: permission to program ${configuration.device} was not given\n`);
+      io.write(`not programmed: permission to program ${target.device} was not given\n`);
       return 1;
     }
     const result = await programMplabProject({
-      project: project.root,
-      configuration: configuration.name,
+      project: target.project,
+      configuration: target.configuration,
       consent,
       ipecmd: deps.ipecmd,
       env: io.env,

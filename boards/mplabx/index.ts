@@ -1,14 +1,15 @@
-export { mplabxCommands, parseProjectArgs, type MplabxCommandDeps, type ProgramRequest } from './commands.js';
+export { mplabxCommands, parseProjectArgs, type MplabxCommandDeps } from './commands.js';
 export { buildMplabProject, findMakefileGenerator, type BuildOptions, type BuildResult } from './build.js';
 export {
   programMplabProject,
+  resolveProgramTarget,
   ipecmdArguments,
   ipecmdPartName,
   ipecmdToolCode,
   findIpecmd,
-  type ProgramConsent,
   type ProgramOptions,
   type ProgramResult,
   type IpecmdRequest,
 } from './ipecmd.js';
 export { parseXcDiagnostics } from './diagnostics.js';
+export { describeProgram, grantProgram, consentProblem, type ProgramConsent, type ProgramTarget } from './program-consent.js';

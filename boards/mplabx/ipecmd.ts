@@ -2,20 +2,14 @@
 // detect the part, and programming with the wrong part named can apply the
 // wrong programming voltage, so the part always comes from the project's own
 // <targetDevice> and nothing here ever probes for it. Programming changes a
-// device: it runs only with a consent the permission broker gave for this part.
+// device: it runs only with a consent token the permission broker gave for
+// this image, part and programmer.
 import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { basename, delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { findInMplabx } from './mplabx-install.js';
+import { consentProblem, type ProgramConsent, type ProgramTarget } from './program-consent.js';
 import { resolveTarget } from './project-target.js';
-
-/** Proof that the person agreed, through the bridge's permission broker, to program this device. */
-export interface ProgramConsent {
-  readonly granted: true;
-  readonly operation: 'program';
-  /** The part the person was asked about; must be the project's device. */
-  readonly device: string;
-}
 
 export interface IpecmdRequest {
   device: string | undefined;
@@ -70,6 +64,7 @@ export function ipecmdArguments(request: IpecmdRequest): { args: string[] } | { 
 export interface ProgramOptions {
   project: string;
   configuration?: string;
+  /** From the permission broker, for exactly the target `resolveProgramTarget` gives. */
   consent: ProgramConsent;
   /** Path to ipecmd(.sh); default: searched in MPLAB X installs, $MPLABX_HOME, PATH. */
   ipecmd?: string;
@@ -88,38 +83,48 @@ export interface ProgramResult {
   message: string;
 }
 
+/** What would be programmed, from the project alone, and the ipecmd arguments for it. */
+export async function resolveProgramTarget(options: Pick<ProgramOptions, 'project' | 'configuration' | 'hexFile' | 'toolSerial'>): Promise<{ target: ProgramTarget; args: string[] } | { error: string }> {
+  const resolved = await resolveTarget(options.project, options.configuration);
+  if ('error' in resolved) return resolved;
+  const { project, configuration } = resolved;
+  // MPLAB X names the image after the project folder (PROJECTNAME in Makefile-variables.mk).
+  const image = options.hexFile ?? join(project.root, 'dist', configuration.name, 'production', `${basename(project.root)}.production.hex`);
+  const request = ipecmdArguments({ device: configuration.device, tool: configuration.platformTool, hexFile: image, toolSerial: options.toolSerial });
+  if ('error' in request) return { error: `${request.error} (configuration "${configuration.name}" of ${project.name})` };
+  if (!existsSync(image)) return { error: `nothing to program: ${image} does not exist; build configuration "${configuration.name}" first` };
+  const tool = ipecmdToolCode(configuration.platformTool ?? '') as string;
+  return { target: { project: project.root, configuration: configuration.name, device: configuration.device as string, tool, image }, args: request.args };
+}
+
 export async function programMplabProject(options: ProgramOptions): Promise<ProgramResult> {
-  const target = await resolveTarget(options.project, options.configuration);
-  if ('error' in target) return { ok: false, output: '', message: target.error };
-  const { project, configuration } = target;
-  const device = configuration.device;
-  if (!options.consent || options.consent.granted !== true || options.consent.operation !== 'program') {
-    return { ok: false, output: '', message: 'refusing to program: no consent from the permission broker' };
-  }
-  if (!device || options.consent.device.toLowerCase() !== device.toLowerCase()) {
-    return { ok: false, output: '', message: `refusing to program: consent was given for ${options.consent.device}, but the project's device is ${device ?? 'not set'}` };
-  }
-  const hexFile = options.hexFile ?? join(project.root, 'dist', configuration.name, 'production', `${project.name}.X.production.hex`);
-  const request = ipecmdArguments({ device, tool: configuration.platformTool, hexFile, toolSerial: options.toolSerial });
-  if ('error' in request) return { ok: false, output: '', message: request.error };
-  if (!existsSync(hexFile)) return { ok: false, output: '', message: `nothing to program: ${hexFile} does not exist; build configuration "${configuration.name}" first` };
+  const resolved = await resolveProgramTarget(options);
+  if ('error' in resolved) return { ok: false, output: '', message: resolved.error };
+  const { target, args } = resolved;
+  const refused = consentProblem(options.consent, target);
+  if (refused) return { ok: false, output: '', message: refused };
   const ipecmd = options.ipecmd ?? (await findIpecmd(options.env ?? {}));
   if (!ipecmd) {
-    return { ok: false, output: '', message: 'MPLAB IPE\'s ipecmd was not found (looked in /opt/microchip/mplabx/*/mplab_platform/mplab_ipe, $MPLABX_HOME and PATH); install MPLAB X with IPE' };
+    return { ok: false, output: '', message: "MPLAB IPE's ipecmd was not found (looked in /opt/microchip/mplabx/*/mplab_platform/mplab_ipe, $MPLABX_HOME and PATH); install MPLAB X with IPE" };
   }
-  const command = [ipecmd, ...request.args];
+  const command = [ipecmd, ...args];
   const output: string[] = [`$ ${command.join(' ')}\n`];
   options.onOutput?.(output[0]);
-  const run = execa(ipecmd, request.args, { all: true, reject: false, cancelSignal: options.signal, env: options.env, stdin: 'ignore' });
+  const run = execa(ipecmd, args, { all: true, reject: false, cancelSignal: options.signal, env: options.env, stdin: 'ignore' });
   run.all?.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8');
     output.push(text);
     options.onOutput?.(text);
   });
   const result = await run;
-  const text = output.join('');
   const ok = result.exitCode === 0;
-  return { ok, command, exitCode: result.exitCode, output: text, message: ok ? `programmed ${device} with ${hexFile}` : `programming ${device} failed (ipecmd exit ${result.exitCode ?? result.shortMessage})` };
+  return {
+    ok,
+    command,
+    exitCode: result.exitCode,
+    output: output.join(''),
+    message: ok ? `programmed ${target.device} with ${target.image}` : `programming ${target.device} failed (ipecmd exit ${result.exitCode ?? result.shortMessage})`,
+  };
 }
 
 export async function findIpecmd(env: Record<string, string | undefined>): Promise<string | undefined> {

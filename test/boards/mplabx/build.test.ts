@@ -80,7 +80,7 @@ describe('building an MPLAB X project with make (stand-in XC8 compiler)', () => 
   it('runs as the in-process `build` command with [project.X] --conf', async () => {
     const folder = projectCopy();
     const cc = standInCompiler(folder, 'main.c:3:1: warning: unused variable', 0);
-    const commands = mplabxCommands({ askToProgram: async () => undefined });
+    const commands = mplabxCommands({ requestProgramConsent: async () => undefined });
     const written: string[] = [];
     const io = { write: (t: string) => written.push(t), signal: new AbortController().signal, cwd: join(folder, '..'), env: {} };
     // The stand-in compiler is chosen with a make variable, as on make's own command line.

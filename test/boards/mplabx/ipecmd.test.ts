@@ -1,11 +1,11 @@
 // Programming with MPLAB IPE's ipecmd: the arguments come from the project's
 // own device and tool, never from probing; nothing runs without a device or
-// without the permission broker's consent for that device. ipecmd itself
+// without the permission broker's consent token for that image, part and tool. ipecmd itself
 // cannot be installed here, so runs use a stand-in script that records its arguments.
 import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ipecmdArguments, ipecmdPartName, mplabxCommands, programMplabProject, type ProgramConsent } from '../../../boards/mplabx/index.js';
+import { grantProgram, ipecmdArguments, ipecmdPartName, mplabxCommands, programMplabProject, resolveProgramTarget, type ProgramConsent, type ProgramTarget } from '../../../boards/mplabx/index.js';
 import { ownFixtures, sharedFixtures, tempDir } from '../../context-providers/mplabx/support.js';
 
 describe('ipecmd arguments', () => {
@@ -48,42 +48,57 @@ function builtPic18Project(): string {
   return folder;
 }
 
-const consentFor = (device: string): ProgramConsent => ({ granted: true, operation: 'program', device });
+async function consentFor(project: string, configuration: string, change: Partial<ProgramTarget> = {}): Promise<ProgramConsent> {
+  const resolved = await resolveProgramTarget({ project, configuration });
+  if ('error' in resolved) throw new Error(resolved.error);
+  return grantProgram({ ...resolved.target, ...change }, 'test: person said yes');
+}
 
 describe('programming a project (stand-in ipecmd)', () => {
   it('runs ipecmd with the configuration\'s device, tool and built image when consent names that device', async () => {
     const folder = builtPic18Project();
     const ipecmd = standInIpecmd(join(folder, '..'));
-    const result = await programMplabProject({ project: folder, configuration: 'pro', consent: consentFor('PIC18F47Q10'), ipecmd: ipecmd.path });
+    const result = await programMplabProject({ project: folder, configuration: 'pro', consent: await consentFor(folder, 'pro'), ipecmd: ipecmd.path });
     expect(result.ok).toBe(true);
     const hex = join(folder, 'dist', 'pro', 'production', 'pic18f47q10-curiosity-hpc-demo-code.X.production.hex');
     expect(readFileSync(ipecmd.log, 'utf8').trim().split('\n')).toEqual(['-TPPKOB4', '-P18F47Q10', `-F${hex}`, '-M', '-OL']);
     expect(result.output).toContain('Programming/Verify complete');
   });
 
-  it('refuses when the consent was given for another part', async () => {
+  it('refuses a consent given for another part, and anything that is not a consent token', async () => {
     const folder = builtPic18Project();
     const ipecmd = standInIpecmd(join(folder, '..'));
-    const result = await programMplabProject({ project: folder, configuration: 'pro', consent: consentFor('PIC18F47K42'), ipecmd: ipecmd.path });
-    expect(result).toMatchObject({ ok: false, message: "refusing to program: consent was given for PIC18F47K42, but the project's device is PIC18F47Q10" });
+    const otherPart = await programMplabProject({ project: folder, configuration: 'pro', consent: await consentFor(folder, 'pro', { device: 'PIC18F47K42' }), ipecmd: ipecmd.path });
+    expect(otherPart).toMatchObject({ ok: false, message: expect.stringMatching(/^refusing to program: consent was for .* into PIC18F47K42 with PKOB4, not .* into PIC18F47Q10 with PKOB4$/) });
+    const forged = { target: (await consentFor(folder, 'pro')).target, grantedBy: 'nobody' } as unknown as ProgramConsent;
+    const refused = await programMplabProject({ project: folder, configuration: 'pro', consent: forged, ipecmd: ipecmd.path });
+    expect(refused.message).toBe('refusing to program: no consent token; the permission broker must ask first');
+    expect(() => readFileSync(ipecmd.log)).toThrow();
   });
 
   it('asks to build first when the image is missing', async () => {
     const folder = builtPic18Project();
     rmSync(join(folder, 'dist'), { recursive: true });
-    const result = await programMplabProject({ project: folder, configuration: 'free', consent: consentFor('PIC18F47Q10'), ipecmd: '/bin/false' });
+    const consent = grantProgram({ project: folder, configuration: 'free', device: 'PIC18F47Q10', tool: 'PKOB4', image: 'x.hex' }, 'test');
+    const result = await programMplabProject({ project: folder, configuration: 'free', consent, ipecmd: '/bin/false' });
     expect(result.message).toMatch(/^nothing to program: .*dist\/free\/production\/pic18f47q10-curiosity-hpc-demo-code\.X\.production\.hex does not exist; build configuration "free" first$/);
   });
 
   it('the `program` command asks the permission broker first and does nothing when refused', async () => {
     const folder = builtPic18Project();
     const ipecmd = standInIpecmd(join(folder, '..'));
-    const asked: unknown[] = [];
-    const commands = mplabxCommands({ ipecmd: ipecmd.path, askToProgram: async (request) => (asked.push(request), undefined) });
+    const asked: Array<{ target: ProgramTarget; question: string }> = [];
+    const commands = mplabxCommands({ ipecmd: ipecmd.path, requestProgramConsent: async (target, question) => (asked.push({ target, question }), undefined) });
     const written: string[] = [];
     const io = { write: (t: string) => written.push(t), signal: new AbortController().signal, cwd: folder, env: {} };
     expect(await commands.get('program')!(['--conf', 'pro'], io)).toBe(1);
-    expect(asked).toEqual([{ project: folder, configuration: 'pro', device: 'PIC18F47Q10', tool: 'pkob4hybrid' }]);
+    const image = join(folder, 'dist', 'pro', 'production', 'pic18f47q10-curiosity-hpc-demo-code.X.production.hex');
+    expect(asked).toEqual([
+      {
+        target: { project: folder, configuration: 'pro', device: 'PIC18F47Q10', tool: 'PKOB4', image },
+        question: `program ${image} into PIC18F47Q10 with the PKOB4 programmer (MPLAB IPE), erasing what the part holds?`,
+      },
+    ]);
     expect(written.join('')).toContain('not programmed: permission to program PIC18F47Q10 was not given');
     expect(() => readFileSync(ipecmd.log)).toThrow();
   });
@@ -91,7 +106,7 @@ describe('programming a project (stand-in ipecmd)', () => {
   it('the `program` command programs after consent, and refuses a project with no device without asking', async () => {
     const folder = builtPic18Project();
     const ipecmd = standInIpecmd(join(folder, '..'));
-    const commands = mplabxCommands({ ipecmd: ipecmd.path, askToProgram: async (request) => consentFor(request.device) });
+    const commands = mplabxCommands({ ipecmd: ipecmd.path, requestProgramConsent: async (target) => grantProgram(target, 'test: person said yes') });
     const io = { write: () => undefined, signal: new AbortController().signal, cwd: folder, env: {} };
     expect(await commands.get('program')!([folder, '--conf=pro'], io)).toBe(0);
 
@@ -100,10 +115,11 @@ describe('programming a project (stand-in ipecmd)', () => {
     const conf = join(noDevice, 'nbproject', 'configurations.xml');
     writeFileSync(conf, readFileSync(conf, 'utf8').replace(/<targetDevice>ATmega328P<\/targetDevice>/g, '<targetDevice></targetDevice>'));
     let asked = false;
-    const guarded = mplabxCommands({ ipecmd: ipecmd.path, askToProgram: async (request) => ((asked = true), consentFor(request.device)) });
+    const guarded = mplabxCommands({ ipecmd: ipecmd.path, requestProgramConsent: async (target) => ((asked = true), grantProgram(target, 'test')) });
     const written: string[] = [];
     expect(await guarded.get('program')!([noDevice], { ...io, write: (t: string) => written.push(t) })).toBe(1);
     expect(asked).toBe(false);
-    expect(written.join('')).toContain('refusing to program: configuration "release" of avr-blink names no device');
+    expect(written.join('')).toContain('refusing to program: the project names no device');
+    expect(written.join('')).toContain('(configuration "release" of avr-blink)');
   });
 });
