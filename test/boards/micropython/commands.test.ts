@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { CommandIo } from '../../../boards/command.js';
+import { EXIT, micropythonCommands } from '../../../boards/micropython/commands.js';
+import { startMicrobit, startWasmBoard, type EmulatedBoard } from './emulated-boards.js';
+
+const workspace = mkdtempSync(join(tmpdir(), 'run-script-'));
+writeFileSync(join(workspace, 'blink.py'), 'for i in range(2):\n    print("blink", i)\n');
+writeFileSync(join(workspace, 'crash.py'), 'import time\n\nvalues = [1, 2]\nprint(values[5])\n');
+writeFileSync(join(workspace, 'forever.py'), 'import time\nwhile True:\n    print("tick")\n    time.sleep_ms(50)\n');
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+function terminal(signal = new AbortController().signal) {
+  const output: string[] = [];
+  const io: CommandIo = { write: (text) => output.push(text), signal, cwd: workspace, env: {} };
+  return { io, text: () => output.join('') };
+}
+
+describe('run-script, stop-script and camera-info on the MicroPython WebAssembly build behind socat', () => {
+  let board: EmulatedBoard;
+  const commands = micropythonCommands();
+  const run = (argv: string[], io: CommandIo) => commands.get('run-script')!(argv, io);
+
+  beforeAll(async () => {
+    board = await startWasmBoard();
+  });
+  afterAll(async () => {
+    await board.stop();
+  });
+
+  it('run-script prints the output and exits 0', async () => {
+    const t = terminal();
+    expect(await run(['blink.py', '--port', board.path, '--no-raw-paste'], t.io)).toBe(EXIT.ok);
+    expect(t.text()).toBe('blink 0\nblink 1\n');
+  });
+
+  it('run-script shows the traceback with the script name and line, and exits 1', async () => {
+    const t = terminal();
+    expect(await run(['crash.py', '--port', board.path, '--no-raw-paste'], t.io)).toBe(EXIT.failed);
+    expect(t.text()).toContain('File "crash.py", line 4, in <module>');
+    expect(t.text()).toContain('IndexError');
+  });
+
+  it('stop-script stops a run-script of the same bridge, which exits 130', async () => {
+    const t = terminal();
+    const running = run(['forever.py', '--port', board.path, '--no-raw-paste'], t.io);
+    while (!t.text().includes('tick')) await new Promise((resolve) => setTimeout(resolve, 20));
+    const stop = terminal();
+    expect(await commands.get('stop-script')!(['--port', board.path], stop.io)).toBe(EXIT.ok);
+    expect(stop.text()).toBe(`stopped the script running on ${board.path}\n`);
+    expect(await running).toBe(EXIT.stopped);
+    expect(t.text()).toContain('KeyboardInterrupt');
+  });
+
+  it('killing the terminal stops the script and releases the port', async () => {
+    const controller = new AbortController();
+    const t = terminal(controller.signal);
+    const running = run(['forever.py', '--port', board.path, '--no-raw-paste'], t.io);
+    while (!t.text().includes('tick')) await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    expect(await running).toBe(EXIT.stopped);
+    const next = terminal();
+    expect(await run(['blink.py', '--port', board.path, '--no-raw-paste'], next.io)).toBe(EXIT.ok);
+  });
+
+  it('run-script --timeout stops a script that runs too long and exits 124', async () => {
+    const t = terminal();
+    expect(await run(['forever.py', '--port', board.path, '--timeout', '0.4', '--no-raw-paste'], t.io)).toBe(EXIT.timedOut);
+    expect(t.text()).toContain(`stopped forever.py on ${board.path} after 0.4 s`);
+  });
+
+  it('explains a missing file, a missing port and an unknown option', async () => {
+    const missing = terminal();
+    expect(await run(['nope.py', '--port', board.path], missing.io)).toBe(EXIT.failed);
+    expect(missing.text()).toBe(`cannot read ${join(workspace, 'nope.py')}: no such file\n`);
+    const noPort = terminal();
+    expect(await run(['blink.py'], noPort.io)).toBe(EXIT.usage);
+    expect(noPort.text()).toContain('--port is required\nusage: run-script <file> --port <port>');
+    const unknown = terminal();
+    expect(await commands.get('camera-info')!(['--port', board.path, '--colour'], unknown.io)).toBe(EXIT.usage);
+    expect(unknown.text()).toContain("Unknown option '--colour'");
+  });
+
+  it('names a port that does not exist', async () => {
+    const t = terminal();
+    expect(await run(['blink.py', '--port', join(workspace, 'ttyNONE')], t.io)).toBe(EXIT.failed);
+    expect(t.text()).toContain(`cannot open ${join(workspace, 'ttyNONE')}`);
+  });
+});
+
+describe('camera-info over the raw REPL on the micro:bit firmware in qemu-system-arm', () => {
+  let board: EmulatedBoard | undefined;
+  afterEach(async () => {
+    await board?.stop();
+  });
+
+  it('reports MicroPython and the machine, and that it is not OpenMV firmware', async () => {
+    board = await startMicrobit();
+    const t = terminal();
+    expect(await micropythonCommands().get('camera-info')!(['--port', board.path, '--json'], t.io)).toBe(EXIT.ok);
+    const info = JSON.parse(t.text());
+    expect(info).toMatchObject({ port: board.path, protocol: 'repl', micropython: expect.stringMatching(/^1\.9/), machine: expect.stringMatching(/micro:bit/) });
+    expect(info.board).toBeUndefined();
+  });
+
+  it('run-script uses plain raw mode after the board declines raw-paste', async () => {
+    board = await startMicrobit();
+    const t = terminal();
+    expect(await micropythonCommands().get('run-script')!(['blink.py', '--port', board.path], t.io)).toBe(EXIT.ok);
+    expect(t.text()).toBe('blink 0\nblink 1\n');
+  });
+});
