@@ -3,9 +3,11 @@
 // XC8-style messages; make, the makefiles and the diagnostics are real.
 import { chmodSync, cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildMplabProject, mplabxCommands, parseXcDiagnostics } from '../../../boards/mplabx/index.js';
-import { ownFixtures, tempDir } from '../../context-providers/mplabx/support.js';
+import { ownFixtures, removeTempDirs, tempDir } from '../../context-providers/mplabx/support.js';
+
+afterAll(removeTempDirs);
 
 function projectCopy(): string {
   const folder = join(tempDir('mplabx-build-'), 'avr-blink.X');

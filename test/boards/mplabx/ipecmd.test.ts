@@ -4,9 +4,11 @@
 // cannot be installed here, so runs use a stand-in script that records its arguments.
 import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { grantProgram, ipecmdArguments, ipecmdPartName, mplabxCommands, programMplabProject, resolveProgramTarget, type ProgramConsent, type ProgramTarget } from '../../../boards/mplabx/index.js';
-import { ownFixtures, sharedFixtures, tempDir } from '../../context-providers/mplabx/support.js';
+import { ownFixtures, sharedFixtures, removeTempDirs, tempDir } from '../../context-providers/mplabx/support.js';
+
+afterAll(removeTempDirs);
 
 describe('ipecmd arguments', () => {
   it('name the programmer and the project part, never asking the part', () => {

@@ -2,10 +2,12 @@
 // element or line, and the context holds whatever could still be read.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createMplabxProvider } from '../../../context-providers/mplabx/index.js';
 import { parseAtdf, parseEdc } from '../../../context-providers/mplabx/index.js';
-import { ownFixtures, tempDir } from './support.js';
+import { ownFixtures, removeTempDirs, tempDir } from './support.js';
+
+afterAll(removeTempDirs);
 
 const provider = createMplabxProvider({ packRoots: [] });
 

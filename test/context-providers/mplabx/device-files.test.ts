@@ -2,9 +2,11 @@
 // (Rahix/avr-device, Apache-2.0) and small .atdf/.PIC files written for these tests.
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createMplabxProvider, parseAtdf, parseEdc } from '../../../context-providers/mplabx/index.js';
-import { atmegaPackRoot, goldenDir, ownFixtures, ownPacks, portable, sharedFixtures, tempDir } from './support.js';
+import { atmegaPackRoot, goldenDir, ownFixtures, ownPacks, portable, sharedFixtures, removeTempDirs, tempDir } from './support.js';
+
+afterAll(removeTempDirs);
 
 const atmega328p = join(sharedFixtures, 'atdf', 'atmega328p.atdf');
 

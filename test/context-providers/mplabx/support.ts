@@ -1,5 +1,5 @@
 // Shared paths and helpers for the MPLAB X tests.
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +13,19 @@ export const ownFixtures = resolve(repoRoot, 'test/fixtures/mplabx');
 export const ownPacks = join(ownFixtures, 'packs');
 export const goldenDir = join(here, 'golden');
 
+const created: string[] = [];
+
+/** A fresh folder under the gitignored .tmp/; `removeTempDirs` in afterAll removes it. */
 export function tempDir(prefix: string): string {
   const base = join(repoRoot, '.tmp');
   mkdirSync(base, { recursive: true });
-  return mkdtempSync(join(base, prefix));
+  const dir = mkdtempSync(join(base, prefix));
+  created.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** A pack root holding the shared ATmega328P/ATmega2560 .atdf files in MPLAB X's layout. */
