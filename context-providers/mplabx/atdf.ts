@@ -62,6 +62,9 @@ export function parseAtdf(text: string, file: string): { facts?: DeviceFacts; wa
       padFor(pin.attrs.pad, pin.line).positions[name] = position;
     }
   }
+  // The first orderable variant's package leads, so pin numbers follow the part most people buy.
+  const firstVariant = childNamed(childNamed(doc.root, 'variants'), 'variant')?.attrs.pinout;
+  if (firstVariant && packages.includes(firstVariant)) packages.unshift(...packages.splice(packages.indexOf(firstVariant), 1));
   return {
     facts: {
       device: device.attrs.name ?? '',

@@ -161,9 +161,11 @@ function packsOf(conf: MplabConfiguration | undefined, lookup: PackLookup): Libr
   }));
 }
 
+const memoryLabels: Record<string, string> = { flash: 'Flash', ram: 'RAM', eeprom: 'EEPROM', fuses: 'Fuses', lockbits: 'Lock bits' };
+
 function limitsOf(facts: DeviceFacts | undefined, packageName: string | undefined): Limit[] {
   const limits: Limit[] = (facts?.memories ?? []).map((m) => ({
-    name: m.words !== undefined ? `${m.name} (${m.words} words of ${m.wordBits} bits)` : m.name,
+    name: `${memoryLabels[m.kind] ?? m.kind} (${m.name}${m.words !== undefined ? `, ${m.words} words of ${m.wordBits} bits` : ''})`,
     value: m.bytes,
     unit: 'bytes',
     source: m.source,

@@ -8,9 +8,13 @@ const maxMissing = 8;
 
 export function renderMplabContext(context: HardwareContext): string {
   const base = context.inputs[0] ? dirname(dirname(context.inputs[0])) : undefined;
+  // Pack files are cited by pack name (`ATmega_DFP/atdf/ATmega328P.atdf`): the pack's folder is printed once.
+  const packs = context.libraries.filter((l) => l.location === 'pack' && l.path).map((l) => ({ name: l.name ?? l.include, path: l.path as string }));
   const at = (source: SourceRef | undefined): string => {
     if (!source) return '';
-    const file = base && isAbsolute(source.file) && !relative(base, source.file).startsWith('..') ? relative(base, source.file) : source.file;
+    const pack = packs.find((p) => source.file.startsWith(`${p.path}/`));
+    const inside = (folder: string | undefined) => folder && isAbsolute(source.file) && !relative(folder, source.file).startsWith('..');
+    const file = pack ? `${pack.name}/${relative(pack.path, source.file)}` : inside(base) ? relative(base as string, source.file) : source.file;
     return ` (${file}${source.line ? `:${source.line}` : ''})`;
   };
   const { board, toolchain, project } = context;
