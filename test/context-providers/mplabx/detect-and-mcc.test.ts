@@ -50,6 +50,24 @@ describe('MCC and Harmony pin names', () => {
     expect(byPad.RC6).toMatchObject({ functions: ['TX1'] });
   });
 
+  it('reads custom pin names from an MCC Classic .mc3', () => {
+    const classic = [
+      '<config configName="default" device="PIC16F18446">',
+      '  <tokenMap class="java.util.TreeMap">',
+      '    <entry>',
+      '      <key class="com.microchip.mcc.core.tokenManager.CustomKey" moduleName="Pin Module" name="RC5custom_name"/>',
+      '      <value>LED_RED</value>',
+      '    </entry>',
+      '    <entry>',
+      '      <key class="com.microchip.mcc.core.tokenManager.CustomKey" moduleName="Pin Module" name="RC5output"/>',
+      '      <value>enabled</value>',
+      '    </entry>',
+      '  </tokenMap>',
+      '</config>',
+    ].join('\n');
+    expect(readMc3(classic, 'classic.mc3').pins).toEqual([{ pad: 'RC5', userName: 'LED_RED', functions: [], source: { file: 'classic.mc3', line: 5 } }]);
+  });
+
   it('reads pin names from pins.h macros, PIC and AVR style', () => {
     const pic = readPinsHeader('// get/set IO_RA4 aliases\n#define LED_D2_TRIS TRISAbits.TRISA4\n#define LED_D2_SetHigh() do { LATAbits.LATA4 = 1; } while(0)\n#define IO_RC6_SetHigh() do { LATCbits.LATC6 = 1; } while(0)\n#define LED_SetHigh() (_LATE13 = 1)\n', 'pins.h');
     expect(pic.map((p) => [p.pad, p.userName, p.source.line])).toEqual([
