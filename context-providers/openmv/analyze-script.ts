@@ -13,6 +13,8 @@ export interface ScriptAnalysisOptions {
   board: OpenMvBoard;
   /** The camera's firmware version when known, e.g. `4.6.20` or `5.0.0`. */
   firmware?: string;
+  /** The camera's firmware generation when only that is known (from its USB identity). */
+  generation?: Generation;
   /** The camera's sensor when known: a family (`OV7725`, `MT9V0XX`) as sensor-ID look-ups name it. */
   sensor?: string;
   /** Shown in findings. */
@@ -54,7 +56,7 @@ export function analyzeScript(text: string, options: ScriptAnalysisOptions): Scr
   const source = new PythonSource(text);
   const use = findCameraUse(source);
   const api = scriptApi(use.calls);
-  const generation = firmwareGeneration(options.firmware) ?? (api === 'csi' ? '5' : '4');
+  const generation = firmwareGeneration(options.firmware) ?? options.generation ?? (api === 'csi' ? '5' : '4');
   const budget = frameBufferBudget(options.board, generation);
   const findings: Finding[] = [];
   const syntaxError = source.firstSyntaxProblem();
@@ -71,7 +73,8 @@ export function analyzeScript(text: string, options: ScriptAnalysisOptions): Scr
     });
   }
   const frames = replayCameras(use.calls, options.board, budget, findings);
-  findings.push(...apiFindings(use, { ...options, generation }));
+  const generationKnown = options.firmware !== undefined || options.generation !== undefined;
+  findings.push(...apiFindings(use, { ...options, generation, generationKnown }));
   for (const finding of findings) if (options.file) finding.file = options.file;
   findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return { file: options.file, api, generation, budget, frames, findings, syntaxError };

@@ -75,9 +75,9 @@ async function detect(root: string): Promise<DetectedProject | undefined> {
   return undefined;
 }
 
-function selectBoard(selection: Selection): OpenMvBoard {
+function selectBoard(selection: Selection): { board: OpenMvBoard; generation?: Generation } {
   const result = lookupBoard(selection.board ?? '');
-  if (result.ok) return result.board;
+  if (result.ok) return { board: result.board, generation: result.generation };
   const message = selection.board
     ? result.message
     : `No OpenMV board selected: pass --board with one of ${result.known.join(', ')} (or connect the camera).`;
@@ -85,7 +85,7 @@ function selectBoard(selection: Selection): OpenMvBoard {
 }
 
 async function load(project: DetectedProject, selection: Selection): Promise<HardwareContext> {
-  const board = selectBoard(selection);
+  const { board, generation: usbGeneration } = selectBoard(selection);
   const configPath = join(project.root, OPENMV_CONFIG);
   const config = await readOpenMvConfig(configPath);
   const files = (selection.files ?? []).filter((f) => f.endsWith('.py')).map((f) => (isAbsolute(f) ? f : resolve(project.root, f)));
@@ -117,18 +117,27 @@ async function load(project: DetectedProject, selection: Selection): Promise<Har
       context.warnings.push({ code: 'missing-file', severity: 'warning', file: script, message: `cannot read ${script}` });
       continue;
     }
-    const analysis = analyzeScript(text, { board, firmware: selection.firmware, file: script });
+    const analysis = analyzeScript(text, { board, firmware: selection.firmware, generation: usbGeneration, file: script });
     analyses.push(analysis);
     context.findings.push(...analysis.findings);
-    context.libraries.push(...importsOf(text, script));
+    context.libraries.push(...(await importsOf(text, script)));
   }
-  const generation: Generation = firmwareGeneration(selection.firmware) ?? analyses[0]?.generation ?? '4';
-  boardFacts(context, board, generation, analyses, selection.firmware, config);
+  const generation: Generation = firmwareGeneration(selection.firmware) ?? usbGeneration ?? analyses[0]?.generation ?? '4';
+  const firmware = selection.firmware ?? (usbGeneration ? `${usbGeneration}.x` : undefined);
+  boardFacts(context, board, generation, analyses, firmware, config);
   return context;
 }
 
-function importsOf(text: string, file: string): LibraryRef[] {
-  return new PythonSource(text).importedModules().map((name) => ({ include: name, name, location: 'builtin', source: { file } }));
+/** The script's imports: a module file beside the script is the user's, anything else the firmware's. */
+async function importsOf(text: string, file: string): Promise<LibraryRef[]> {
+  return Promise.all(
+    new PythonSource(text).importedModules().map(async (name) => {
+      const local = join(dirname(file), `${name}.py`);
+      return (await exists(local))
+        ? { include: name, name, path: local, location: 'sketch', source: { file } }
+        : { include: name, name, location: 'builtin', source: { file } };
+    }),
+  );
 }
 
 export const openmvProvider: ContextProvider = {

@@ -3,6 +3,7 @@
 // in the same file (module constants and variables), evaluated on demand.
 import type { SyntaxNode, Tree } from '@lezer/common';
 import { parser } from '@lezer/python';
+import { childList, expressionChildren, isExpression, numberLiteral, stringLiteral } from './python-nodes.js';
 
 export type CameraModule = 'sensor' | 'csi';
 
@@ -136,10 +137,12 @@ export class PythonSource {
     const text = this.source(node);
     if (depth > MAX_DEPTH) return { kind: 'unknown', text };
     switch (node.name) {
-      case 'Number':
-        return numberValue(text);
+      case 'Number': {
+        const value = numberLiteral(text);
+        return value === undefined ? { kind: 'unknown', text } : { kind: 'number', value };
+      }
       case 'String':
-        return { kind: 'string', value: text.replace(/^[rbuRBU]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, '') };
+        return { kind: 'string', value: stringLiteral(text) };
       case 'Boolean':
         return { kind: 'bool', value: text === 'True' };
       case 'None':
@@ -292,26 +295,4 @@ export class PythonSource {
       if (alias !== module) i += 2;
     }
   }
-}
-
-function childList(node: SyntaxNode): SyntaxNode[] {
-  const children: SyntaxNode[] = [];
-  for (let child = node.firstChild; child; child = child.nextSibling) children.push(child);
-  return children;
-}
-
-const PUNCTUATION = new Set(['(', ')', '[', ']', ',', ':', 'AssignOp', '*', '**']);
-
-function isExpression(node: SyntaxNode): boolean {
-  return !PUNCTUATION.has(node.name) && !node.type.isError && node.name !== 'Comment';
-}
-
-function expressionChildren(node: SyntaxNode): SyntaxNode[] {
-  return childList(node).filter(isExpression);
-}
-
-function numberValue(text: string): PyValue {
-  const clean = text.replace(/_/g, '').toLowerCase();
-  const value = /^0[box]/.test(clean) ? Number(clean) : Number.parseFloat(clean);
-  return Number.isFinite(value) ? { kind: 'number', value } : { kind: 'unknown', text };
 }

@@ -54,6 +54,8 @@ interface CheckContext {
   board: OpenMvBoard;
   generation: Generation;
   firmware?: string;
+  /** The generation is the camera's (from its firmware or USB identity), not a guess from the script. */
+  generationKnown?: boolean;
   sensor?: string;
 }
 
@@ -61,6 +63,8 @@ export function apiFindings(use: CameraUse, context: CheckContext): Finding[] {
   const findings: Finding[] = [];
   const firmware = version(context.firmware);
   const csiMissing = firmware && before(firmware, version(CSI_FIRST_FIRMWARE)!) < 0;
+  // The camera's firmware as far as it is known: a version, or only its generation (`5.x`).
+  const cameraFirmware = context.firmware ?? (context.generationKnown ? `${context.generation}.x` : undefined);
   let sensorOnV5Reported = false;
   for (const call of use.calls) {
     const at = { line: call.line, column: call.column };
@@ -71,11 +75,11 @@ export function apiFindings(use: CameraUse, context: CheckContext): Finding[] {
         suggestion: 'update the camera firmware, or write the set-up with the sensor module (sensor.reset(), sensor.set_pixformat(...))',
       });
     }
-    if (call.api === 'sensor' && context.generation === '5' && firmware && !sensorOnV5Reported) {
+    if (call.api === 'sensor' && context.generation === '5' && cameraFirmware && !sensorOnV5Reported) {
       sensorOnV5Reported = true;
       findings.push({
         code: 'wrong-generation', severity: 'info', ...at,
-        message: `the sensor module is the 4.x camera API; firmware ${context.firmware} keeps it for old scripts, its own API is csi.CSI()`,
+        message: `the sensor module is the 4.x camera API; firmware ${cameraFirmware} keeps it for old scripts, its own API is csi.CSI()`,
         suggestion: 'for new code: csi0 = csi.CSI(); csi0.reset(); csi0.pixformat(csi.RGB565); csi0.framesize(csi.QVGA)',
       });
     }

@@ -63,6 +63,25 @@ describe('openmvProvider', () => {
     expect(current).not.toContain('### Findings');
   });
 
+  it('takes the firmware generation from the USB identity of a 5.x camera', async () => {
+    const context = await openmvProvider.load((await openmvProvider.detect(drive))!, { board: '37C5:1204' });
+    const markdown = openmvProvider.render(context);
+    expect(markdown).toContain('OpenMV Cam H7 (OPENMV4)');
+    expect(markdown).toContain('the camera runs firmware 5.x (csi.CSI() API; sensor kept for old scripts)');
+    expect(markdown).toContain('frame buffer, firmware 5.x (OMV_UMA_BLOCK0_SIZE), in use: 491,520 bytes');
+    expect(context.findings.map((f) => [f.code, f.line])).toEqual([['wrong-generation', 8], ['framebuffer', 12]]);
+    expect(markdown).toContain('firmware 5.x keeps it for old scripts');
+  });
+
+  it('lists the imports, telling the firmware modules from a module file beside the script', async () => {
+    const folder = join(scratch, 'with-module');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'main.py'), 'import sensor\nimport tracker\n');
+    writeFileSync(join(folder, 'tracker.py'), 'def track():\n    pass\n');
+    const context = await openmvProvider.load((await openmvProvider.detect(folder))!, { board: 'OPENMV4' });
+    expect(context.libraries.map((l) => [l.include, l.location])).toEqual([['sensor', 'builtin'], ['tracker', 'sketch']]);
+  });
+
   it('still gives the board context for a script that does not parse', async () => {
     const script = join(fixtures, 'scripts', 'broken_syntax.py');
     const context = await openmvProvider.load((await openmvProvider.detect(script))!, { board: 'OPENMV4P' });
