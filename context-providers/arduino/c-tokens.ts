@@ -120,33 +120,33 @@ function rawStringEnd(text: string, quote: number): number {
 }
 
 function removeSplices(source: string): { text: string; lineStarts: (offset: number) => number } {
-  // Offsets (in the spliced text) where each original line begins.
+  // Offsets (in the spliced text) where an original line ended in a splice.
   const breaks: number[] = [];
-  let text = '';
-  let last = 0;
-  const splice = /\\\r?\n/g;
-  for (let match = splice.exec(source); match; match = splice.exec(source)) {
-    text += source.slice(last, match.index);
-    breaks.push(text.length);
-    last = match.index + match[0].length;
+  let text = source;
+  if (source.includes('\\\n') || source.includes('\\\r\n')) {
+    text = '';
+    let last = 0;
+    const splice = /\\\r?\n/g;
+    for (let match = splice.exec(source); match; match = splice.exec(source)) {
+      text += source.slice(last, match.index);
+      breaks.push(text.length);
+      last = match.index + match[0].length;
+    }
+    text += source.slice(last);
   }
-  text += source.slice(last);
-  const newlines: number[] = [];
-  for (let i = 0; i < text.length; i++) if (text[i] === '\n') newlines.push(i);
+  // Tokens are asked for in increasing offsets, so two cursors replace a search per token.
+  let line = 1;
+  let scanned = 0;
+  let breakIndex = 0;
   return {
     text,
-    lineStarts: (offset) => 1 + countBelow(newlines, offset) + countBelow(breaks, offset + 1),
+    lineStarts: (offset) => {
+      for (; scanned < offset; scanned++) if (text.charCodeAt(scanned) === 10) line++;
+      while (breakIndex < breaks.length && breaks[breakIndex] <= offset) {
+        breakIndex++;
+        line++;
+      }
+      return line;
+    },
   };
-}
-
-/** How many sorted values are < limit (binary search). */
-function countBelow(values: number[], limit: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (values[mid] < limit) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

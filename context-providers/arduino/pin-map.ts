@@ -55,14 +55,16 @@ export function buildPinMap(board: ResolvedBoard): PinMap {
     if (variant.header) warnings.push({ severity: 'warning', code: 'pins-no-count', message: `${variant.header}: NUM_DIGITAL_PINS is not defined or not a number; no pin table`, file: variant.header });
   } else {
     const notAnInterrupt = variant.evaluate('NOT_AN_INTERRUPT') ?? NOT_AN_INTERRUPT_FALLBACK;
-    const pwmSource = macroSource('digitalPinHasPWM');
-    const interruptSource = macroSource('digitalPinToInterrupt');
+    macroSource('digitalPinHasPWM');
+    macroSource('digitalPinToInterrupt');
+    const hasPwm = variant.pinFunction('digitalPinHasPWM');
+    const toInterrupt = variant.pinFunction('digitalPinToInterrupt');
     for (let number = 0; number < digitalPinCount; number++) {
       const capabilities: PinCapability[] = ['digital'];
       const pin: Pin = { number, names: [`D${number}`], capabilities, ...(variant.header ? { source: { file: variant.header } } : {}) };
-      if (pwmSource && (variant.evaluate(`digitalPinHasPWM(${number})`) ?? 0) !== 0) capabilities.push('pwm');
-      if (interruptSource) {
-        const interrupt = variant.evaluate(`digitalPinToInterrupt(${number})`);
+      if ((hasPwm?.(number) ?? 0) !== 0) capabilities.push('pwm');
+      if (toInterrupt) {
+        const interrupt = toInterrupt(number);
         if (interrupt !== undefined && interrupt !== notAnInterrupt && interrupt >= 0) {
           capabilities.push('interrupt');
           pin.interrupt = interrupt;
@@ -102,9 +104,10 @@ export function buildPinMap(board: ResolvedBoard): PinMap {
 
 // analogInputToDigitalPin(i) where defined (the core's own mapping), else the constant A<i>.
 function markAnalogInputs(pins: Pin[], variant: VariantHeader, count: number, pinNames: Map<string, number>, macroSource: (name: string) => SourceRef | undefined): void {
-  const mapped = macroSource('analogInputToDigitalPin') !== undefined;
+  macroSource('analogInputToDigitalPin');
+  const toDigital = variant.pinFunction('analogInputToDigitalPin');
   for (let input = 0; input < count; input++) {
-    const number = mapped ? variant.evaluate(`analogInputToDigitalPin(${input})`) : pinNames.get(`A${input}`);
+    const number = toDigital ? toDigital(input) : pinNames.get(`A${input}`);
     const pin = number !== undefined && number >= 0 ? pins[number] : undefined;
     if (!pin) continue;
     if (!pin.capabilities.includes('analog-in')) pin.capabilities.push('analog-in');

@@ -25,6 +25,11 @@ export interface VariantHeader {
   warnings: Finding[];
   /** Expands and evaluates `text` (e.g. `digitalPinHasPWM(3)`); undefined when not a known integer. */
   evaluate(text: string): number | undefined;
+  /**
+   * A one-argument macro as a function of its argument, expanded once: `pinFunction('digitalPinHasPWM')(3)`.
+   * Undefined when the macro is not defined.
+   */
+  pinFunction(macro: string): ((argument: number) => number | undefined) | undefined;
   /** The replacement tokens of an object-like macro, fully expanded, as text. */
   expandText(name: string): string | undefined;
 }
@@ -82,6 +87,9 @@ export function compileDefines(board: ResolvedBoard): Record<string, string> {
   return defines;
 }
 
+// Stands for the argument while a pin macro is expanded once for all pins; no header uses it.
+const ARGUMENT = '__boardbridge_argument__';
+
 export function readVariantHeader(board: ResolvedBoard): VariantHeader {
   const defines = compileDefines(board);
   const warnings: Finding[] = [];
@@ -128,6 +136,17 @@ export function readVariantHeader(board: ResolvedBoard): VariantHeader {
     evaluate: (text) => {
       const evaluation = evaluate(expandMacros(tokenize(text), result.macros), scope);
       return evaluation.ok ? Number(evaluation.value) : undefined;
+    },
+    pinFunction: (macro) => {
+      if (!result.macros.get(macro)?.params) return undefined;
+      const expanded = expandMacros(tokenize(`${macro}(${ARGUMENT})`), result.macros);
+      return (argument) => {
+        const evaluation = evaluate(expanded, {
+          identifier: (name) => (name === ARGUMENT ? BigInt(argument) : scope.identifier(name)),
+          unknownIsZero: false,
+        });
+        return evaluation.ok ? Number(evaluation.value) : undefined;
+      };
     },
     expandText: (name) => {
       const macro = result.macros.get(name);

@@ -1,0 +1,106 @@
+// Arduino context figures (printed, never pass/fail):
+// 1. stm32duino's boards.txt (17,410 lines): cold parse + first resolve, then cold (first) and
+//    warm (repeat) resolution of every board, and warm resolution of every menu option.
+// 2. Time from process start to the printed Uno context, spawning
+//    `node dist/bridge/cli/main.js context --fqbn arduino:avr:uno <sketch>`; when that CLI does not
+//    know Arduino sketches yet, this file run as a child with `--once` (provider only) stands in,
+//    and the output says so. Targets: cold STM32 < 50 ms, warm < 1 ms, Uno cold process < 300 ms.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { discoverPlatforms } from '../context-providers/arduino/platforms.js';
+import { resolveFqbn } from '../context-providers/arduino/resolve.js';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = join(repo, 'dist', 'bridge', 'cli', 'main.js');
+const stm32 = resolve(repo, '../shared/fixtures/arduino/stm32duino');
+const sketch = join(repo, 'test', 'fixtures', 'arduino', 'sketches', 'Blink');
+const runs = Number(process.env.BENCH_RUNS ?? 7);
+
+if (process.argv[2] === '--once') {
+  const { arduinoProvider } = await import('../context-providers/arduino/provider.js');
+  const project = await arduinoProvider.detect(process.argv[3]);
+  if (!project) throw new Error(`${process.argv[3]}: not a sketch folder`);
+  process.stdout.write(arduinoProvider.render(await arduinoProvider.load(project, { board: 'arduino:avr:uno' })));
+  process.stderr.write(`once-ms ${performance.now().toFixed(1)}\n`);
+  process.exit(0);
+}
+
+const ms = (value: number): string => `${value.toFixed(value < 10 ? 3 : 1)} ms`;
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+// stm32duino's files are plain boards.txt/platform.txt; lay them out as a sketchbook platform.
+const hardware = join(repo, '.tmp', 'bench-arduino', 'hardware', 'STMicroelectronics', 'stm32');
+if (!existsSync(join(hardware, 'boards.txt'))) {
+  mkdirSync(hardware, { recursive: true });
+  for (const file of ['boards.txt', 'platform.txt']) cpSync(join(stm32, file), join(hardware, file));
+}
+const options = { dataDirs: [], sketchbookDirs: [join(repo, '.tmp', 'bench-arduino')], includeDebian: false, home: join(repo, '.tmp', 'bench-arduino') };
+
+process.stdout.write(`stm32duino boards.txt (node ${process.version})\n`);
+const coldRuns: number[] = [];
+let boardIds: string[] = [];
+for (let run = 0; run < runs; run++) {
+  const start = performance.now();
+  const installed = await discoverPlatforms(options);
+  const platform = installed.platforms.get('STMicroelectronics:stm32')!;
+  const data = platform.load();
+  boardIds = [...data.boards.keys()];
+  resolveFqbn(`STMicroelectronics:stm32:${boardIds[0]}`, installed);
+  coldRuns.push(performance.now() - start);
+}
+process.stdout.write(`  cold discover + parse + resolve first board: median ${ms(median(coldRuns))}, min ${ms(Math.min(...coldRuns))} (${runs} runs)\n`);
+
+const installed = await discoverPlatforms(options);
+const data = installed.platforms.get('STMicroelectronics:stm32')!.load();
+const firstResolve: number[] = [];
+const repeatResolve: number[] = [];
+for (const id of boardIds) {
+  const fqbn = `STMicroelectronics:stm32:${id}`;
+  let start = performance.now();
+  resolveFqbn(fqbn, installed);
+  firstResolve.push(performance.now() - start);
+  start = performance.now();
+  resolveFqbn(fqbn, installed);
+  repeatResolve.push(performance.now() - start);
+}
+const total = (values: number[]): number => values.reduce((sum, value) => sum + value, 0);
+process.stdout.write(`  ${boardIds.length} boards, cold (first) resolve: total ${ms(total(firstResolve))}, median ${ms(median(firstResolve))}, max ${ms(Math.max(...firstResolve))}\n`);
+process.stdout.write(`  ${boardIds.length} boards, warm resolve: median ${ms(median(repeatResolve))}, max ${ms(Math.max(...repeatResolve))}\n`);
+
+const optionTimes: number[] = [];
+for (const board of data.boards.values()) {
+  for (const [menu, values] of board.menus) {
+    for (const value of values.keys()) {
+      const start = performance.now();
+      resolveFqbn(`STMicroelectronics:stm32:${board.id}:${menu}=${value}`, installed);
+      optionTimes.push(performance.now() - start);
+    }
+  }
+}
+process.stdout.write(`  ${optionTimes.length} board/menu-option FQBNs, warm resolve: median ${ms(median(optionTimes))}, max ${ms(Math.max(...optionTimes))}\n`);
+
+const baseline: number[] = [];
+for (let run = 0; run < runs; run++) baseline.push(spawnTimed(['-e', '0']).elapsed);
+process.stdout.write(`\nUno context from a cold process (${runs} runs)\n  node -e 0 (start-up alone): median ${ms(median(baseline))}\n`);
+const viaCli = existsSync(cli) ? spawnTimed([cli, 'context', '--fqbn', 'arduino:avr:uno', sketch]) : undefined;
+if (viaCli?.status === 0 && viaCli.stdout.includes('Arduino UNO')) {
+  const times = [viaCli.elapsed];
+  for (let run = 1; run < runs; run++) times.push(spawnTimed([cli, 'context', '--fqbn', 'arduino:avr:uno', sketch]).elapsed);
+  process.stdout.write(`  node dist/bridge/cli/main.js context --fqbn arduino:avr:uno: median ${ms(median(times))}, min ${ms(Math.min(...times))}, max ${ms(Math.max(...times))}\n`);
+} else {
+  process.stdout.write('  (the CLI does not print Arduino contexts yet: arduinoProvider is not in context-providers/index.ts; timing the provider alone with bench --once instead)\n');
+}
+const self = fileURLToPath(import.meta.url);
+const once = Array.from({ length: runs }, () => spawnTimed([self, '--once', sketch]));
+const failed = once.find((run) => run.status !== 0);
+if (failed) throw new Error(`bench --once failed: ${failed.stderr}`);
+const inChild = once.map((run) => Number(/^once-ms (\S+)$/m.exec(run.stderr)?.[1]));
+process.stdout.write(`  provider only (bench --once): median ${ms(median(once.map((run) => run.elapsed)))}, min ${ms(Math.min(...once.map((run) => run.elapsed)))}; inside the child, start to printed: median ${ms(median(inChild))}\n`);
+
+function spawnTimed(args: string[]): { elapsed: number; status: number | null; stdout: string; stderr: string } {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  return { elapsed: Number(process.hrtime.bigint() - start) / 1e6, status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+}

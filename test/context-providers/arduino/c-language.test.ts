@@ -1,0 +1,63 @@
+import { describe, expect, test } from 'vitest';
+import { evaluate, parseIntegerLiteral } from '../../../context-providers/arduino/c-expression.js';
+import { tokenize } from '../../../context-providers/arduino/c-tokens.js';
+import { expandMacros, type Macro } from '../../../context-providers/arduino/preprocessor.js';
+
+const texts = (source: string) => tokenize(source).map((token) => token.text);
+
+describe('the C tokenizer', () => {
+  test('comments, strings, char literals and raw strings never yield identifiers', () => {
+    const source = 'a /* analogWrite(7) */ "x // y" \'"\' R"d(analogWrite(")d" u8"z" // analogWrite\nb';
+    expect(tokenize(source).filter((token) => token.kind === 'identifier').map((token) => token.text)).toEqual(['a', 'b']);
+  });
+
+  test('lines count from the original text across splices and block comments', () => {
+    const tokens = tokenize('#define X \\\n  1\n/* two\nlines */ y\n"s" z');
+    expect(tokens.map((token) => [token.text, token.line, token.bol])).toEqual([
+      ['#', 1, true], ['define', 1, false], ['X', 1, false], ['1', 2, false], ['y', 4, true], ['"s"', 5, true], ['z', 5, false],
+    ]);
+  });
+
+  test('punctuators take the longest match and numbers keep suffixes and separators', () => {
+    expect(texts('a<<=b->c...d')).toEqual(['a', '<<=', 'b', '->', 'c', '...', 'd']);
+    expect(texts("16000000L 0x1Fu 1'000 1.5e-3")).toEqual(['16000000L', '0x1Fu', "1'000", '1.5e-3']);
+  });
+});
+
+describe('constant expressions and macros', () => {
+  const define = (name: string, body: string, params?: string[]): [string, Macro] => [name, { name, params, body: tokenize(body) }];
+  const macros = new Map<string, Macro>([
+    define('NOT_AN_INTERRUPT', '-1'),
+    define('digitalPinToInterrupt', '((p) == 2 ? 0 : ((p) == 3 ? 1 : NOT_AN_INTERRUPT))', ['p']),
+    define('SELF', 'SELF + 1'),
+    define('CAT', 'a ## b', ['a', 'b']),
+  ]);
+  const value = (text: string) => {
+    const result = evaluate(expandMacros(tokenize(text), macros), { identifier: () => undefined, unknownIsZero: false });
+    return result.ok ? Number(result.value) : result.reason;
+  };
+
+  test('function-like macros expand with their arguments and nested macros', () => {
+    expect(value('digitalPinToInterrupt(2)')).toBe(0);
+    expect(value('digitalPinToInterrupt(3)')).toBe(1);
+    expect(value('digitalPinToInterrupt(4)')).toBe(-1);
+  });
+
+  test('a macro that names itself stops expanding and the unknown rest makes the value unknown', () => {
+    expect(expandMacros(tokenize('SELF'), macros).map((token) => token.text)).toEqual(['SELF', '+', '1']);
+    expect(value('SELF')).toContain('"SELF"');
+  });
+
+  test('an unknown name only matters on the branch that is taken', () => {
+    expect(value('1 ? 5 : UNKNOWN')).toBe(5);
+    expect(value('0 && UNKNOWN')).toBe(0);
+  });
+
+  test('## pastes and casts truncate to the named width', () => {
+    expect(expandMacros(tokenize('CAT(PIN_, A0)'), macros).map((token) => token.text)).toEqual(['PIN_A0']);
+    expect(value('(uint8_t)-1')).toBe(255);
+    expect(value("'A' + 1")).toBe(66);
+    expect(parseIntegerLiteral('0b101')).toBe(5n);
+    expect(parseIntegerLiteral('017')).toBe(15n);
+  });
+});
