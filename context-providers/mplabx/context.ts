@@ -60,7 +60,7 @@ export async function loadMplabContext(detected: DetectedProject, selection: Sel
   }
   const facts = lookup.facts;
 
-  const mcc = await readMccOutput(project.root, outsideFolders(project));
+  const mcc = await readMccOutput(project.root, outsideFolders(project), conf?.name);
   warnings.push(...mcc.warnings);
   inputs.push(...mcc.inputs);
   const table = buildPinTable(facts, mcc.pins);

@@ -16,25 +16,32 @@ export interface MccOutput {
   inputs: string[];
 }
 
-/** `outsideFolders`: folders outside the project that its items live in (Harmony's `../src`). */
-export async function readMccOutput(root: string, outsideFolders: string[]): Promise<MccOutput> {
+/**
+ * `outsideFolders`: folders outside the project that its items live in (Harmony's `../src`).
+ * `configuration`: when some `.mc3` belongs to it (MCC keeps one per configuration
+ * where they differ), only those are read.
+ */
+export async function readMccOutput(root: string, outsideFolders: string[], configuration: string | undefined): Promise<MccOutput> {
   const found: string[] = [];
   await walk(root, 0, found);
   for (const folder of outsideFolders) await walk(folder, 1, found, root);
   const output: MccOutput = { pins: [], warnings: [], inputs: [] };
+  const mc3: Array<ReturnType<typeof readMc3>> = [];
   for (const file of [...new Set(found)].sort()) {
     const text = await readFile(file, 'utf8').catch(() => undefined);
     if (text === undefined) continue;
     output.inputs.push(file);
-    if (file.endsWith('.mc3')) {
-      const mc3 = readMc3(text, file);
-      output.pins.push(...mc3.pins);
-      output.warnings.push(...mc3.warnings);
-    } else if (file.endsWith('.csv')) {
+    if (file.endsWith('.mc3')) mc3.push(readMc3(text, file));
+    else if (file.endsWith('.csv')) {
       const csv = readPinConfigurationsCsv(text, file);
       output.pins.push(...csv.pins);
       output.warnings.push(...csv.warnings);
     } else output.pins.push(...readPinsHeader(text, file));
+  }
+  const own = mc3.filter((state) => state.configName === configuration);
+  for (const state of own.length > 0 ? own : mc3) {
+    output.pins.unshift(...state.pins);
+    output.warnings.push(...state.warnings);
   }
   return output;
 }

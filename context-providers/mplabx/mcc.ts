@@ -19,7 +19,8 @@ export interface PinAssignment {
 
 const portPin = /^(R[A-Z]\d{1,2}|P[A-Z]\d{1,2})$/;
 
-export function readMc3(text: string, file: string): { pins: PinAssignment[]; warnings: Finding[] } {
+/** `configName`: the MPLAB X configuration the MCC state belongs to (`<config configName="free">`). */
+export function readMc3(text: string, file: string): { pins: PinAssignment[]; warnings: Finding[]; configName?: string } {
   const doc = parseXml(text, file);
   const warnings = [...doc.problems];
   const pins = new Map<string, PinAssignment>();
@@ -49,7 +50,7 @@ export function readMc3(text: string, file: string): { pins: PinAssignment[]; wa
       readMelodyState(state, (pad) => pinFor(pad, value.line));
     }
   }
-  return { pins: [...pins.values()], warnings };
+  return { pins: [...pins.values()], warnings, configName: doc.root?.attrs.configName };
 }
 
 type Json = Record<string, unknown>;

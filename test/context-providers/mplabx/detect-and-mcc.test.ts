@@ -1,10 +1,12 @@
 // Which folders are MPLAB projects, and the pin names MCC and Harmony record.
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createMplabxProvider, detectMplabProject } from '../../../context-providers/mplabx/index.js';
 import { readMc3, readPinConfigurationsCsv, readPinsHeader } from '../../../context-providers/mplabx/mcc.js';
-import { ownFixtures, sharedFixtures } from './support.js';
+import { ownFixtures, removeTempDirs, sharedFixtures, tempDir } from './support.js';
+
+afterAll(removeTempDirs);
 
 describe('detecting MPLAB projects', () => {
   it('recognises an .X folder with the Microchip project type', async () => {
@@ -66,6 +68,22 @@ describe('MCC and Harmony pin names', () => {
       '</config>',
     ].join('\n');
     expect(readMc3(classic, 'classic.mc3').pins).toEqual([{ pad: 'RC5', userName: 'LED_RED', functions: [], source: { file: 'classic.mc3', line: 5 } }]);
+  });
+
+  it('uses the .mc3 of the configuration in use when MCC keeps one per configuration', async () => {
+    const folder = join(tempDir('mplabx-mc3-'), 'two-states.X');
+    cpSync(join(sharedFixtures, 'pic18f47q10-curiosity-hpc-demo-code.X'), folder, { recursive: true });
+    writeFileSync(
+      join(folder, 'pro.mc3'),
+      '<config configName="pro" device="PIC18F47Q10"><tokenMap><entry><key moduleName="Pin Module" name="RB0custom_name"/><value>BUZZER</value></entry></tokenMap></config>',
+    );
+    const provider = createMplabxProvider({ packRoots: [] });
+    const detected = (await provider.detect(folder))!;
+    const pro = await provider.load(detected, { configuration: 'pro' });
+    const free = await provider.load(detected, { configuration: 'free' });
+    expect(pro.pins.map((p) => p.names.join('='))).toEqual(['RB0=BUZZER']);
+    expect(free.pins.map((p) => p.names.join('='))).toContain('RA4=LED_D2');
+    expect(free.pins.map((p) => p.names.join('='))).not.toContain('RB0=BUZZER');
   });
 
   it('reads pin names from pins.h macros, PIC and AVR style', () => {
