@@ -1,22 +1,46 @@
 // Arduino context provider: public API (this file only re-exports).
 //
-//   discoverPlatforms(options?: {
-//     dataDirs?: string[]; sketchbookDirs?: string[]; includeDebian?: boolean;
-//     hardwareDirs?: string[]; home?: string; os?: OsSuffix;
-//   }): Promise<InstalledPlatforms>
-//     Finds platforms in the arduino-cli data dir (from arduino-cli.yaml, incl. Arduino IDE 2.x's
-//     ~/.arduinoIDE/arduino-cli.yaml; default ~/.arduino15), the sketchbook's hardware/ (default
-//     ~/Arduino) and /usr/share/arduino/hardware. Pre-1.5 layouts land in `legacy` with a reason.
+// Provider (registered by the lead in context-providers/index.ts):
+//   arduinoProvider: ContextProvider                      kind 'arduino'
+//   createArduinoProvider(options?: ArduinoProviderOptions): ContextProvider
+//     options = DiscoverOptions & { buildSize?(sketchDir: string): BuildSize | undefined }
+//     detect(root): a folder holding <folder>.ino/.pde (or that .ino itself) → { kind, root, main }
+//     load(project, selection): board = selection.board ?? sketch.yaml default_profile's fqbn
+//       ?? default_fqbn; throws ArduinoBoardError (message says how to pick a board / nearest
+//       match, `choices`) when none or unknown. Cached until an input's mtime/size changes.
+//     render(context): compact markdown, facts cited as file:line (platform folder shown as P).
 //
-//   resolveFqbn(fqbn: string, platforms: InstalledPlatforms): ResolvedBoard
-//     arduino-cli's ResolveFQBN. Throws ResolveError (kind, choices; message names the nearest
-//     match). ResolvedBoard: fqbn (normalised), requestedFqbn, vendor, architecture, boardId,
-//     name, options (every menu with the option in effect), properties: Map<string,string>
-//     (unexpanded build properties), sources: Map<string, SourceRef>, platformPath,
-//     corePlatformPath, corePath, variantPath?, expand(text, extra?), expanded(key), warnings.
+// Platforms and properties (for boards/ toolchains: upload recipes, vid/pid, limits):
+//   discoverPlatforms(options?: { dataDirs?: string[]; sketchbookDirs?: string[];
+//       includeDebian?: boolean; hardwareDirs?: string[]; builtinLibraryDirs?: string[];
+//       home?: string; os?: OsSuffix }): Promise<InstalledPlatforms>
+//     InstalledPlatforms: platforms: Map<'vendor:arch', PlatformRelease>, tools, legacy
+//     (pre-1.5 folders with `reason`), hardwareDirs, sketchbookDirs, builtinLibraryDirs,
+//     globalProperties, inputs, warnings.
+//     Defaults: data dir from arduino-cli.yaml (~/.arduinoIDE/ then ~/.arduino15/, env
+//     ARDUINO_DIRECTORIES_DATA/USER), else ~/.arduino15; sketchbook ~/Arduino; Debian on.
+//   resolveFqbn(fqbn: string, platforms: InstalledPlatforms): ResolvedBoard   (sync)
+//     arduino-cli's ResolveFQBN. Throws ResolveError { kind: 'fqbn'|'platform'|'board'|
+//     'option'|'value'|'reference', choices: string[] } whose message names the nearest match.
+//     ResolvedBoard: fqbn (normalised), requestedFqbn, vendor, architecture, boardId, name,
+//       options: SelectedOption[] (every menu, option in effect, isDefault),
+//       properties: Map<string, string> (build properties, unexpanded, as
+//         `arduino-cli board details --show-properties=unexpanded`; includes upload_port.N.vid/pid,
+//         upload.tool.default, upload.maximum_size, tools.<tool>.upload.pattern, …),
+//       sources: Map<string, SourceRef>, platformPath, corePlatformPath, corePath, variantPath?,
+//       platform: PlatformRelease, board: BoardDefinition, warnings,
+//       expand(text, extra?: Record<string,string>): string  ({} expansion, extra wins, 10 rounds),
+//       expanded(key): string | undefined.
+//   PlatformRelease.load(): PlatformData { properties, boards: Map<id, BoardDefinition>,
+//     menuLabels, programmers: Map<id, Properties>, warnings }.
+//   Properties (ordered map with per-key SourceRef), parseProperties, loadPropertiesFile,
+//   loadWithLocal, expandReferences, unresolvedReferences; parseFqbn / formatFqbn.
 //
-//   Properties / parseProperties / loadPropertiesFile / expandReferences: the properties format.
-//   parseFqbn / formatFqbn: FQBN syntax.
+// Board facts: buildPinMap(board): PinMap; readVariantHeader(board); compileDefines(board).
+// Sketch: readSketch(dir), scanLibraries(folders), resolveIncludes(files, board, libraries),
+//   checkSketch(files, dir, board, pinMap, includes), checkBuildSize({ flashBytes, ramBytes }, board).
+// Context: buildBoardContext({ board, installed, sketch?, buildSize? }), renderArduinoContext,
+//   arduinoContextSchema (zod; docs/context-schema.md).
 export { discoverPlatforms, DEBIAN_HARDWARE_DIR, cliConfigFiles } from './platforms.js';
 export type { DiscoverOptions, InstalledPlatforms, LegacyPlatform, ToolRelease } from './platforms.js';
 export { PlatformRelease } from './platform-release.js';
@@ -55,3 +79,5 @@ export { checkSketch, checkBuildSize } from './sketch-check.js';
 export type { BuildSize } from './sketch-check.js';
 export { readSketch, sketchMainFile } from './sketch.js';
 export type { SketchProject, SketchProfile } from './sketch.js';
+export { arduinoContextSchema } from './context-schema.js';
+export type { ArduinoContextJson } from './context-schema.js';

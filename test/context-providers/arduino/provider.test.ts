@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { arduinoContextSchema } from '../../../context-providers/arduino/context-schema.js';
 import { ArduinoBoardError, createArduinoProvider } from '../../../context-providers/arduino/provider.js';
 import type { HardwareContext } from '../../../context-providers/types.js';
 import { DATA_DIR, FIXTURES, OWN_FIXTURES, TMP } from './paths.js';
@@ -17,6 +18,7 @@ function portable(context: HardwareContext): unknown {
 
 function expectGolden(name: string, context: HardwareContext): void {
   const file = join(GOLDEN, `${name}.json`);
+  arduinoContextSchema.parse(context);
   const actual = portable(context);
   if (process.env.UPDATE_GOLDENS === '1') {
     mkdirSync(GOLDEN, { recursive: true });
@@ -101,6 +103,13 @@ describe('the Arduino provider', () => {
     expect(uno).toContain('PinChecks.ino:27 [pwm-pin]');
     expect(mega).toContain('Serial ports: Serial, Serial1, Serial2, Serial3');
     expect(mega).toContain('Servo.h → Servo 1.1.8, user library');
+  });
+
+  test('a context with findings and libraries follows the documented JSON schema', async () => {
+    const context = await load(debianProvider(), join(SKETCHES, 'Libraries'), 'arduino:avr:leonardo');
+    expect(() => arduinoContextSchema.parse(JSON.parse(JSON.stringify(context)))).not.toThrow();
+    expect(context.libraries.length).toBeGreaterThan(5);
+    expect(context.findings.length).toBeGreaterThan(0);
   });
 
   test('readOnlyRoots are the platform, core and variant folders and inputs list every file read', async () => {
