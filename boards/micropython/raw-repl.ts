@@ -81,6 +81,8 @@ export class RawRepl {
       try {
         await this.reader.until(RAW_BANNER, { timeoutMs: this.answerMs / 2 });
         await this.reader.until('>', { timeoutMs: this.answerMs / 2 });
+        // Both Ctrl-As may have been heard: drop the second banner so it is not taken for a reply.
+        if (attempt > 0) await this.reader.settle(100, this.answerMs / 2);
         return;
       } catch (error) {
         if (!(error instanceof ReadTimeout) || attempt === 1) throw this.silent(error, 'enter the raw REPL');

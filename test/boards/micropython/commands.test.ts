@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandIo } from '../../../boards/command.js';
 import { EXIT, micropythonCommands } from '../../../boards/micropython/commands.js';
+import { openSerialLink } from '../../../boards/micropython/link.js';
 import { startMicrobit, startWasmBoard, type EmulatedBoard } from './emulated-boards.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'run-script-'));
@@ -110,5 +111,24 @@ describe('camera-info over the raw REPL on the micro:bit firmware in qemu-system
     const t = terminal();
     expect(await micropythonCommands().get('run-script')!(['blink.py', '--port', board.path], t.io)).toBe(EXIT.ok);
     expect(t.text()).toBe('blink 0\nblink 1\n');
+  });
+});
+
+describe('run-script when the board stops answering (the WebAssembly build in a loop that never yields)', () => {
+  let board: EmulatedBoard | undefined;
+  afterEach(async () => {
+    await board?.stop();
+  });
+
+  it('gives up after the answer time-out with an error naming the port, and releases the port', async () => {
+    board = await startWasmBoard();
+    // A loop that never calls out: the stand-in UART interrupt cannot fire, so Ctrl-C goes unheard.
+    writeFileSync(join(workspace, 'hang.py'), 'while True:\n    pass\n');
+    const commands = micropythonCommands({ answerTimeoutMs: 800 });
+    const t = terminal();
+    expect(await commands.get('run-script')!(['hang.py', '--port', board.path, '--timeout', '0.3', '--no-raw-paste'], t.io)).toBe(EXIT.failed);
+    expect(t.text()).toContain(`the device on ${board.path} stopped answering: it did not stop the script after Ctrl-C within 0.8 s`);
+    const again = await openSerialLink(board.path);
+    await again.close();
   });
 });
