@@ -2,6 +2,7 @@
 // The boardbridge command line: faces for people and scripts over the bridge core.
 import { Command } from 'commander';
 import { registerAgents } from './agents.js';
+import { registerBoardCommands } from './board.js';
 import { registerChat } from './chat.js';
 import { registerContext } from './context.js';
 import { printError } from './errors.js';
@@ -21,6 +22,7 @@ registerContext(program);
 registerAgents(program);
 registerUndo(program);
 registerMcp(program);
+registerBoardCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   printError(error);

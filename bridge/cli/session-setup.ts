@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { allProviders } from '../../context-providers/index.js';
 import { loadConfig, resolveAgent, type AgentLaunch } from '../agents/resolve.js';
 import { ContextService } from '../context/context-service.js';
+import { BridgeHardware } from '../hardware/bridge-hardware.js';
 import { BridgeSession } from '../session/bridge-session.js';
 import type { BridgeEvent } from '../session/events.js';
 import type { AskPerson, PermissionPolicy } from '../services/permission/broker.js';
@@ -37,8 +38,11 @@ export async function startSession(
   ask?: AskPerson,
   onEvent?: (event: BridgeEvent) => void,
 ): Promise<BridgeSession> {
+  const hardware = new BridgeHardware();
   return BridgeSession.start({
     onEvent,
+    hardware,
+    selection: selectionOf(flags),
     launch: launchFor(flags),
     workspace: flags.workspace ?? process.cwd(),
     policy,

@@ -16,6 +16,8 @@ export interface HardwareTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   input: Shape;
   /** Reads only: no device or file changes. */
   readOnly: boolean;
+  /** Changes a device (upload, program, run a script): annotated so agents can warn. */
+  destructive?: boolean;
   /** For tools that change a device: the question the person is asked first. */
   consentQuestion?: (input: z.infer<z.ZodObject<Shape>>) => Promise<string> | string;
   run(input: z.infer<z.ZodObject<Shape>>, signal: AbortSignal): Promise<ToolOutput>;

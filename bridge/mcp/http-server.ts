@@ -70,7 +70,7 @@ function buildServer(tools: HardwareTool[], consent: DeviceConsent): McpServer {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.input,
-        annotations: { readOnlyHint: tool.readOnly, destructiveHint: Boolean(tool.consentQuestion), openWorldHint: false },
+        annotations: { readOnlyHint: tool.readOnly, destructiveHint: Boolean(tool.destructive || tool.consentQuestion), openWorldHint: false },
       },
       async (input: Record<string, unknown>, extra: { signal: AbortSignal }) => {
         try {

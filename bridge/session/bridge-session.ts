@@ -12,11 +12,14 @@ import {
   type SessionNotification,
   type StopReason,
 } from '@agentclientprotocol/sdk';
-import type { CommandTable } from '../../boards/command.js';
 import type { Selection } from '../../context-providers/types.js';
 import { packageRoot, type AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
+import type { BridgeHardware } from '../hardware/bridge-hardware.js';
+import { commandTools } from '../mcp/command-tools.js';
+import { contextTools } from '../mcp/context-tools.js';
 import type { DeviceConsent, HardwareTool } from '../mcp/hardware-tool.js';
+import { AgentSerial, serialTools } from '../mcp/serial-tools.js';
 import { MCP_SERVER_NAME, startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
 import { MCP_TOKEN_ENV } from '../mcp/stdio-relay.js';
 import { DEVICE_META_KEY } from '../services/permission/classify.js';
@@ -46,9 +49,10 @@ export interface SessionOptions {
   askTimeoutMs?: number;
   contexts?: ContextService;
   mcpServers?: McpServer[];
-  boardCommands?: CommandTable;
-  /** Tools served to the agent by the bridge's own MCP server. */
-  hardwareTools?: HardwareTool[];
+  /** The bridge's serial hub and board commands: served to the agent as MCP tools and in terminals. */
+  hardware?: BridgeHardware;
+  /** The board the face has selected (FQBN, device, camera) until a prompt says otherwise. */
+  selection?: Selection;
   env?: NodeJS.ProcessEnv;
   /** Listens from the very first event (session_started comes before start() resolves). */
   onEvent?: (event: BridgeEvent) => void;
@@ -72,6 +76,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   private buffers = new Map<string, string>();
   private turn?: Promise<TurnResult>;
   private mcp?: HardwareMcpServer;
+  private agentSerial?: AgentSerial;
+  private selection: Selection = {};
   private consentRequests = 0;
   private closed = false;
   private readonly env: NodeJS.ProcessEnv;
@@ -81,6 +87,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.workspace = checkWorkspace(options.workspace);
     this.env = options.env ?? process.env;
     if (options.onEvent) this.on('event', options.onEvent);
+    this.selection = options.selection ?? {};
     this.guard = new WorkspaceGuard([this.workspace]);
     this.broker = new PermissionBroker({
       policy: options.policy,
@@ -164,6 +171,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     await this.cancel();
     await this.shutdownAgent();
     await this.mcp?.close();
+    await this.agentSerial?.close();
   }
 
   private async connect(loadId?: string): Promise<void> {
@@ -198,6 +206,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       }
     } catch (error) {
       await this.shutdownAgent();
+      await this.mcp?.close();
+      this.mcp = undefined;
       throw error instanceof BridgeError ? error : new BridgeError('protocol', `${this.options.launch.title} refused to start a session: ${errorMessage(error)}`, 'run: boardbridge doctor');
     }
     if (!this.journal) {
@@ -207,7 +217,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.fs = new FsService({ guard: this.guard, journal: this.journal, buffers: () => this.buffers });
     this.terminals = new TerminalService({
       guard: this.guard,
-      commands: this.options.boardCommands,
+      commands: this.options.hardware?.commands(this.deviceConsent, 'the agent (terminal)'),
       env,
       onEvent: (e) =>
         e.type === 'terminal_started'
@@ -240,8 +250,9 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   // HTTP with a bearer token where the agent supports it; otherwise a stdio relay it starts itself.
   private async mcpServersFor(http: boolean): Promise<McpServer[]> {
     const servers = (this.options.mcpServers ?? []).filter((s) => !('type' in s) || s.type !== 'http' || http);
-    if (!this.options.hardwareTools?.length) return servers;
-    this.mcp ??= await startHardwareMcpServer(this.options.hardwareTools, this.deviceConsent);
+    const tools = this.hardwareTools();
+    if (!tools.length) return servers;
+    this.mcp ??= await startHardwareMcpServer(tools, this.deviceConsent);
     if (http) {
       servers.push({ type: 'http', name: MCP_SERVER_NAME, url: this.mcp.url, headers: [{ name: 'Authorization', value: `Bearer ${this.mcp.token}` }] });
     } else {
@@ -253,6 +264,18 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       });
     }
     return servers;
+  }
+
+  private hardwareTools(): HardwareTool[] {
+    const tools: HardwareTool[] = [];
+    if (this.options.contexts) tools.push(...contextTools(this.options.contexts, this.workspace, () => this.selection.board));
+    const hardware = this.options.hardware;
+    if (hardware) {
+      this.agentSerial ??= new AgentSerial(hardware.hub);
+      const env = Object.fromEntries(Object.entries(this.env).filter((e): e is [string, string] => e[1] !== undefined));
+      tools.push(...commandTools(hardware.commands(this.deviceConsent, 'the agent (MCP)'), this.workspace, env), ...serialTools(this.agentSerial));
+    }
+    return tools;
   }
 
   // Device changes through MCP always pass the broker: either the agent's own request was
@@ -276,6 +299,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       return { error: new BridgeError('agent_exited', `${this.options.launch.title} is not running`, 'restart the session') };
     }
     this.buffers = new Map(Object.entries(editor.buffers ?? {}).map(([p, c]) => [path.resolve(p), c]));
+    this.selection = editor.selection ?? this.selection;
     const blocks: ContentBlock[] = [];
     if (this.options.contexts) {
       try {

@@ -1,0 +1,68 @@
+// Board commands for people: compile, upload, monitor, ports (Arduino), build and
+// program (MPLAB X), run-script, stop-script, camera-info (MicroPython/OpenMV).
+// The same implementation the agent reaches through terminals and MCP.
+import readline from 'node:readline';
+import type { Command } from 'commander';
+import type { DeviceConsent } from '../mcp/hardware-tool.js';
+import { BridgeHardware } from '../hardware/bridge-hardware.js';
+import { EXIT } from './errors.js';
+
+const BOARD_COMMANDS: Array<[string, string]> = [
+  ['compile', 'compile a sketch: boardbridge compile [sketch] [--fqbn F]'],
+  ['upload', 'compile and upload: boardbridge upload [sketch] [--port P] [--fqbn F]'],
+  ['monitor', 'serial monitor: boardbridge monitor --port P [--baud B] [--for 5s] [--until REGEX] [--timestamps]'],
+  ['ports', 'list serial ports and the boards they identify as'],
+  ['build', 'build an MPLAB X project: boardbridge build [project.X] [--conf C]'],
+  ['program', 'program the device of an MPLAB X project with ipecmd'],
+  ['run-script', 'run a MicroPython script on a camera: boardbridge run-script FILE --port P'],
+  ['stop-script', 'stop the running script: boardbridge stop-script --port P'],
+  ['camera-info', 'firmware, arch and sensor of a camera: boardbridge camera-info --port P'],
+];
+
+export function registerBoardCommands(program: Command): void {
+  for (const [name, description] of BOARD_COMMANDS) {
+    program
+      .command(name)
+      .description(description)
+      .helpOption(false)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .option('-y, --yes', 'agree to device changes without asking (for scripts)')
+      .argument('[args...]')
+      .action(async (args: string[], flags: { yes?: boolean }) => {
+        process.exitCode = await runBoardCommand(name, args, Boolean(flags.yes));
+      });
+  }
+}
+
+async function runBoardCommand(name: string, argv: string[], yes: boolean): Promise<number> {
+  const hardware = new BridgeHardware();
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.on('SIGINT', onSigint);
+  try {
+    const command = hardware.commands(askOnTerminal(yes), 'CLI').get(name);
+    if (!command) return EXIT.usage;
+    return await command(argv, {
+      write: (text) => process.stdout.write(text),
+      signal: controller.signal,
+      cwd: process.cwd(),
+      env: process.env as Record<string, string>,
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+    await hardware.close();
+  }
+}
+
+// A person at the terminal agrees to each device change; scripts pass --yes.
+function askOnTerminal(yes: boolean): DeviceConsent {
+  return async (_tool, question) => {
+    if (yes) return { granted: true };
+    if (!process.stdin.isTTY) return { granted: false, reason: 'no terminal to ask on; pass --yes to agree in scripts' };
+    const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+    const answer = await new Promise<string>((resolve) => rl.question(`${question[0].toUpperCase()}${question.slice(1)} [y/N] `, resolve));
+    rl.close();
+    return /^y(es)?$/i.test(answer.trim()) ? { granted: true } : { granted: false, reason: 'answered no' };
+  };
+}

@@ -1,0 +1,93 @@
+// MCP tools that run the same in-process board commands as ACP terminals and the
+// CLI (compile, upload, build, program, run_script ...): one implementation, and
+// the commands' own consent checks apply whichever way they are called.
+import { z } from 'zod';
+import type { CommandTable } from '../../boards/command.js';
+import { defineTool, type HardwareTool, type ToolOutput } from './hardware-tool.js';
+
+export function commandTools(commands: CommandTable, cwd: string, env: Record<string, string>): HardwareTool[] {
+  const run = async (name: string, argv: string[], signal: AbortSignal): Promise<ToolOutput> => {
+    const command = commands.get(name);
+    if (!command) return { text: `boardbridge has no ${name} command here`, isError: true };
+    let text = '';
+    const exitCode = await command(argv, { write: (t) => (text += t), signal, cwd, env }).catch((error: unknown) => {
+      text += `${error instanceof Error ? error.message : String(error)}\n`;
+      return 1;
+    });
+    return { text: text || `(no output; exit ${exitCode})`, isError: exitCode !== 0, data: { exitCode } };
+  };
+  const opt = (flag: string, value: string | number | undefined) => (value === undefined ? [] : [flag, String(value)]);
+  const sketch = z.string().optional().describe('sketch folder or .ino (default: the workspace)');
+  const fqbn = z.string().optional().describe('board FQBN, e.g. arduino:avr:uno (default: sketch.yaml)');
+  const port = z.string().describe('serial port, e.g. /dev/ttyACM0');
+
+  return [
+    defineTool({
+      name: 'compile',
+      title: 'Compile the sketch',
+      description: 'Compile an Arduino sketch for the selected board: diagnostics as file:line:column, flash and RAM use against the board limits.',
+      input: { sketch, fqbn },
+      readOnly: false,
+      run: (i, signal) => run('compile', [...(i.sketch ? [i.sketch] : []), ...opt('--fqbn', i.fqbn)], signal),
+    }),
+    defineTool({
+      name: 'upload',
+      title: 'Upload the sketch to the board',
+      description: 'Compile and upload the sketch to the board on a serial port. Changes the device: the person is asked first. A monitor on the port pauses meanwhile.',
+      input: { sketch, fqbn, port: port.optional() },
+      readOnly: false,
+      destructive: true,
+      run: (i, signal) => run('upload', [...(i.sketch ? [i.sketch] : []), ...opt('--fqbn', i.fqbn), ...opt('--port', i.port)], signal),
+    }),
+    defineTool({
+      name: 'list_ports',
+      title: 'List serial ports',
+      description: 'Serial ports with their USB ids and the boards they identify as.',
+      input: {},
+      readOnly: true,
+      run: (_i, signal) => run('ports', [], signal),
+    }),
+    defineTool({
+      name: 'build',
+      title: 'Build the MPLAB X project',
+      description: 'Build an MPLAB X project with make for a configuration; diagnostics as file:line.',
+      input: { project: z.string().optional().describe('the .X folder (default: the workspace)'), conf: z.string().optional() },
+      readOnly: false,
+      run: (i, signal) => run('build', [...(i.project ? [i.project] : []), ...opt('--conf', i.conf)], signal),
+    }),
+    defineTool({
+      name: 'program',
+      title: 'Program the device (MPLAB IPE)',
+      description: "Program the project's device with ipecmd, using the project's own device and tool. Changes the device: the person is asked first.",
+      input: { project: z.string().optional(), conf: z.string().optional() },
+      readOnly: false,
+      destructive: true,
+      run: (i, signal) => run('program', [...(i.project ? [i.project] : []), ...opt('--conf', i.conf)], signal),
+    }),
+    defineTool({
+      name: 'run_script',
+      title: 'Run a MicroPython script on the camera',
+      description: 'Run a script on an OpenMV camera or MicroPython board over its serial REPL and return its output; tracebacks point at script lines. Replaces what runs there: the person is asked first.',
+      input: { file: z.string().describe('the .py script'), port, timeout: z.number().int().min(1).max(600).optional().describe('seconds') },
+      readOnly: false,
+      destructive: true,
+      run: (i, signal) => run('run-script', [i.file, '--port', i.port, ...opt('--timeout', i.timeout)], signal),
+    }),
+    defineTool({
+      name: 'stop_script',
+      title: 'Stop the running script',
+      description: 'Stop the script running on the camera (Ctrl-C).',
+      input: { port },
+      readOnly: false,
+      run: (i, signal) => run('stop-script', ['--port', i.port], signal),
+    }),
+    defineTool({
+      name: 'camera_info',
+      title: 'Camera information',
+      description: 'Firmware version, board arch string and sensor of a connected OpenMV camera or MicroPython board.',
+      input: { port },
+      readOnly: true,
+      run: (i, signal) => run('camera-info', ['--port', i.port], signal),
+    }),
+  ];
+}
