@@ -53,6 +53,8 @@ export class AgentProbe {
   readonly updates: SessionNotification[] = [];
   /** Agent→client requests in arrival order. */
   readonly agentRequests: AgentRequestRecord[] = [];
+  /** How each session/request_permission was answered, in order. */
+  readonly permissionAnswers: RequestPermissionResponse[] = [];
   stderr = '';
   readonly connection: ClientConnection;
   private readonly child: ChildProcess;
@@ -159,10 +161,15 @@ export class AgentProbe {
   private answerPermission(params: RequestPermissionRequest): Promise<RequestPermissionResponse> {
     this.agentRequests.push({ method: methods.client.session.requestPermission, params });
     const policy = this.options.permission ?? 'allow_once';
-    if (policy === 'hold') return new Promise((resolve) => this.pendingPermissions.add(resolve));
+    const answered = (answer: RequestPermissionResponse): RequestPermissionResponse => {
+      this.permissionAnswers.push(answer);
+      return answer;
+    };
+    if (policy === 'hold') return new Promise((resolve) => this.pendingPermissions.add((answer) => resolve(answered(answer))));
+    // Option ids differ per agent (allow / proceed_once ...): choose by kind.
     const option = params.options.find((o) => o.kind === policy) ?? params.options.find((o) => o.kind.startsWith(policy.split('_')[0] ?? ''));
-    if (!option) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
-    return Promise.resolve({ outcome: { outcome: 'selected', optionId: option.optionId } });
+    if (!option) return Promise.resolve(answered({ outcome: { outcome: 'cancelled' } }));
+    return Promise.resolve(answered({ outcome: { outcome: 'selected', optionId: option.optionId } }));
   }
 
   private async readText(path: string, line?: number, limit?: number): Promise<string> {
