@@ -12,7 +12,7 @@ export interface BoardDefinition {
   menus: Map<string, Map<string, string>>;
   /** Menu id → option value → the option's sub-keys. */
   menuProperties: Map<string, Map<string, Properties>>;
-  /** Menu id → first option listed, even one without a label (arduino-cli's default). */
+  /** Menu id → its default: the first option listed that is visible on this OS. */
   defaults: Map<string, string>;
 }
 
@@ -112,15 +112,18 @@ function buildBoard(id: string, properties: Properties): BoardDefinition {
     const labels = new Map<string, string>();
     const subKeys = new Map<string, Properties>();
     const grouped = optionTree.firstLevelOf();
-    const values = optionTree.firstLevelKeys();
-    defaults.set(menuId, values[0]);
-    for (const value of values) {
+    for (const value of optionTree.firstLevelKeys()) {
       const label = optionTree.get(value);
-      // An option without a label is hidden (ESP32 hides options per OS this way).
+      // An option without a label is hidden (esp8266/ESP32 hide options per OS this way).
       if (label === undefined) continue;
       labels.set(value, label);
       subKeys.set(value, grouped.get(value) ?? new Properties());
     }
+    // arduino-cli takes the first key even when it is hidden here, and then refuses its own
+    // default (esp8266's eduinowifi on Linux); the IDE offers the first visible option, as we do.
+    const firstVisible = labels.keys().next().value;
+    if (firstVisible === undefined) continue;
+    defaults.set(menuId, firstVisible);
     menus.set(menuId, labels);
     menuProperties.set(menuId, subKeys);
   }

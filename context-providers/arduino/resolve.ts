@@ -51,6 +51,11 @@ export interface ResolvedBoard {
   expand(text: string, extra?: Record<string, string>): string;
   /** A property with its `{}` references expanded. */
   expanded(key: string): string | undefined;
+  /**
+   * Expansion inside a tool's recipe: `tools.<tool>.*` keys are also visible without their
+   * prefix (`{path}`, `{cmd.path}`), as arduino-cli does for upload and program recipes.
+   */
+  expandForTool(tool: string, text: string, extra?: Record<string, string>): string;
 }
 
 export class ResolveError extends Error {
@@ -145,6 +150,10 @@ export function resolveFqbn(fqbnText: string, installed: InstalledPlatforms): Re
       const value = properties.get(key);
       return value === undefined ? undefined : expand(value);
     },
+    expandForTool: (tool, text, extra = {}) => {
+      const prefix = `tools.${tool}.`;
+      return expandReferences(text, (key) => extra[key] ?? properties.get(prefix + key) ?? properties.get(key));
+    },
   };
 }
 
@@ -178,11 +187,6 @@ function selectOptions(fqbn: Fqbn, board: BoardDefinition, menuLabels: Propertie
   for (const [option, values] of board.menus) {
     const given = fqbn.options.get(option);
     const value = given ?? board.defaults.get(option) ?? '';
-    if (!values.has(value)) {
-      // The first listed option has no label (hidden on this OS): arduino-cli refuses the board.
-      const choices = [...values.keys()];
-      throw new ResolveError(`${board.id}: the default for option ${option} ("${value}") is hidden on this OS; pick one of ${choices.join(', ')}`, 'value', choices);
-    }
     selected.push({
       option,
       optionLabel: menuLabels.get(option) ?? option,
