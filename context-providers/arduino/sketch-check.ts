@@ -13,6 +13,7 @@ interface Call {
   token: Token;
 }
 
+const STATEMENT_KEYWORDS = new Set(['return', 'else', 'do', 'case', 'throw', 'co_return', 'co_yield']);
 const PIN_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'analogWrite', 'analogRead', 'attachInterrupt', 'tone', 'noTone', 'pulseIn', 'shiftOut', 'shiftIn']);
 
 export function checkSketch(files: string[], dir: string, board: ResolvedBoard, pinMap: PinMap, includes: string[]): Finding[] {
@@ -101,8 +102,9 @@ function findCalls(tokens: Token[]): Call[] {
   for (let index = 0; index < tokens.length - 1; index++) {
     const token = tokens[index];
     if (token.kind !== 'identifier' || !PIN_CALLS.has(token.text) || tokens[index + 1].text !== '(' || tokenIsMember(tokens, index)) continue;
-    // `void tone(...)` is a declaration, not a call.
-    if (tokens[index - 1]?.kind === 'identifier' && tokens[index - 1].text !== 'return') continue;
+    // `void tone(...)` is a declaration, not a call; `return tone(...)` and `else tone(...)` are calls.
+    const before = tokens[index - 1];
+    if (before?.kind === 'identifier' && !STATEMENT_KEYWORDS.has(before.text)) continue;
     const args: Token[][] = [[]];
     let depth = 0;
     let end = index + 2;

@@ -27,6 +27,7 @@ describe('the sketch check on an Uno', () => {
       ['pwm-pin', 27],
       ['analog-pin', 29],
       ['pin-range', 30],
+      ['pwm-pin', 34],
       ['unknown-serial', 15],
       ['missing-include', 16],
     ]);
@@ -37,7 +38,7 @@ describe('the sketch check on an Uno', () => {
   });
 
   test('analogWrite on a non-PWM pin names the PWM pins', () => {
-    const pwm = check('arduino:avr:uno').find((finding) => finding.code === 'pwm-pin')!;
+    const pwm = check('arduino:avr:uno').find((finding) => finding.code === 'pwm-pin' && finding.line === 27)!;
     expect(pwm.message).toContain('analogWrite(D7)');
     expect(pwm.suggestion).toBe('Use a PWM pin: D3, D5, D6, D9, D10, D11.');
   });
