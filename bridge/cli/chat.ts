@@ -78,6 +78,7 @@ async function chat(flags: ChatFlags): Promise<number> {
     rl.prompt();
   }
   closing = true;
+  rl.close();
   await session.close();
   return EXIT.ok;
 }

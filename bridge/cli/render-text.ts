@@ -23,6 +23,7 @@ export class TextRenderer {
   private midLine = false;
   private lastRole?: string;
   private readonly shownStatus = new Map<string, string>();
+  private readonly shownDiffs = new Set<string>();
   private readonly color: boolean;
 
   constructor(private readonly out: NodeJS.WriteStream, private readonly workspace: string) {
@@ -83,9 +84,10 @@ export class TextRenderer {
     if (this.shownStatus.get(call.toolCallId) === key) return;
     this.shownStatus.set(call.toolCallId, key);
     this.line(`${STATUS_MARK[call.status] ?? '·'} ${call.kind} ${call.title || call.toolCallId} ${this.dim(`[${call.status}]`)}`);
-    if (call.status !== 'completed' && call.status !== 'pending') return;
+    // The diff shows once, as soon as it is known: before a permission prompt when the agent asks.
     for (const item of call.content) {
-      if (item.type !== 'diff') continue;
+      if (item.type !== 'diff' || this.shownDiffs.has(`${call.toolCallId}|${item.path}`)) continue;
+      this.shownDiffs.add(`${call.toolCallId}|${item.path}`);
       this.line(this.dim(`  ${this.rel(item.path)}`));
       const lines = diffLines(item.oldText ?? '', item.newText);
       if (!lines) {

@@ -1,0 +1,102 @@
+// `boardbridge chat` in a real pseudo-terminal (util-linux `script`), driven as a
+// person would type, against the real claude-code-acp agent offline.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agentLaunch } from '../support/agents.js';
+import { startModelServer, type ModelServer } from '../support/model-server/index.js';
+import { cliMain, tempSketch } from './run-cli.js';
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+let server: ModelServer | undefined;
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  child?.kill('SIGKILL');
+  await server?.close();
+});
+
+class Screen {
+  text = '';
+  constructor(private readonly proc: ChildProcess) {
+    proc.stdout!.setEncoding('utf8');
+    proc.stdout!.on('data', (t: string) => {
+      this.text += t;
+    });
+  }
+  async waitFor(needle: string | RegExp, from = 0): Promise<number> {
+    const started = Date.now();
+    for (;;) {
+      if (Date.now() - started > 40_000) throw new Error(`the chat never showed ${needle}; the screen:\n${this.text}`);
+      const rest = this.text.slice(from);
+      const at = typeof needle === 'string' ? rest.indexOf(needle) : rest.search(needle);
+      if (at >= 0) return from + at;
+      if (this.proc.exitCode !== null) throw new Error(`chat exited before showing ${needle}:\n${this.text}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+  type(keys: string): void {
+    this.proc.stdin!.write(keys);
+  }
+}
+
+function startChat(sketch: string, env: Record<string, string>, agentCommand: string): Screen {
+  const line = [process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', agentCommand].map(quote).join(' ');
+  child = spawn('script', ['-qfec', line, '/dev/null'], { env: { ...env, TERM: 'dumb', NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  return new Screen(child);
+}
+
+describe('boardbridge chat in a terminal', () => {
+  it('streams the reply, offers the agent\'s own permission options by number and by arrow keys, writes the files, and cancels with Ctrl-C', async () => {
+    const { root, sketch } = tempSketch();
+    const target = path.join(sketch, 'Blink.ino');
+    server = await startModelServer({
+      turns: [
+        { whenUserSays: 'fade', replies: [{ tool: { claude: { name: 'Write', input: { file_path: target, content: 'void setup() {}\nvoid loop() { analogWrite(9, 128); }\n' } } } }, { say: 'The LED on pin 9 now fades.' }] },
+        { whenUserSays: 'notes', replies: [{ tool: { claude: { name: 'Write', input: { file_path: path.join(sketch, 'notes.txt'), content: 'pin 9 has PWM\n' } } } }, { say: 'Noted.' }] },
+        { whenUserSays: 'ponder', replies: [{ hang: true }] },
+      ],
+    });
+    const launch = agentLaunch('claude-code-acp', server.url, root);
+    const screen = startChat(sketch, { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') }, [launch.command, ...launch.args].map(quote).join(' '));
+    await screen.waitFor('› ');
+    screen.type('make the LED fade\r');
+    const asked = await screen.waitFor('Permission needed');
+    const options = await screen.waitFor(/Choose 1-3/, asked);
+    const menu = screen.text.slice(asked, options);
+    expect(menu).toMatch(/1\. Always Allow\s+\[allow_always\]/);
+    expect(menu).toMatch(/2\. Allow\s+\[allow_once\]/);
+    expect(menu).toMatch(/3\. Reject\s+\[reject_once\]/);
+    screen.type('2\r');
+    const reply = await screen.waitFor('The LED on pin 9 now fades.', options);
+    const done = await screen.waitFor('done (end_turn)', reply);
+    expect(screen.text.slice(0, asked)).toContain('+ void loop() { analogWrite(9, 128); }');
+    expect(screen.text.slice(options, done)).toMatch(/● edit Write .*Blink\.ino \[completed\]/);
+    expect(readFileSync(target, 'utf8')).toContain('analogWrite(9, 128)');
+
+    await screen.waitFor('› ', done);
+    screen.type('write some notes\r');
+    const second = await screen.waitFor(/Choose 1-3/, done);
+    screen.type('\x1b[B'); // ↓ moves from "Always Allow" to "Allow"
+    await screen.waitFor('[2. Allow]', second);
+    screen.type('\r');
+    const noted = await screen.waitFor('Noted.', second);
+    expect(readFileSync(path.join(sketch, 'notes.txt'), 'utf8')).toBe('pin 9 has PWM\n');
+
+    await screen.waitFor('› ', noted);
+    screen.type('ponder the universe\r');
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (server!.requests.some((r) => r.handledAs === 'script' && JSON.stringify(r.conversation?.userPrompts ?? []).includes('ponder'))) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 25);
+    });
+    screen.type('\x03');
+    await screen.waitFor(/^cancelled\r?$/m, noted);
+    screen.type('/quit\r');
+    await new Promise((r) => child!.on('exit', r));
+  });
+});
