@@ -36,6 +36,9 @@
 //   Properties (ordered map with per-key SourceRef), parseProperties, loadPropertiesFile,
 //   loadWithLocal, expandReferences, unresolvedReferences; parseFqbn / formatFqbn.
 //
+//   resolveUploadTool(board, installed, { action?: "upload"|"bootloader"|"program"; protocol? }):
+//     { toolId, platform, properties } — arduino-cli's upload property assembly incl. vendor:tool.
+//
 // Board facts: buildPinMap(board): PinMap; readVariantHeader(board); compileDefines(board).
 // Sketch: readSketch(dir), scanLibraries(folders), resolveIncludes(files, board, libraries),
 //   checkSketch(files, dir, board, pinMap, includes), checkBuildSize({ flashBytes, ramBytes }, board).
@@ -81,3 +84,5 @@ export { readSketch, sketchMainFile } from './sketch.js';
 export type { SketchProject, SketchProfile } from './sketch.js';
 export { arduinoContextSchema } from './context-schema.js';
 export type { ArduinoContextJson } from './context-schema.js';
+export { resolveUploadTool } from './upload-tool.js';
+export type { ToolRecipeProperties } from './upload-tool.js';

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { buildBoardContext } from '../../../context-providers/arduino/board-context.js';
 import { discoverPlatforms, type InstalledPlatforms } from '../../../context-providers/arduino/platforms.js';
+import { expandReferences } from '../../../context-providers/arduino/properties.js';
 import { resolveFqbn } from '../../../context-providers/arduino/resolve.js';
+import { resolveUploadTool } from '../../../context-providers/arduino/upload-tool.js';
 import { DATA_DIR, FIXTURES, TMP, USER_HARDWARE } from './paths.js';
 
 describe('every board of every fixture platform', () => {
@@ -53,5 +55,17 @@ describe('every board of every fixture platform', () => {
     expect(resolved.properties.get('runtime.tools.avrdude.path')).toBe(avrdude);
     expect(resolved.properties.get('runtime.tools.avrdude-6.3.0-arduino17.path')).toBe(avrdude);
     expect(resolved.expandForTool('avrdude', '{cmd.path}')).toBe(`${avrdude}/bin/avrdude`);
+  });
+
+  test("upload.tool=arduino:avrdude takes the tool from arduino's platform and its recipe expands", () => {
+    const board = resolveFqbn('my_avr_platform:avr:custom_yun', installed);
+    const tool = resolveUploadTool(board, installed);
+    expect(tool.toolId).toBe('avrdude');
+    expect(tool.platform.id).toBe('arduino:avr');
+    const extra: Record<string, string> = { 'serial.port': '/dev/ttyACM0', 'build.path': '/b', 'build.project_name': 'x.ino', 'upload.verbose': '', 'upload.verify': '' };
+    const command = expandReferences(tool.properties.get('upload.pattern')!, (key) => extra[key] ?? tool.properties.get(key));
+    const avrdude = join(sketchbook, 'data/packages/arduino/tools/avrdude/6.3.0-arduino17');
+    expect(command).toContain(`"${avrdude}/bin/avrdude"`);
+    expect(command).toContain('-patmega32u4 -cavr109 "-P/dev/ttyACM0" -b57600');
   });
 });
