@@ -45,8 +45,9 @@ for (const [how, command] of [
   process.stdout.write(`\n${how}\n`);
   for (const project of projects) {
     const inChild: number[] = [];
-    const times = timeRuns(command(project.args), project.env, false, inChild);
-    const reported = inChild.length ? `  (inside the child: median ${ms(median(inChild))})` : '';
+    const cpu: number[] = [];
+    const times = timeRuns(command(project.args), project.env, false, inChild, cpu);
+    const reported = inChild.length ? `  (inside the child: median ${ms(median(inChild))}, CPU ${ms(median(cpu))})` : '';
     process.stdout.write(`  ${project.label.padEnd(46)} median ${ms(median(times))}  min ${ms(Math.min(...times))}  max ${ms(Math.max(...times))}${reported}\n`);
   }
 }
@@ -59,11 +60,13 @@ async function once(args: string[]): Promise<void> {
   const context = await mplabxProvider.load(detected, { configuration: conf >= 0 ? args[conf + 1] : undefined });
   process.stdout.write(args.includes('--json') ? JSON.stringify(context) : mplabxProvider.render(context));
   // performance.now() counts from this process's start, module loading included.
-  process.stderr.write(`once-ms ${performance.now().toFixed(1)}\n`);
+  const { user, system } = process.cpuUsage();
+  process.stderr.write(`once-ms ${performance.now().toFixed(1)} cpu-ms ${((user + system) / 1000).toFixed(1)}\n`);
 }
 
-// `inChild` collects what a --once child reports: its time from process start to context rendered.
-function timeRuns(args: string[], env: Record<string, string> | undefined, bare = false, inChild?: number[]): number[] {
+// `inChild` and `cpu` collect what a --once child reports: its time from process start to
+// context rendered, and the CPU time it used (less swayed by other load on the machine).
+function timeRuns(args: string[], env: Record<string, string> | undefined, bare = false, inChild?: number[], cpu?: number[]): number[] {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = process.hrtime.bigint();
@@ -71,8 +74,11 @@ function timeRuns(args: string[], env: Record<string, string> | undefined, bare 
     const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
     if (!bare && result.status !== 0) throw new Error(`context failed (${result.status}): ${result.stderr}`);
     times.push(elapsed);
-    const reported = /^once-ms (\d+(?:\.\d+)?)$/m.exec(result.stderr ?? '');
-    if (reported) inChild?.push(Number(reported[1]));
+    const reported = /^once-ms (\d+(?:\.\d+)?) cpu-ms (\d+(?:\.\d+)?)$/m.exec(result.stderr ?? '');
+    if (reported) {
+      inChild?.push(Number(reported[1]));
+      cpu?.push(Number(reported[2]));
+    }
   }
   return times;
 }

@@ -3,12 +3,13 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { naturalCompare } from '../../context-providers/mplabx/natural-order.js';
 
 export async function mplabxHomes(env: Record<string, string | undefined>): Promise<string[]> {
   const homes = [env.MPLABX_HOME ?? process.env.MPLABX_HOME].filter((h): h is string => Boolean(h));
   for (const install of ['/opt/microchip/mplabx', '/Applications/microchip/mplabx']) {
     const versions = await readdir(install).catch(() => [] as string[]);
-    homes.push(...versions.sort((a, b) => b.localeCompare(a, 'en', { numeric: true })).map((v) => join(install, v)));
+    homes.push(...versions.sort((a, b) => naturalCompare(b.replace(/^v/, ''), a.replace(/^v/, ''))).map((v) => join(install, v)));
   }
   return homes;
 }

@@ -4,6 +4,7 @@
 // is not "default").
 import type { Finding } from '../types.js';
 import { parseNumber, type AlternateRoute, type DeviceFacts, type DeviceMemory, type DevicePad, type DevicePeripheral } from './device-facts.js';
+import { naturalCompare } from './natural-order.js';
 import { childNamed, childrenNamed, descendantsNamed, parseXml, type XmlElement } from './xml.js';
 
 export function parseAtdf(text: string, file: string): { facts?: DeviceFacts; warnings: Finding[] } {
@@ -111,5 +112,5 @@ function memories(device: XmlElement, file: string): DeviceMemory[] {
 }
 
 function byPad(a: DevicePad, b: DevicePad): number {
-  return a.pad.localeCompare(b.pad, 'en', { numeric: true });
+  return naturalCompare(a.pad, b.pad);
 }

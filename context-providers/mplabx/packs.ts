@@ -10,6 +10,7 @@ import type { Finding } from '../types.js';
 import { parseAtdf } from './atdf.js';
 import type { DeviceFacts } from './device-facts.js';
 import { parseEdc } from './edc.js';
+import { naturalCompare } from './natural-order.js';
 import { warning, type MplabPack } from './project-model.js';
 
 /** Environment variable with extra pack roots, separated like PATH. */
@@ -20,7 +21,7 @@ export async function defaultPackRoots(env: NodeJS.ProcessEnv = process.env): Pr
   roots.push(join(homedir(), '.mchp_packs'));
   for (const install of ['/opt/microchip/mplabx', '/Applications/microchip/mplabx', 'C:/Program Files/Microchip/MPLABX']) {
     const versions = await readdir(install).catch(() => [] as string[]);
-    for (const version of versions.sort().reverse()) roots.push(join(install, version, 'packs'));
+    for (const version of versions.sort((a, b) => naturalCompare(b.replace(/^v/, ''), a.replace(/^v/, '')))) roots.push(join(install, version, 'packs'));
   }
   return roots.filter((root) => existsSync(root));
 }
@@ -85,7 +86,7 @@ async function installedVersions(pack: MplabPack, roots: string[]): Promise<Arra
     for (const v of versions) if (v.isDirectory()) found.push({ version: v.name, folder: join(base, v.name) });
   }
   // Newest first, so a fallback picks the latest installed.
-  return found.sort((a, b) => b.version.localeCompare(a.version, 'en', { numeric: true }));
+  return found.sort((a, b) => naturalCompare(b.version, a.version));
 }
 
 async function deviceFile(packFolder: string, device: string): Promise<string | undefined> {

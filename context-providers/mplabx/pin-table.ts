@@ -3,6 +3,7 @@
 import type { Bus, Pin, PinCapability } from '../types.js';
 import type { DeviceFacts } from './device-facts.js';
 import type { PinAssignment } from './mcc.js';
+import { naturalCompare } from './natural-order.js';
 
 const supplyPad = /^(A?GND|A?VCC|A?VDD|A?VSS|VCAP|VDDCORE|VDDIO|VBAT)\d*$/i;
 const portPad = /^(R[A-Z]\d{1,2}|P[A-Z]\d{1,2})$/;
@@ -42,7 +43,7 @@ export function buildPinTable(facts: DeviceFacts | undefined, assignments: PinAs
   const ordered = [...pins.values()].sort((a, b) =>
     typeof a.number === 'number' && typeof b.number === 'number'
       ? a.number - b.number
-      : String(a.names[0]).localeCompare(String(b.names[0]), 'en', { numeric: true }),
+      : naturalCompare(a.names[0], b.names[0]),
   );
   return { pins: ordered, buses: busesOf(facts), package: packageName };
 }

@@ -1,8 +1,13 @@
 // One small element tree for every MPLAB X file we read (project.xml,
 // configurations.xml, .atdf, .PIC, .mc3), built on fast-xml-parser with the
 // line of each element kept so every fact can cite file:line.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type * as FastXmlParser from 'fast-xml-parser';
 import type { Finding } from '../types.js';
+
+// The package's CommonJS build is one bundled file; its ESM entry is some thirty
+// small modules whose loading costs more than reading a project on a cold start.
+const { XMLParser, XMLValidator } = createRequire(import.meta.url)('fast-xml-parser') as typeof FastXmlParser;
 
 export interface XmlElement {
   /** Tag name without namespace prefix (`edc:Pin` → `Pin`). */
