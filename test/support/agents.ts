@@ -1,6 +1,91 @@
 // How to run each real ACP agent offline against the scripted model server (model-server/).
 //
-// BEHAVIOUR NOTES: filled in below from runs against the real packages.
+// BEHAVIOUR NOTES, seen on this machine with the probe client (test/support/acp-probe.ts), which
+// declares fs.readTextFile, fs.writeTextFile and terminal. Each line is pinned by a test in
+// test/harness/ (claude-code-acp.test.ts, gemini.test.ts, mcp-passthrough.test.ts); full streams
+// are in test/fixtures/recorded/*.jsonl.
+//
+// claude-code-acp 0.16.2 (Claude Code via @anthropic-ai/claude-agent-sdk 0.2.44)
+// - initialize: agentCapabilities {loadSession, promptCapabilities {image, embeddedContext},
+//   mcpCapabilities {http, sse}, sessionCapabilities {fork, list, resume}}; authMethods
+//   [{id "claude-login"}] (never needed with ANTHROPIC_API_KEY). session/new answers with models
+//   (default/opus/opus[1m]/haiku) and modes default | acceptEdits | plan | dontAsk, then sends
+//   available_commands_update.
+// - Model traffic: one POST /v1/messages/count_tokens?beta=true at start, then one
+//   POST /v1/messages?beta=true (stream) per step. With the env below no title/suggestion requests
+//   were seen; requests without tools would be answered as background anyway.
+// - With client fs/terminal capabilities it hides Read/Write/Edit/Bash and offers the model
+//   mcp__acp__Read/Write/Edit/Bash/BashOutput/KillShell instead (scripts may say "Write").
+// - Every tool call: `tool_call` twice with one id (first rawInput {} and a generic title, then the
+//   full input, title, kind, content/locations), then `tool_call_update` without status (only
+//   _meta.claudeCode.toolResponse), then `tool_call_update` status completed|failed with rawOutput.
+//   Ids are the model's tool_use ids. Empty agent_message_chunk "" precede each text block.
+// - Permission: session/request_permission AFTER the second tool_call, toolCall {toolCallId,
+//   rawInput, title}, options allow_always/"allow_always", allow_once/"allow",
+//   reject_once/"reject". Asked for Write, Edit, Bash and MCP tools; not for mcp__acp__Read.
+// - Read: fs/read_text_file {path, line: 1, limit: 2000}, no permission.
+//   Write: permission → fs/write_text_file (no read first; diff oldText null).
+//   Edit: permission → fs/read_text_file {path} (no line/limit) → fs/write_text_file.
+//   Bash: permission → terminal/create {command: whole shell line, env [{CLAUDECODE=1}],
+//   outputByteLimit 32000} with NO args and NO cwd (use the session cwd) → tool_call_update
+//   in_progress with content [{type: terminal, terminalId}] → terminal/wait_for_exit →
+//   terminal/output → terminal/release. Tool result text: "Exited with code 0.Final output:\n\n…".
+// - Rejecting (reject_once): tool_call_update failed, content "User refused permission to run
+//   tool", and the turn ends at once with end_turn (the model is not asked again).
+// - Stop reasons: end_turn, cancelled, max_turn_requests only. A max_tokens stop from the model is
+//   answered by Claude Code itself with a user message "Your response was cut off because it
+//   exceeded the output token limit…" (up to 3 times); the 4th cut fails session/prompt with
+//   -32603 "…exceeded the 32000 output token maximum… CLAUDE_CODE_MAX_OUTPUT_TOKENS". A refusal
+//   (stop_reason "refusal") fails session/prompt with -32603 "…Usage Policy…". Never max_tokens.
+// - session/cancel while the model streams: prompt answers {stopReason: cancelled} and the HTTP
+//   request is aborted. While a permission is pending: answer it {outcome: cancelled} and the
+//   prompt answers cancelled; nothing is written. The next prompt works; the cancelled prompt stays
+//   in history, merged into the next user message after "[Request interrupted by user]".
+// - MCP servers from session/new (stdio and http both work): tools mcp__<server>__<tool>, server
+//   names with '-' kept as is; each call asks permission like any tool.
+// - Does not exit when stdin closes: kill its process group.
+//
+// gemini-cli 0.61 (`gemini --acp --skip-trust`)
+// - initialize: agentCapabilities {loadSession, promptCapabilities {image, audio, embeddedContext},
+//   mcpCapabilities {http, sse}}; authMethods oauth-personal | gemini-api-key | vertex-ai | gateway
+//   (no authenticate call needed with GEMINI_API_KEY + settings selectedType). session/new answers
+//   modes default | autoEdit | yolo | plan and models (auto, gemini-3.1-pro-preview-customtools,
+//   …), then available_commands_update. Every prompt result carries _meta.quota token counts.
+// - Model traffic per prompt: POST /v1beta/models/<flash-lite>:generateContent (the router, JSON
+//   schema {complexity_reasoning, complexity_score}) then POST /v1beta/models/<pro>:
+//   streamGenerateContent?alt=sse per step. The first user content starts with a
+//   "<session_context> This is the Gemini CLI…" part before the prompt part.
+// - Tools offered: update_topic, list_directory, read_file, grep_search, glob, replace,
+//   write_file, web_fetch, run_shell_command, …, mcp_<server>_<tool>.
+// - Ungated tools (read_file, and run_shell_command for a read-only line like `ls`): `tool_call`
+//   status in_progress, then `tool_call_update` completed. read_file reads the disk itself (no
+//   fs/read_text_file); run_shell_command runs the command itself (never terminal/*).
+// - Gated tools (replace, write_file, run_shell_command for other lines, MCP tools): NO tool_call
+//   notification; the tool first appears in session/request_permission.toolCall {toolCallId,
+//   status pending, title, content [diff {path, oldText, newText, _meta.kind add|modify}],
+//   locations, kind}; afterwards only `tool_call_update` (completed|failed, full fields).
+//   Ids look like "replace__replace_<epoch ms>_<n>".
+// - Permission options for edits/shell: allow_always/"proceed_always", allow_once/"proceed_once",
+//   reject_once/"cancel"; for MCP tools: allow_always/"proceed_always_server",
+//   allow_always/"proceed_always_tool", allow_once/"proceed_once", reject_once/"cancel".
+// - replace: fs/read_text_file → permission → fs/read_text_file → fs/write_text_file.
+//   write_file: same order; the first read is of the (maybe missing) target file.
+// - Missing file on fs/read_text_file: answer {content: ""} — then write_file asks permission
+//   (diff oldText "") and creates the file. Answered with error -32002 OR -32603, write_file fails
+//   at once without asking ("Error checking existing file: Resource not found…"), tool_call
+//   in_progress → tool_call_update failed: gemini's ACP fs adapter only maps Error instances to
+//   ENOENT and the SDK's JSON-RPC error is not one. So a bridge must answer "" for missing files.
+// - Rejecting (reject_once): no tool_call_update at all for that tool call; the model is told and
+//   the turn goes on. A client must settle the tool call from the permission answer itself.
+// - Stop reasons: end_turn (also for finishReason MAX_TOKENS and SAFETY: no refusal), cancelled,
+//   max_tokens only when the prompt would overflow the context window (estimated ~4 chars/token
+//   against 1,048,576 tokens; a 4.4 MB prompt does it, without calling the model).
+// - session/cancel while the model streams: cancelled, request aborted; the cancelled prompt is
+//   dropped from history (scripts: use whenUserSays after a cancel). While a permission is
+//   pending: answer it cancelled → prompt answers cancelled, nothing written.
+// - MCP servers from session/new: stdio and http both work, tools mcp_<server>_<tool> (server
+//   name kept, '-' included). Without --skip-trust no MCP server is started and nothing says so.
+// - Exits when stdin closes; still kill its process group.
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
