@@ -2,7 +2,7 @@
 // CLI share it, so each port has one owner, any number of readers, and an upload pauses a
 // monitor instead of failing on a busy port (DESIGN.md, "Hardware tools reach the agent three ways").
 import { existsSync } from 'node:fs';
-import { SerialPort } from 'serialport';
+import { PortConnection } from './connection.js';
 import { describeOpenFailure, PortBusyError, SerialPortError } from './errors.js';
 import { PortEntry } from './port-entry.js';
 import { PortLease } from './port-lease.js';
@@ -153,26 +153,19 @@ export class SerialHub {
   }
 
   private async openDevice(entry: PortEntry): Promise<void> {
-    const { baudRate, dataBits, parity, stopBits, dtr, rts } = entry.settings;
-    const device = new SerialPort({ path: entry.path, baudRate, dataBits, parity, stopBits, autoOpen: false });
-    await new Promise<void>((resolve, reject) => device.open((error) => (error ? reject(error) : resolve())));
+    const device = await PortConnection.open(entry.path, entry.settings, {
+      data: (chunk) => entry.received(chunk),
+      lost: (error) => {
+        if (entry.device !== device) return;
+        entry.device = undefined;
+        if (entry.state === 'open') this.markUnplugged(entry, error.message);
+      },
+    });
     if (entry.state === 'released' || this.pauses.has(entry.path)) {
       // Released or paused while the open was under way: give the port straight back.
-      await new Promise<void>((resolve) => device.close(() => resolve()));
+      await device.close();
       return;
     }
-    if (dtr !== undefined || rts !== undefined) {
-      // A pty has no modem lines (ENOTTY); a real adapter honours them.
-      await new Promise<void>((resolve) => device.set({ dtr, rts }, () => resolve()));
-    }
-    device.on('data', (chunk: Buffer) => entry.received(chunk));
-    // Errors also arrive as 'close' with `disconnected`; without a listener they would crash Node.
-    device.on('error', () => undefined);
-    device.on('close', (error: (Error & { disconnected?: boolean }) | null) => {
-      if (entry.device !== device) return;
-      entry.device = undefined;
-      if (entry.state === 'open') this.markUnplugged(entry, error?.message ?? 'closed by the system');
-    });
     entry.device = device;
     entry.state = 'open';
     entry.notify();
@@ -181,8 +174,7 @@ export class SerialHub {
   private async closeDevice(entry: PortEntry): Promise<void> {
     const device = entry.device;
     entry.device = undefined;
-    if (!device?.isOpen) return;
-    await new Promise<void>((resolve) => device.close(() => resolve()));
+    await device?.close();
   }
 
   private markUnplugged(entry: PortEntry, detail: string): void {

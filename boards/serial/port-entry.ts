@@ -1,6 +1,6 @@
 // The hub's record of one port: its ring buffer, its owner, the OS handle when open, and the
 // state readers need to tell a quiet port from an unplugged, paused or released one.
-import type { SerialPort } from 'serialport';
+import type { PortConnection } from './connection.js';
 import type { PortSettings } from './port-settings.js';
 import type { ReaderSource } from './reader.js';
 import { RingBuffer } from './ring-buffer.js';
@@ -10,7 +10,7 @@ export type PortState = 'opening' | 'open' | 'paused' | 'unplugged' | 'released'
 export class PortEntry implements ReaderSource {
   readonly ring: RingBuffer;
   state: PortState = 'opening';
-  device: SerialPort | undefined;
+  device: PortConnection | undefined;
   disconnects = 0;
   lastDisconnect: string | undefined;
   reconnectTimer: NodeJS.Timeout | undefined;

@@ -34,34 +34,29 @@ export class PortLease {
 
   async write(data: string | Uint8Array): Promise<void> {
     const device = this.usableDevice('write to');
-    await new Promise<void>((resolve, reject) => {
-      device.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data), (error) =>
-        error ? reject(new SerialPortError(this.path, `write to ${this.path} failed: ${error.message}`)) : resolve(),
-      );
-    });
-    await new Promise<void>((resolve) => device.drain(() => resolve()));
+    try {
+      await device.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data));
+    } catch (error) {
+      throw new SerialPortError(this.path, `write to ${this.path} failed: ${(error as Error).message}`);
+    }
   }
 
   /** Sets DTR/RTS/BREAK; a pty has no modem lines, so this fails there with a clear message. */
   async setSignals(signals: ModemSignals): Promise<void> {
     const device = this.usableDevice('set modem lines on');
-    await new Promise<void>((resolve, reject) => {
-      device.set({ ...signals }, (error) =>
-        error
-          ? reject(new SerialPortError(this.path, `cannot set ${Object.keys(signals).join('/')} on ${this.path}: ${error.message}`))
-          : resolve(),
-      );
-    });
+    try {
+      await device.set(signals);
+    } catch (error) {
+      const lines = Object.keys(signals).join('/');
+      throw new SerialPortError(this.path, `cannot set ${lines} on ${this.path}: ${(error as Error).message}`);
+    }
   }
 
   /** Changes the baud rate of the open port; it also applies after a pause or re-plug. */
   async setBaudRate(baudRate: number): Promise<void> {
     this.entry.settings = { ...this.entry.settings, baudRate };
     const device = this.entry.device;
-    if (!device?.isOpen) return;
-    await new Promise<void>((resolve, reject) =>
-      device.update({ baudRate }, (error) => (error ? reject(error) : resolve())),
-    );
+    if (device?.isOpen) await device.update(baudRate);
   }
 
   release(): Promise<void> {

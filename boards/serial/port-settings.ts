@@ -1,6 +1,7 @@
 // Line settings for a serial port, checked where they enter so the rest of the hub can trust them.
 
-export type Parity = 'none' | 'even' | 'odd' | 'mark' | 'space';
+// serialport's Linux and macOS bindings know no mark/space parity.
+export type Parity = 'none' | 'even' | 'odd';
 export type DataBits = 5 | 6 | 7 | 8;
 export type StopBits = 1 | 1.5 | 2;
 
@@ -16,7 +17,7 @@ export interface PortSettings {
 
 export const DEFAULT_SETTINGS: PortSettings = { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 };
 
-const PARITIES: readonly Parity[] = ['none', 'even', 'odd', 'mark', 'space'];
+const PARITIES: readonly Parity[] = ['none', 'even', 'odd'];
 
 /** Merges over the defaults; a bad value throws a RangeError naming the field and the allowed values. */
 export function portSettings(partial: Partial<PortSettings> = {}): PortSettings {

@@ -5,15 +5,14 @@ import { SerialPortError } from './errors.js';
 
 /** The "1200-bps touch". A pty or a board that ignores it is not an error: it simply stays. */
 export async function touch1200(path: string): Promise<void> {
-  const device = new SerialPort({ path, baudRate: 1200, autoOpen: false });
-  device.on('error', () => undefined);
+  let port;
   try {
-    await new Promise<void>((resolve, reject) => device.open((error) => (error ? reject(error) : resolve())));
+    port = await SerialPort.binding.open({ path, baudRate: 1200, lock: false });
   } catch (error) {
     throw new SerialPortError(path, `1200-bps reset of ${path} failed: ${(error as Error).message}; press the board's reset button twice and retry`);
   }
-  await new Promise<void>((resolve) => device.set({ dtr: false }, () => resolve()));
-  await new Promise<void>((resolve) => device.close(() => resolve()));
+  await port.set({ dtr: false, rts: true }).catch(() => undefined);
+  await port.close().catch(() => undefined);
 }
 
 export interface WaitForUploadPortOptions {
