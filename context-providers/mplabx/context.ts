@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ContextNote, DetectedProject, Finding, HardwareContext, LibraryRef, Limit, Selection } from '../types.js';
 import type { DeviceFacts } from './device-facts.js';
-import { architectureOf } from './edc.js';
+import { architectureOf, programMemory } from './edc.js';
 import { readMccOutput } from './mcc-files.js';
 import { readMplabXProject } from './mplabx-project.js';
 import { normaliseOptions } from './options.js';
@@ -113,7 +113,7 @@ export async function loadMplabContext(detected: DetectedProject, selection: Sel
         }
       : undefined,
     libraries: packsOf(conf, lookup),
-    limits: limitsOf(facts, table.package),
+    limits: facts ? limitsOf(facts, table.package) : programmerRangeLimits(conf),
     findings: [],
     warnings,
     readOnlyRoots: lookup.packFolder ? [lookup.packFolder] : [],
@@ -163,15 +163,29 @@ function packsOf(conf: MplabConfiguration | undefined, lookup: PackLookup): Libr
 
 const memoryLabels: Record<string, string> = { flash: 'Flash', ram: 'RAM', eeprom: 'EEPROM', fuses: 'Fuses', lockbits: 'Lock bits' };
 
-function limitsOf(facts: DeviceFacts | undefined, packageName: string | undefined): Limit[] {
-  const limits: Limit[] = (facts?.memories ?? []).map((m) => ({
+function limitsOf(facts: DeviceFacts, packageName: string | undefined): Limit[] {
+  const limits: Limit[] = facts.memories.map((m) => ({
     name: `${memoryLabels[m.kind] ?? m.kind} (${m.name}${m.words !== undefined ? `, ${m.words} words of ${m.wordBits} bits` : ''})`,
     value: m.bytes,
     unit: 'bytes',
     source: m.source,
   }));
-  if (packageName && facts) limits.push({ name: 'package', value: packageName, source: { file: facts.file } });
+  if (packageName) limits.push({ name: 'package', value: packageName, source: { file: facts.file } });
   return limits;
+}
+
+// Without the device pack, the programmer settings still record the program
+// memory range MPLAB X writes (`memories.programmemory.ranges`, e.g. 0-1ffff).
+function programmerRangeLimits(conf: MplabConfiguration | undefined): Limit[] {
+  if (!conf?.device) return [];
+  const blocks = [conf.platformTool ? conf.optionBlocks[conf.platformTool] : undefined, conf.optionBlocks.Tool];
+  const range = blocks.flatMap((b) => b ?? []).find((p) => p.key === 'memories.programmemory.ranges');
+  const match = range ? /^([0-9a-f]+)-([0-9a-f]+)$/i.exec(range.value.trim()) : null;
+  if (!range || !match) return [];
+  const units = Number.parseInt(match[2], 16) - Number.parseInt(match[1], 16) + 1;
+  const memory = programMemory(conf.device, units);
+  const words = memory.words !== undefined ? `, ${memory.words} words of ${memory.wordBits} bits` : '';
+  return [{ name: `Flash (range the programmer writes, 0x${match[1]}-0x${match[2]}${words})`, value: memory.bytes, unit: 'bytes', source: range.source }];
 }
 
 function notesOf(facts: DeviceFacts | undefined, packageName: string | undefined): ContextNote[] {

@@ -50,7 +50,7 @@ export function architectureOf(device: string, arch: string | undefined): string
 // Program memory addresses count differently per core: bytes on PIC18 and
 // PIC32, 12/14-bit words on PIC10/12/16, and two address units per 24-bit
 // instruction on PIC24/dsPIC.
-function programMemory(device: string, units: number): Pick<DeviceMemory, 'bytes' | 'words' | 'wordBits'> {
+export function programMemory(device: string, units: number): Pick<DeviceMemory, 'bytes' | 'words' | 'wordBits'> {
   const name = device.toUpperCase();
   if (name.startsWith('DSPIC') || name.startsWith('PIC24')) return { bytes: (units / 2) * 3, words: units / 2, wordBits: 24 };
   if (/^PIC1[026]/.test(name)) {

@@ -48,6 +48,14 @@ describe('MPLAB X contexts of the fixture projects match their golden JSON', () 
     expect(context.libraries).toEqual([expect.objectContaining({ name: 'PIC18F-Q_DFP', version: '1.26.442', location: 'pack' })]);
   });
 
+  it('without the pack, takes the program memory size from the range the programmer writes', async () => {
+    const detected = (await provider.detect(join(sharedFixtures, 'pic18f47q10-curiosity-hpc-demo-code.X')))!;
+    const context = await provider.load(detected, {});
+    expect(context.limits).toEqual([
+      expect.objectContaining({ name: 'Flash (range the programmer writes, 0x0-0x1ffff)', value: 131072, unit: 'bytes', source: expect.objectContaining({ line: 411 }) }),
+    ]);
+  });
+
   it('reads the XC16 memory-model and optimisation options of the dsPIC project', async () => {
     const detected = (await provider.detect(join(sharedFixtures, 'dspic33ck-curiosity-canfd.X')))!;
     const context = await provider.load(detected, {});
