@@ -7,6 +7,7 @@
 //    and the output says so. Targets: cold STM32 < 50 ms, warm < 1 ms, Uno cold process < 300 ms.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { discoverPlatforms } from '../context-providers/arduino/platforms.js';
@@ -23,7 +24,8 @@ if (process.argv[2] === '--once') {
   const project = await arduinoProvider.detect(process.argv[3]);
   if (!project) throw new Error(`${process.argv[3]}: not a sketch folder`);
   process.stdout.write(arduinoProvider.render(await arduinoProvider.load(project, { board: 'arduino:avr:uno' })));
-  process.stderr.write(`once-ms ${performance.now().toFixed(1)}\n`);
+  const cpu = process.cpuUsage();
+  process.stderr.write(`once-ms ${performance.now().toFixed(1)}\ncpu-ms ${((cpu.user + cpu.system) / 1000).toFixed(1)}\n`);
   process.exit(0);
 }
 
@@ -97,7 +99,9 @@ const once = Array.from({ length: runs }, () => spawnTimed([self, '--once', sket
 const failed = once.find((run) => run.status !== 0);
 if (failed) throw new Error(`bench --once failed: ${failed.stderr}`);
 const inChild = once.map((run) => Number(/^once-ms (\S+)$/m.exec(run.stderr)?.[1]));
-process.stdout.write(`  provider only (bench --once): median ${ms(median(once.map((run) => run.elapsed)))}, min ${ms(Math.min(...once.map((run) => run.elapsed)))}; inside the child, start to printed: median ${ms(median(inChild))}\n`);
+const cpuInChild = once.map((run) => Number(/^cpu-ms (\S+)$/m.exec(run.stderr)?.[1]));
+process.stdout.write(`  provider only (bench --once): median ${ms(median(once.map((run) => run.elapsed)))}, min ${ms(Math.min(...once.map((run) => run.elapsed)))}; inside the child, start to printed: median ${ms(median(inChild))}, CPU time used: median ${ms(median(cpuInChild))}\n`);
+process.stdout.write(`  (load average ${loadavg().map((value) => value.toFixed(1)).join(' ')} on ${cpus().length} cores while measuring)\n`);
 
 function spawnTimed(args: string[]): { elapsed: number; status: number | null; stdout: string; stderr: string } {
   const start = process.hrtime.bigint();

@@ -30,7 +30,7 @@
 //       sources: Map<string, SourceRef>, platformPath, corePlatformPath, corePath, variantPath?,
 //       platform: PlatformRelease, board: BoardDefinition, warnings,
 //       expand(text, extra?: Record<string,string>): string  ({} expansion, extra wins, 10 rounds),
-//       expanded(key): string | undefined.
+//       expanded(key): string | undefined, expandForTool(tool, text, extra?) ({path} = tools.<tool>.path).
 //   PlatformRelease.load(): PlatformData { properties, boards: Map<id, BoardDefinition>,
 //     menuLabels, programmers: Map<id, Properties>, warnings }.
 //   Properties (ordered map with per-key SourceRef), parseProperties, loadPropertiesFile,

@@ -16,10 +16,19 @@ export interface BoardDefinition {
   defaults: Map<string, string>;
 }
 
+/** Boards in boards.txt order; each is shaped (legacy keys converted, menus indexed) on first use. */
+export interface BoardTable {
+  readonly size: number;
+  has(id: string): boolean;
+  get(id: string): BoardDefinition | undefined;
+  keys(): IterableIterator<string>;
+  values(): IterableIterator<BoardDefinition>;
+}
+
 export interface PlatformData {
   /** platform.txt + platform.local.txt, with arduino-cli's load-time additions. */
   properties: Properties;
-  boards: Map<string, BoardDefinition>;
+  boards: BoardTable;
   /** `menu.<id>=<label>` from boards.txt. */
   menuLabels: Properties;
   programmers: Map<string, Properties>;
@@ -81,19 +90,18 @@ function readPlatform(dir: string, os?: OsSuffix): PlatformData {
 
   const grouped = boardsFile.properties.firstLevelOf();
   const menuLabels = grouped.get('menu') ?? new Properties();
-  const boards = new Map<string, BoardDefinition>();
-  for (const id of boardsFile.properties.firstLevelKeys()) {
-    if (id === 'menu') continue;
-    const props = grouped.get(id) ?? new Properties();
+  grouped.delete('menu');
+  const networkTools = pluggableAware ? new Map<string, string>() : convertNetworkPatterns(properties);
+  const boards = lazyBoards(grouped, (id, props) => {
     if (!pluggableAware) {
       convertVidPid(props);
       convertUploadTools(props);
     }
     convertSerialRtsDtr(props);
     props.set('_id', id);
-    boards.set(id, buildBoard(id, props));
-  }
-  if (!pluggableAware) convertNetworkPatterns(properties, boards);
+    addNetworkUpload(id, props, networkTools);
+    return buildBoard(id, props);
+  });
 
   return {
     properties,
@@ -189,11 +197,13 @@ function convertSerialRtsDtr(props: Properties): void {
 }
 
 // tools.X.upload.network_pattern → a pluggable tool "X__pluggable_network" (loader.go).
-function convertNetworkPatterns(properties: Properties, boards: Map<string, BoardDefinition>): void {
+// Returns tool name → converted tool name, for the boards that upload with that tool.
+function convertNetworkPatterns(properties: Properties): Map<string, string> {
+  const converted = new Map<string, string>();
   for (const [toolName, toolProps] of properties.subTree('tools').firstLevelOf()) {
     let pattern = toolProps.get('upload.network_pattern');
     if (pattern === undefined) continue;
-    const converted = `${toolName}__pluggable_network`;
+    const name = `${toolName}__pluggable_network`;
     toolProps.delete('upload.network_pattern');
     pattern = pattern.replaceAll('{serial.port}', '{upload.port.address}').replaceAll('{network.port}', '{upload.port.properties.port}');
     if (pattern.includes('{network.password}')) {
@@ -203,13 +213,37 @@ function convertNetworkPatterns(properties: Properties, boards: Map<string, Boar
     }
     pattern = pattern.replace(/\{upload\.network\.([^}]+)\}/g, '{upload.port.properties.$1}');
     toolProps.set('upload.pattern', pattern);
-    for (const [key, value] of toolProps.entries()) properties.set(`tools.${converted}.${key}`, value);
-    for (const board of boards.values()) {
-      if (board.properties.get('upload.tool') !== toolName || board.properties.has('upload.tool.network')) continue;
-      board.properties.set('upload.tool.network', converted);
-      let index = 0;
-      while (board.properties.has(`upload_port.${index}.vid`)) index++;
-      board.properties.set(`upload_port.${index}.board`, board.id);
-    }
+    for (const [key, value] of toolProps.entries()) properties.set(`tools.${name}.${key}`, value);
+    converted.set(toolName, name);
   }
+  return converted;
+}
+
+function addNetworkUpload(id: string, props: Properties, networkTools: Map<string, string>): void {
+  const converted = networkTools.get(props.get('upload.tool') ?? '');
+  if (!converted || props.has('upload.tool.network')) return;
+  props.set('upload.tool.network', converted);
+  let index = 0;
+  while (props.has(`upload_port.${index}.vid`)) index++;
+  props.set(`upload_port.${index}.board`, id);
+}
+
+function lazyBoards(raw: Map<string, Properties>, prepare: (id: string, props: Properties) => BoardDefinition): BoardTable {
+  const built = new Map<string, BoardDefinition>();
+  const get = (id: string): BoardDefinition | undefined => {
+    const props = raw.get(id);
+    if (!props) return undefined;
+    let board = built.get(id);
+    if (!board) built.set(id, (board = prepare(id, props)));
+    return board;
+  };
+  return {
+    size: raw.size,
+    has: (id) => raw.has(id),
+    get,
+    keys: () => raw.keys(),
+    *values() {
+      for (const id of raw.keys()) yield get(id)!;
+    },
+  };
 }
