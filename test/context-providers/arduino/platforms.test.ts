@@ -85,6 +85,25 @@ describe('platform discovery and resolution on the shared fixtures', () => {
     expect(old.properties.get('upload.speed')).toBe('57600');
   });
 
+  test("Arduino IDE 2.x's ~/.arduinoIDE/arduino-cli.yaml names the data and sketchbook folders", async () => {
+    const home = join(TMP, 'ide-home');
+    rmSync(home, { recursive: true, force: true });
+    mkdirSync(join(home, '.arduinoIDE'), { recursive: true });
+    writeFileSync(join(home, '.arduinoIDE/arduino-cli.yaml'), `board_manager:\n  additional_urls: []\ndirectories:\n  data: "${DATA_DIR}"\n  user: ${sketchbook}  # the sketchbook\n`);
+    const installed = await discoverPlatforms({ includeDebian: false, home });
+    expect(installed.inputs).toContain(join(home, '.arduinoIDE/arduino-cli.yaml'));
+    expect(installed.sketchbookDirs).toEqual([sketchbook]);
+    expect([...installed.platforms.keys()].sort()).toEqual(['arduino:avr', 'esp8266:esp8266', 'my_avr_platform:avr', 'watterott:avr']);
+  });
+
+  test('a menu whose first option is hidden on this OS defaults to its first visible option', async () => {
+    const installed = await discover();
+    const board = resolveFqbn('esp8266:esp8266:eduinowifi', installed);
+    expect(board.options.find((option) => option.option === 'baud')?.value).toBe('57600');
+    expect(board.properties.get('upload.speed')).toBe('57600');
+    expect(resolveError(() => resolveFqbn('esp8266:esp8266:eduinowifi:baud=512000', installed)).kind).toBe('value');
+  });
+
   test('the esp8266 platform resolves with its many menus, first option by default', async () => {
     const installed = await discover();
     const board = resolveFqbn('esp8266:esp8266:nodemcuv2', installed);
