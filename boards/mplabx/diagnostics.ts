@@ -1,19 +1,23 @@
 // Compiler messages of XC8, XC16 and XC32 turned into file:line findings.
 // XC16/XC32 and XC8 2.x+ speak gcc/clang (`main.c:12:5: error: ...`); XC8's
-// older front end writes `main.c:12: error: (192) undefined identifier` and
-// file-less advisories `:: warning: (1273) ...`.
+// older front end writes `main.c:12:: error: (192) undefined identifier`, its
+// linker `:0:: error: (1347) can't find 0x1A words ...`, and the XC16/XC32
+// linkers prefix their own name (`xc16-ld: error: Link Error: ...`).
 import { isAbsolute, resolve } from 'node:path';
 import type { Finding, Severity } from '../../context-providers/types.js';
 
-const gccStyle = /^(.+?):(\d+):(?:(\d+):)?\s*(fatal error|error|warning|note|advisory):\s*(?:\((\d+)\)\s*)?(.*)$/;
-const fileless = /^::\s*(error|warning|advisory):\s*(?:\((\d+)\)\s*)?(.*)$/;
+const kinds = '(fatal error|error|warning|note|advisory)';
+const located = new RegExp(`^(.+?):(\\d+):(?:(\\d+):|:)?\\s*${kinds}:\\s*(?:\\((\\d+)\\)\\s*)?(.*)$`);
+const fileless = new RegExp(`^:\\d*::?\\s*${kinds}:\\s*(?:\\((\\d+)\\)\\s*)?(.*)$`);
+const byTool = new RegExp(`^([^\\s:]+):\\s+${kinds}:\\s*(?:\\((\\d+)\\)\\s*)?(.*)$`);
+const sourceFile = /\.(c|h|cpp|hpp|s|S|as|asm|inc)$/;
 const makeFailure = /^make(?:\[\d+\])?: \*\*\* (.*)$/;
 
 export function parseXcDiagnostics(output: string, projectFolder: string): Finding[] {
   const findings: Finding[] = [];
   for (const raw of output.split(/\r?\n/)) {
     const line = raw.trim();
-    const match = gccStyle.exec(line);
+    const match = located.exec(line);
     if (match) {
       const [, file, lineNo, column, kind, number, message] = match;
       findings.push({
@@ -30,6 +34,14 @@ export function parseXcDiagnostics(output: string, projectFolder: string): Findi
     if (bare) {
       const [, kind, number, message] = bare;
       findings.push({ severity: severityOf(kind), message: message.trim(), code: number ? `xc-${number}` : 'xc-compiler' });
+      continue;
+    }
+    const tool = byTool.exec(line);
+    if (tool) {
+      const [, prefix, kind, number, message] = tool;
+      // A source file as prefix is a message about the whole file; anything else names a tool.
+      const file = sourceFile.test(prefix) ? { file: resolve(projectFolder, prefix) } : {};
+      findings.push({ severity: severityOf(kind), message: 'file' in file ? message.trim() : `${prefix}: ${message.trim()}`, ...file, code: number ? `xc-${number}` : 'xc-compiler' });
       continue;
     }
     const make = makeFailure.exec(line);

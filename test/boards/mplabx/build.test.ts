@@ -94,13 +94,16 @@ describe('building an MPLAB X project with make (stand-in XC8 compiler)', () => 
 });
 
 describe('XC compiler output', () => {
-  it('reads gcc-style XC16/XC32 lines, XC8 1.x numbered messages and file-less advisories', () => {
+  it('reads gcc-style XC16/XC32 lines, XC8 numbered messages, file-less linker errors and advisories', () => {
     const output = [
       "main.c: In function 'main':",
       'main.c:12:5: error: expected \';\' before \'}\' token',
       '../src/uart.c:40: warning: (759) expression generates no code',
       ':: advisory: (1510) non-reentrant function "_delay" appears in multiple call graphs',
       '/abs/path/system.c:7:1: note: declared here',
+      'main.c:30:: error: (192) undefined identifier "LATX"',
+      ':0:: error: (1347) can\'t find 0x1A words (0x1a withtotal) for psect "text0" in class "CODE"',
+      "xc16-ld: error: Link Error: Could not allocate section '.bss', size = 40000 bytes",
       'make[2]: *** [nbproject/Makefile-default.mk:120: build/default/production/main.o] Error 1',
     ].join('\n');
     expect(parseXcDiagnostics(output, '/proj/blink.X')).toEqual([
@@ -108,6 +111,9 @@ describe('XC compiler output', () => {
       { severity: 'warning', message: 'expression generates no code', file: '/proj/src/uart.c', line: 40, code: 'xc-759' },
       { severity: 'info', message: 'non-reentrant function "_delay" appears in multiple call graphs', code: 'xc-1510' },
       { severity: 'info', message: 'declared here', file: '/abs/path/system.c', line: 7, column: 1, code: 'xc-compiler' },
+      { severity: 'error', message: 'undefined identifier "LATX"', file: '/proj/blink.X/main.c', line: 30, code: 'xc-192' },
+      { severity: 'error', message: 'can\'t find 0x1A words (0x1a withtotal) for psect "text0" in class "CODE"', code: 'xc-1347' },
+      { severity: 'error', message: "xc16-ld: Link Error: Could not allocate section '.bss', size = 40000 bytes", code: 'xc-compiler' },
     ]);
   });
 });
