@@ -27,16 +27,26 @@ export class LinkError extends Error {
   }
 }
 
+// serialport takes an exclusive lock on open; a holder that is just closing the port can keep it
+// for a moment, so a locked port is tried again briefly before it counts as held.
+const LOCK_RETRY_MS = 1000;
+
+async function openPort(path: string, baudRate: number): Promise<SerialPort> {
+  const deadline = Date.now() + LOCK_RETRY_MS;
+  for (;;) {
+    const port = new SerialPort({ path, baudRate, autoOpen: false });
+    const error = await new Promise<Error | null>((resolve) => port.open(resolve));
+    if (!error) return port;
+    if (!/Cannot lock port/.test(error.message) || Date.now() > deadline) {
+      throw new LinkError(path, `cannot open ${path}: ${error.message} — check the port name and that no other program (OpenMV IDE, a serial monitor) holds it`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Opens `path` directly with serialport (115200 8N1 unless told otherwise). */
 export async function openSerialLink(path: string, baudRate = 115_200): Promise<ByteLink> {
-  const port = new SerialPort({ path, baudRate, autoOpen: false });
-  await new Promise<void>((resolve, reject) =>
-    port.open((error) =>
-      error
-        ? reject(new LinkError(path, `cannot open ${path}: ${error.message} — check the port name and that no other program (OpenMV IDE, a serial monitor) holds it`))
-        : resolve(),
-    ),
-  );
+  const port = await openPort(path, baudRate);
   const listeners = new Set<(chunk: Uint8Array) => void>();
   const closeListeners = new Set<(reason: string) => void>();
   port.on('data', (chunk: Buffer) => {

@@ -13,6 +13,16 @@ writeFileSync(join(workspace, 'crash.py'), 'import time\n\nvalues = [1, 2]\nprin
 writeFileSync(join(workspace, 'forever.py'), 'import time\nwhile True:\n    print("tick")\n    time.sleep_ms(50)\n');
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
+/** Waits until the command has printed `text`; fails with what it printed if it ended first. */
+async function printed(t: { text: () => string }, text: string, running: Promise<number>): Promise<void> {
+  let code: number | undefined;
+  void running.then((c) => (code = c));
+  while (!t.text().includes(text)) {
+    if (code !== undefined) throw new Error(`the command ended (exit ${code}) before printing ${JSON.stringify(text)}: ${t.text()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function terminal(signal = new AbortController().signal) {
   const output: string[] = [];
   const io: CommandIo = { write: (text) => output.push(text), signal, cwd: workspace, env: {} };
@@ -47,7 +57,7 @@ describe('run-script, stop-script and camera-info on the MicroPython WebAssembly
   it('stop-script stops a run-script of the same bridge, which exits 130', async () => {
     const t = terminal();
     const running = run(['forever.py', '--port', board.path, '--no-raw-paste'], t.io);
-    while (!t.text().includes('tick')) await new Promise((resolve) => setTimeout(resolve, 20));
+    await printed(t, 'tick', running);
     const stop = terminal();
     expect(await commands.get('stop-script')!(['--port', board.path], stop.io)).toBe(EXIT.ok);
     expect(stop.text()).toBe(`stopped the script running on ${board.path}\n`);
@@ -59,7 +69,7 @@ describe('run-script, stop-script and camera-info on the MicroPython WebAssembly
     const controller = new AbortController();
     const t = terminal(controller.signal);
     const running = run(['forever.py', '--port', board.path, '--no-raw-paste'], t.io);
-    while (!t.text().includes('tick')) await new Promise((resolve) => setTimeout(resolve, 20));
+    await printed(t, 'tick', running);
     controller.abort();
     expect(await running).toBe(EXIT.stopped);
     const next = terminal();
@@ -124,6 +134,8 @@ describe('run-script when the board stops answering (the WebAssembly build in a 
     board = await startWasmBoard();
     // A loop that never calls out: the stand-in UART interrupt cannot fire, so Ctrl-C goes unheard.
     writeFileSync(join(workspace, 'hang.py'), 'while True:\n    pass\n');
+    // Boot it with the default patience first; the short time-out is for the hang only.
+    expect(await micropythonCommands().get('run-script')!(['blink.py', '--port', board.path, '--no-raw-paste'], terminal().io)).toBe(EXIT.ok);
     const commands = micropythonCommands({ answerTimeoutMs: 800 });
     const t = terminal();
     expect(await commands.get('run-script')!(['hang.py', '--port', board.path, '--timeout', '0.3', '--no-raw-paste'], t.io)).toBe(EXIT.failed);

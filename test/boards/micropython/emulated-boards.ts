@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SerialPort } from 'serialport';
 
 export interface EmulatedBoard {
   path: string;
@@ -36,6 +37,27 @@ async function waitFor(check: () => boolean, what: string, child: ChildProcess, 
   }
 }
 
+/**
+ * Waits until the board's friendly REPL answers a return with `>>>`, so a loaded machine's slow
+ * boot is not counted against the runner's answer deadlines in the tests.
+ */
+async function untilAnswering(path: string, timeoutMs = 30_000): Promise<void> {
+  const port = new SerialPort({ path, baudRate: 115_200, autoOpen: false });
+  await new Promise<void>((resolve, reject) => port.open((error) => (error ? reject(error) : resolve())));
+  let received = '';
+  port.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while (!received.includes('>>>')) {
+      if (Date.now() > deadline) throw new Error(`${path}: no MicroPython prompt after ${timeoutMs} ms (got ${JSON.stringify(received)})`);
+      port.write('\r');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await new Promise<void>((resolve) => port.close(() => resolve()));
+  }
+}
+
 /** MicroPython 1.9.2 on an emulated nRF51 with its UART on a pty. */
 export async function startMicrobit(): Promise<EmulatedBoard> {
   const child = spawn('qemu-system-arm', [
@@ -53,7 +75,12 @@ export async function startMicrobit(): Promise<EmulatedBoard> {
     await stop();
     throw new Error(`${(error as Error).message}; stderr: ${stderr}`);
   }
-  return { path: /redirected to (\/dev\/pts\/\d+)/.exec(stderr)![1], stop };
+  const path = /redirected to (\/dev\/pts\/\d+)/.exec(stderr)![1];
+  await untilAnswering(path).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { path, stop };
 }
 
 /** The MicroPython WebAssembly REPL (wasm-repl.mjs) on a pty made by socat. */
@@ -68,6 +95,7 @@ export async function startWasmBoard(): Promise<EmulatedBoard> {
   const stop = stopper(child, () => rmSync(dir, { recursive: true, force: true }));
   try {
     await waitFor(() => existsSync(path), 'socat', child);
+    await untilAnswering(path);
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}; stderr: ${stderr}`);
