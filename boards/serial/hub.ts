@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { PortConnection } from './connection.js';
 import { describeOpenFailure, PortBusyError, SerialPortError } from './errors.js';
+import { installedBoardIdentifications } from './installed-boards.js';
 import { PortEntry } from './port-entry.js';
 import { PortLease } from './port-lease.js';
 import { portSettings, type PortSettings } from './port-settings.js';
@@ -11,7 +12,10 @@ import { listPorts, type BoardIdentification, type PortListing } from './port-li
 import { PortReader } from './reader.js';
 
 export interface SerialHubOptions {
-  /** Boards to recognise by USB VID/PID in `listPorts()`, e.g. from installed boards.txt files. */
+  /**
+   * Boards to recognise by USB VID/PID in `listPorts()`. When absent, the installed platforms'
+   * boards.txt files are read on the first `listPorts()`.
+   */
   boards?: BoardIdentification[];
   /** Ring buffer per open port; memory per port stays at this size under any flood. */
   bufferBytes?: number;
@@ -25,23 +29,25 @@ export class SerialHub {
   private readonly entries = new Map<string, PortEntry>();
   private readonly pauses = new Map<string, { count: number; by: string }>();
   private readonly reconnecting = new Set<PortEntry>();
-  private boards: BoardIdentification[];
+  private boards: Promise<BoardIdentification[]> | undefined;
   private readonly bufferBytes: number;
   private readonly reconnectIntervalMs: number;
 
   constructor(options: SerialHubOptions = {}) {
-    this.boards = options.boards ?? [];
+    this.boards = options.boards ? Promise.resolve(options.boards) : undefined;
     this.bufferBytes = options.bufferBytes ?? DEFAULT_BUFFER_BYTES;
     this.reconnectIntervalMs = options.reconnectIntervalMs ?? 250;
   }
 
   /** Replaces the board table once the installed platforms are known. */
   setBoards(boards: BoardIdentification[]): void {
-    this.boards = boards;
+    this.boards = Promise.resolve(boards);
   }
 
-  listPorts(): Promise<PortListing> {
-    return listPorts(this.boards);
+  async listPorts(): Promise<PortListing> {
+    // Unreadable platforms only cost the board names, never the port list.
+    this.boards ??= installedBoardIdentifications().catch(() => []);
+    return listPorts(await this.boards);
   }
 
   /** Who holds `path`, if anyone. */

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SerialHub } from '../../boards/serial/hub.js';
+import { installedBoardIdentifications } from '../../boards/serial/installed-boards.js';
 import { boardIdentifications, listPorts } from '../../boards/serial/port-list.js';
 import { standInUdevadm } from '../rig/stand-in-udevadm.js';
 
@@ -45,5 +47,15 @@ describe('port list', () => {
     const listing = await listPorts(debianAvrBoards());
     expect(listing.note).toMatch(/udevadm is not installed.*install udev/);
     expect(Array.isArray(listing.ports)).toBe(true);
+  });
+
+  it('reads the board table from the installed platforms when the hub is given none', async () => {
+    const boards = await installedBoardIdentifications({ dataDirs: [], sketchbookDirs: [] });
+    expect(boards).toContainEqual({ fqbn: 'arduino:avr:uno', name: 'Arduino UNO', vid: '2341', pid: '0043' });
+    process.env.PATH = `${standInUdevadm([
+      { path: '/dev/ttyACM0', vid: '2341', pid: '0043', serial: 'A', vendor: 'Arduino' },
+    ])}:${savedPath}`;
+    const listing = await new SerialHub().listPorts();
+    expect(listing.ports[0].boards).toContainEqual({ fqbn: 'arduino:avr:uno', name: 'Arduino UNO' });
   });
 });
