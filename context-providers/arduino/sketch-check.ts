@@ -26,10 +26,12 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
   const pinsWith = (capability: Pin['capabilities'][number]) => pinMap.pins.filter((pin) => pin.capabilities.includes(capability));
   const hasPinTable = pinMap.pins.length > 0;
 
+  const pinUses: Array<{ pin: number; call: Call }> = [];
   for (const call of calls) {
     const pinArg = call.name === 'attachInterrupt' ? undefined : call.args[0];
     const pin = pinArg ? symbols.valueOf(pinArg) : undefined;
     if (!hasPinTable) continue;
+    if (pin !== undefined && call.name !== 'analogRead') pinUses.push({ pin, call });
     if (pin !== undefined && call.name !== 'analogRead' && (pin < 0 || pin >= pinMap.pins.length)) {
       findings.push({ severity: 'error', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}`, suggestion: 'Use a pin number the board has (see the pin table).' });
       continue;
@@ -47,6 +49,31 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
     if (call.name === 'attachInterrupt') findings.push(...interruptFindings(call, symbols, pinMap, board.name, list(pinsWith('interrupt'))));
   }
   findings.push(...peripheralFindings(symbols, pinMap, board, includes));
+  findings.push(...busConflicts(symbols, pinMap, pinUses));
+  return findings;
+}
+
+// Driving SDA/SCL or the SPI pins by hand while Wire or SPI owns them breaks the bus.
+function busConflicts(symbols: SketchSymbols, pinMap: PinMap, uses: Array<{ pin: number; call: Call }>): Finding[] {
+  const findings: Finding[] = [];
+  const usedObjects = new Set(symbols.tokens.filter((token, index) => symbols.tokens[index + 1]?.text === '.').map((token) => token.text));
+  for (const bus of pinMap.buses) {
+    if ((bus.kind !== 'i2c' && bus.kind !== 'spi') || !usedObjects.has(bus.name)) continue;
+    for (const [role, pin] of Object.entries(bus.pins)) {
+      // SPI's SS may be any output the sketch drives as chip select.
+      if (role === 'SS') continue;
+      const use = uses.find((entry) => entry.pin === Number(pin) && entry.call.name !== 'pinMode');
+      if (!use) continue;
+      findings.push({
+        severity: 'warning',
+        code: 'bus-pin-conflict',
+        file: use.call.token.file,
+        line: use.call.token.line,
+        message: `${use.call.name}(${pin}, …) drives pin ${pin}, which is ${bus.name}'s ${role} while the sketch uses ${bus.name}`,
+        suggestion: `Use another pin, or stop using ${bus.name} on this pin.`,
+      });
+    }
+  }
   return findings;
 }
 

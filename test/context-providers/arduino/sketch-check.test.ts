@@ -51,6 +51,14 @@ describe('the sketch check on an Uno', () => {
     expect(codes).toContain('interrupt-pin');
   });
 
+  test('driving SDA by hand while Wire is in use is a warning naming the bus role', () => {
+    const sketch = join(OWN_FIXTURES, 'sketches/BusConflict');
+    const board = resolveFqbn('arduino:avr:uno', installed);
+    const findings = checkSketch([join(sketch, 'BusConflict.ino')], sketch, board, buildPinMap(board), ['Wire.h']);
+    expect(findings.map((finding) => [finding.code, finding.line])).toEqual([['bus-pin-conflict', 6]]);
+    expect(findings[0].message).toContain("Wire's SDA");
+  });
+
   test('flash and RAM over the limits of the board are errors at the boards.txt line', () => {
     const uno = resolveFqbn('arduino:avr:uno', installed);
     const findings = checkBuildSize({ flashBytes: 33000, ramBytes: 1900 }, uno);
