@@ -1,8 +1,12 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../boards/compile.js';
+import { SerialHub } from '../../boards/serial/hub.js';
+import { grantUpload } from '../../boards/upload/consent.js';
+import { upload, uploadTarget } from '../../boards/upload/upload.js';
+import { ptyPair, stop } from '../rig/pty-pair.js';
 import { ArduinoCli } from '../../boards/toolchains/arduino-cli.js';
 import { detectBuildTool } from '../../boards/toolchains/detect.js';
 import { GREETER, sketchFolder, BROKEN } from '../rig/sketches.js';
@@ -65,6 +69,37 @@ describe.each(['0.35.3', '1.0.4'] as const)('arduino-cli %s (stand-in)', (versio
       { id: 'arduino:avr', installed: '1.8.6', latest: '1.8.6', name: 'Arduino AVR Boards' },
     ]);
     expect((await tool.boardProperties('arduino:avr:uno'))['upload.maximum_size']).toBe('32256');
+  });
+});
+
+describe('upload through arduino-cli', () => {
+  it('hands port, board and build folder to `arduino-cli upload --verify` while the monitor on that port is paused (stand-in)', async () => {
+    const standIn = standInArduinoCli('1.0.4');
+    const tool = new ArduinoCli(standIn.executable);
+    const sketch = sketchFolder('Greeter', GREETER);
+    await compile({ sketch, fqbn: 'arduino:avr:uno', tool });
+    // The stand-in compiles nothing: put an image where the real one would be.
+    writeFileSync(join(sketch, 'build', 'arduino.avr.uno', 'Greeter.ino.hex'), ':00000001FF\n');
+    const pair = await ptyPair();
+    const hub = new SerialHub({ boards: [] });
+    try {
+      const monitor = await hub.open(pair.device, { baudRate: 115200 }, 'monitor');
+      const states: string[] = [];
+      const target = uploadTarget(sketch, 'arduino:avr:uno', pair.device);
+      const result = await upload({
+        sketch, fqbn: 'arduino:avr:uno', port: pair.device, consent: grantUpload(target, 'test'), tool, hub,
+        onOutput: () => states.push(monitor.state),
+      });
+      expect(result).toMatchObject({ success: true, verifiedBytes: 924, port: pair.device });
+      expect(states).toEqual(['paused', 'paused']);
+      expect(monitor.state).toBe('open');
+      expect(standIn.calls().find((args) => args[0] === 'upload')).toEqual([
+        'upload', '-p', pair.device, '-b', 'arduino:avr:uno', '--input-dir', join(sketch, 'build', 'arduino.avr.uno'), '--verify', sketch,
+      ]);
+    } finally {
+      await hub.close();
+      await stop(pair.socat);
+    }
   });
 });
 
