@@ -86,6 +86,7 @@ function variantConfigurations(installed: InstalledPlatforms): ResolvedBoard[] {
   return [...seen.values()];
 }
 
+// Compiling a probe per (variant, MCU) takes a few seconds on a busy two-core machine.
 describe("pin capabilities equal what avr-gcc computes from Debian's variant headers", () => {
   let installed: InstalledPlatforms;
   beforeAll(async () => {
@@ -112,7 +113,7 @@ describe("pin capabilities equal what avr-gcc computes from Debian's variant hea
     }
     expect(disagreements).toEqual([]);
     expect(compared).toBeGreaterThan(1000);
-  });
+  }, 300_000);
 
   test('the Uno has PWM on 3, 5, 6, 9, 10, 11 and interrupts on 2 and 3', async () => {
     const map = buildPinMap(resolveFqbn('arduino:avr:uno', installed));

@@ -88,7 +88,7 @@ describe("resolution agrees with arduino-builder -dump-prefs on Debian's AVR pla
     }
     expect(mismatches).toEqual([]);
     expect(compared).toBeGreaterThan(5000);
-  });
+  }, 300_000);
 
   test('a board without options resolves like its FQBN with every default option spelled out', () => {
     const short = resolveFqbn('arduino:avr:atmegang', installed);
