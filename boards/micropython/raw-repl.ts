@@ -61,6 +61,8 @@ export class RawRepl {
   /** Unknown until the device is asked; false after it declined once. */
   private rawPaste: boolean | undefined;
   private running: { stop: () => void } | undefined;
+  /** A stop asked for while the script was still being sent. */
+  private stopRequested = false;
 
   constructor(
     private readonly link: ByteLink,
@@ -104,7 +106,8 @@ export class RawRepl {
     this.running = { stop };
     const onAbort = () => stop();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) stop();
+    if (options.signal?.aborted || this.stopRequested) stop();
+    this.stopRequested = false;
     const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), stop()), options.timeoutMs);
     const decoder = new TextDecoder();
     let stdout = '';
@@ -130,9 +133,10 @@ export class RawRepl {
     }
   }
 
-  /** Stops the running script (Ctrl-C); a no-op when none runs. */
+  /** Stops the running script (Ctrl-C), or the one being sent as soon as it starts. */
   interrupt(): void {
-    this.running?.stop();
+    if (this.running) this.running.stop();
+    else this.stopRequested = true;
   }
 
   /** Leaves the raw REPL for the normal one. */

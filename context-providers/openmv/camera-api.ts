@@ -22,6 +22,8 @@ export const CSI_CONSTANTS: ReadonlySet<string> = new Set(apiData.csiModule.cons
 /** The first firmware with the `csi.CSI` class. */
 export const CSI_FIRST_FIRMWARE = apiData.csiModule.firstFirmware;
 export const SENSORS: Readonly<Record<string, SensorFacts>> = apiData.sensors as Record<string, SensorFacts>;
+/** Controls the firmware carries out itself when a sensor driver lacks them (set_framerate). */
+export const SOFTWARE_CONTROLS: ReadonlySet<string> = new Set(Object.keys(apiData.softwareControls));
 export const API_SOURCES = { sensor: apiData.sensorModule.source, csi: apiData.csiModule.source };
 
 const SENSOR_IDS = apiData.sensorIds as Record<string, string>;

@@ -12,6 +12,7 @@ import {
   SENSOR_FUNCTIONS,
   sensorFunctionFor,
   SENSORS,
+  SOFTWARE_CONTROLS,
 } from './camera-api.js';
 import { argument, type CameraCall, type CameraUse } from './camera-calls.js';
 import { frameSize } from './frame-budget.js';
@@ -48,7 +49,12 @@ const SENSOR_FAMILY: Record<string, string> = {
 };
 const sensorFamily = (name: string): string => SENSOR_FAMILY[name] ?? name;
 
-const CONTROLS = new Set(Object.values(SENSORS).flatMap((s) => s.controls));
+// Driver controls whose absence makes the call fail; the firmware does some in software instead.
+const CONTROLS = new Set(
+  Object.values(SENSORS)
+    .flatMap((s) => s.controls)
+    .filter((control) => !SOFTWARE_CONTROLS.has(control) && control !== 'set_pixformat' && control !== 'set_framesize'),
+);
 
 interface CheckContext {
   board: OpenMvBoard;
@@ -146,7 +152,7 @@ function sensorFindings(call: CameraCall, context: CheckContext): Finding[] {
   const which = known
     ? `the ${names[0]} sensor`
     : `the ${context.board.name}'s ${names.length > 1 ? 'sensors' : 'sensor'} (${names.join(', ')})`;
-  if (CONTROLS.has(control) && !['set_pixformat', 'set_framesize'].includes(control)) {
+  if (CONTROLS.has(control)) {
     const lacking = names.filter((s) => !SENSORS[s].controls.includes(control));
     if (lacking.length === names.length) {
       return [{
