@@ -33,6 +33,12 @@ const BUS_ROLES: Array<{ name: string; capability: PinCapability; fn: string }> 
   { name: 'SCK', capability: 'spi', fn: 'SPI SCK' },
 ];
 
+// `TX`/`RX` (esp8266, esp32) and `PIN_SERIAL1_RX` style macros (stm32duino, SAMD) name UART pins.
+function serialRole(name: string): { capability: PinCapability; fn: string } | undefined {
+  const match = /^(?:PIN_SERIAL(\d*)_?)?(RX|TX)$/.exec(name);
+  return match ? { capability: 'uart', fn: `Serial${match[1] ?? ''} ${match[2]}` } : undefined;
+}
+
 export function buildPinMap(board: ResolvedBoard): PinMap {
   const variant = readVariantHeader(board);
   const warnings = [...variant.warnings];
@@ -78,7 +84,7 @@ export function buildPinMap(board: ResolvedBoard): PinMap {
       if (!pin) continue;
       if (!pin.names.includes(name)) pin.names.push(name);
       if (name === 'LED_BUILTIN' && !pin.capabilities.includes('led')) pin.capabilities.push('led');
-      const role = BUS_ROLES.find((entry) => entry.name === name);
+      const role = BUS_ROLES.find((entry) => entry.name === name) ?? serialRole(name);
       if (role) {
         if (!pin.capabilities.includes(role.capability)) pin.capabilities.push(role.capability);
         (pin.functions ??= []).push(role.fn);
@@ -132,7 +138,7 @@ function serialPortsOf(variant: VariantHeader, macroSource: (name: string) => So
   for (const [name, macro] of variant.macros) {
     if (macro.params || !name.startsWith('SERIAL_PORT_')) continue;
     const value = variant.expandText(name)?.trim();
-    if (value && /^Serial\d*$/.test(value)) {
+    if (value && /^Serial(\d+|USB)?$/.test(value)) {
       ports.add(value);
       macroSource(name);
     }
