@@ -33,7 +33,7 @@ import { ContextInjector } from './context-injection.js';
 import { BridgeError, errorMessage } from './errors.js';
 import type { BridgeEvent } from './events.js';
 import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
-import { initialState, type SessionState } from './state.js';
+import { getToolCall, initialState, type SessionState } from './state.js';
 
 export interface EditorState {
   /** Unsaved editor contents by absolute path: the agent reads these instead of the disk. */
@@ -354,7 +354,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     const { state, changes } = reducePermissionToolCall(this.state, request.toolCall);
     this.state = state;
     for (const change of changes) this.emitChange(change);
-    const known = state.toolCalls[request.toolCall.toolCallId];
+    const known = getToolCall(state, request.toolCall.toolCallId)!;
     return this.broker.decide({
       ...request,
       toolCall: { ...request.toolCall, kind: known.kind, title: known.title, content: known.content, locations: known.locations, rawInput: known.rawInput },

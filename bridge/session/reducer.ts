@@ -1,8 +1,9 @@
 // A pure reducer over `session/update`: (state, update) -> (state, changes).
 // It upserts tool calls by id, tolerates updates for calls it has not seen and
-// merges only the fields an update carries.
+// merges only the fields an update carries. Tool calls live in their entries with
+// an id index, so an update copies one array (fast) rather than a large object.
 import type { ContentBlock, SessionUpdate, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { Entry, SessionState, ToolCallState } from './state.js';
+import { findToolCall, type Entry, type SessionState, type ToolCallState } from './state.js';
 
 export type StateChange =
   | { type: 'message_chunk'; role: 'user' | 'agent' | 'thought'; text: string; block: ContentBlock; entryIndex: number }
@@ -98,18 +99,13 @@ function appendChunk(
   messageId: string | undefined,
 ): Reduction {
   const text = blockText(block);
-  const entries = state.entries.slice();
-  const last = entries[entries.length - 1];
+  const last = state.entries.last();
   const type = role === 'user' ? 'user_message' : role === 'agent' ? 'agent_message' : 'thought';
   // Chunks join the open message unless a new messageId says another message began.
   const continues = last !== undefined && last.type === type && (messageId === undefined || last.messageId === messageId);
-  if (continues) {
-    entries[entries.length - 1] = joinChunk(last, text, block);
-  } else if (type === 'thought') {
-    entries.push({ type, text, messageId });
-  } else {
-    entries.push({ type, text, blocks: [block], messageId });
-  }
+  const entries = continues
+    ? state.entries.set(state.entries.length - 1, joinChunk(last, text, block))
+    : state.entries.push(type === 'thought' ? { type, text, messageId } : { type, text, blocks: [block], messageId });
   return {
     state: { ...state, entries },
     changes: [{ type: 'message_chunk', role, text, block, entryIndex: entries.length - 1 }],
@@ -127,7 +123,8 @@ function upsertToolCall(
   update: ToolCallUpdate & { title?: string | null },
   via: ToolCallState['firstSeenIn'],
 ): Reduction {
-  const previous = state.toolCalls[update.toolCallId];
+  const found = findToolCall(state, update.toolCallId);
+  const previous = found?.toolCall;
   const base: ToolCallState = previous ?? {
     toolCallId: update.toolCallId,
     title: '',
@@ -145,9 +142,11 @@ function upsertToolCall(
   if (update.locations != null) merged.locations = update.locations;
   if (update.rawInput !== undefined) merged.rawInput = update.rawInput;
   if (update.rawOutput !== undefined) merged.rawOutput = update.rawOutput;
-  const entries = previous ? state.entries : [...state.entries, { type: 'tool_call' as const, toolCallId: update.toolCallId }];
+  const index = found ? found.index : state.entries.length;
+  if (!found) state.toolCallIndex.set(update.toolCallId, index);
+  const entries = state.entries.set(index, { type: 'tool_call', toolCall: merged });
   return {
-    state: { ...state, entries, toolCalls: { ...state.toolCalls, [update.toolCallId]: merged } },
+    state: { ...state, entries },
     changes: [{ type: 'tool_call', toolCall: merged, created: !previous }],
   };
 }

@@ -11,6 +11,7 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from '@agentclientprotocol/sdk';
+import { EntryList } from './entry-list.js';
 
 export interface ToolCallState {
   toolCallId: string;
@@ -29,12 +30,16 @@ export type Entry =
   | { type: 'user_message'; text: string; blocks: ContentBlock[]; messageId?: string }
   | { type: 'agent_message'; text: string; blocks: ContentBlock[]; messageId?: string }
   | { type: 'thought'; text: string; messageId?: string }
-  | { type: 'tool_call'; toolCallId: string };
+  | { type: 'tool_call'; toolCall: ToolCallState };
 
 export interface SessionState {
   sessionId: string;
-  entries: Entry[];
-  toolCalls: Readonly<Record<string, ToolCallState>>;
+  entries: EntryList<Entry>;
+  /**
+   * Where each tool call's entry is, so updates find it without a search. Shared by the
+   * states of one history and only ever added to; getToolCall checks every hit.
+   */
+  toolCallIndex: Map<string, number>;
   plan: PlanEntry[];
   modes: { currentModeId?: string; availableModes: SessionMode[] };
   configOptions: SessionConfigOption[];
@@ -51,12 +56,34 @@ export function initialState(
 ): SessionState {
   return {
     sessionId,
-    entries: [],
-    toolCalls: {},
+    entries: EntryList.empty<Entry>(),
+    toolCallIndex: new Map(),
     plan: [],
     modes: init.modes ?? { availableModes: [] },
     configOptions: init.configOptions ?? [],
     availableCommands: [],
     unknownUpdates: 0,
   };
+}
+
+export function getToolCall(state: SessionState, toolCallId: string): ToolCallState | undefined {
+  return findToolCall(state, toolCallId)?.toolCall;
+}
+
+export function findToolCall(state: SessionState, toolCallId: string): { index: number; toolCall: ToolCallState } | undefined {
+  const index = state.toolCallIndex.get(toolCallId);
+  if (index === undefined) return undefined;
+  const entry = state.entries.get(index);
+  if (entry?.type === 'tool_call' && entry.toolCall.toolCallId === toolCallId) return { index, toolCall: entry.toolCall };
+  // The index was written by another history branched from an older state: search this one.
+  let i = 0;
+  for (const e of state.entries) {
+    if (e.type === 'tool_call' && e.toolCall.toolCallId === toolCallId) return { index: i, toolCall: e.toolCall };
+    i++;
+  }
+  return undefined;
+}
+
+export function allToolCalls(state: SessionState): ToolCallState[] {
+  return state.entries.toArray().flatMap((e) => (e.type === 'tool_call' ? [e.toolCall] : []));
 }

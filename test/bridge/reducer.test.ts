@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { reducePermissionToolCall, reduceUpdate } from '../../bridge/session/reducer.js';
-import { initialState, type SessionState } from '../../bridge/session/state.js';
+import { allToolCalls, getToolCall, initialState, type SessionState } from '../../bridge/session/state.js';
 
 function run(updates: SessionUpdate[], start: SessionState = initialState('s1')): SessionState {
   return updates.reduce((state, update) => reduceUpdate(state, update).state, start);
@@ -19,9 +19,9 @@ describe('the session reducer', () => {
       { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read' },
       { sessionUpdate: 'agent_message_chunk', content: text('Done') },
     ]);
-    expect(state.entries.map((e) => e.type)).toEqual(['agent_message', 'tool_call', 'agent_message']);
-    expect(state.entries[0]).toMatchObject({ text: 'Hello' });
-    expect(state.entries[2]).toMatchObject({ text: 'Done' });
+    expect(state.entries.toArray().map((e) => e.type)).toEqual(['agent_message', 'tool_call', 'agent_message']);
+    expect(state.entries.get(0)).toMatchObject({ text: 'Hello' });
+    expect(state.entries.get(2)).toMatchObject({ text: 'Done' });
   });
 
   it('starts a new message when the messageId changes', () => {
@@ -29,7 +29,7 @@ describe('the session reducer', () => {
       { sessionUpdate: 'agent_message_chunk', content: text('a'), messageId: 'm1' },
       { sessionUpdate: 'agent_message_chunk', content: text('b'), messageId: 'm2' },
     ]);
-    expect(state.entries).toHaveLength(2);
+    expect(state.entries.length).toBe(2);
   });
 
   it('keeps empty text chunks harmless', () => {
@@ -37,8 +37,8 @@ describe('the session reducer', () => {
       { sessionUpdate: 'agent_message_chunk', content: text('') },
       { sessionUpdate: 'agent_message_chunk', content: text('x') },
     ]);
-    expect(state.entries).toHaveLength(1);
-    expect(state.entries[0]).toMatchObject({ text: 'x' });
+    expect(state.entries.length).toBe(1);
+    expect(state.entries.get(0)).toMatchObject({ text: 'x' });
   });
 
   it('upserts a tool call sent twice with one id instead of duplicating it', () => {
@@ -46,13 +46,13 @@ describe('the session reducer', () => {
       { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Write', kind: 'edit', status: 'pending' },
       { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Write Blink.ino', kind: 'edit', status: 'pending' },
     ]);
-    expect(state.entries.filter((e) => e.type === 'tool_call')).toHaveLength(1);
-    expect(state.toolCalls.t1.title).toBe('Write Blink.ino');
+    expect(state.entries.toArray().filter((e) => e.type === 'tool_call')).toHaveLength(1);
+    expect(getToolCall(state, 't1').title).toBe('Write Blink.ino');
   });
 
   it('creates a tool call from an update for a call it has not seen', () => {
     const { state, changes } = reduceUpdate(initialState('s'), { sessionUpdate: 'tool_call_update', toolCallId: 'late', status: 'in_progress' });
-    expect(state.toolCalls.late).toMatchObject({ status: 'in_progress', firstSeenIn: 'tool_call_update' });
+    expect(getToolCall(state, 'late')).toMatchObject({ status: 'in_progress', firstSeenIn: 'tool_call_update' });
     expect(changes[0]).toMatchObject({ type: 'tool_call', created: true });
   });
 
@@ -61,14 +61,14 @@ describe('the session reducer', () => {
       { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Edit', kind: 'edit', status: 'pending', locations: [{ path: '/w/a.ino' }], rawInput: { a: 1 } },
       { sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' },
     ]);
-    expect(state.toolCalls.t).toMatchObject({ title: 'Edit', kind: 'edit', status: 'completed', locations: [{ path: '/w/a.ino' }], rawInput: { a: 1 } });
+    expect(getToolCall(state, 't')).toMatchObject({ title: 'Edit', kind: 'edit', status: 'completed', locations: [{ path: '/w/a.ino' }], rawInput: { a: 1 } });
   });
 
   it('takes a tool call first seen inside a permission request, then updates it', () => {
     let state = reducePermissionToolCall(initialState('s'), { toolCallId: 'g1', title: 'WriteFile', kind: 'edit' }).state;
     state = run([{ sessionUpdate: 'tool_call_update', toolCallId: 'g1', status: 'completed' }], state);
-    expect(state.toolCalls.g1).toMatchObject({ title: 'WriteFile', status: 'completed', firstSeenIn: 'permission_request' });
-    expect(state.entries).toEqual([{ type: 'tool_call', toolCallId: 'g1' }]);
+    expect(getToolCall(state, 'g1')).toMatchObject({ title: 'WriteFile', status: 'completed', firstSeenIn: 'permission_request' });
+    expect(state.entries.toArray().map((e) => e.type)).toEqual(['tool_call']);
   });
 
   it('tracks plan, mode, config options, commands, usage and title', () => {
@@ -114,9 +114,43 @@ describe('the session reducer', () => {
           state = reduceUpdate(state, update).state;
         }
       }
-      expect(Object.keys(state.toolCalls).sort(), file).toEqual([...seenIds].sort());
-      const toolEntries = state.entries.filter((e) => e.type === 'tool_call');
+      expect(allToolCalls(state).map((t) => t.toolCallId).sort(), file).toEqual([...seenIds].sort());
+      const toolEntries = state.entries.toArray().filter((e) => e.type === 'tool_call');
       expect(toolEntries.length, file).toBe(seenIds.size);
     }
+  });
+});
+
+describe('the entry list', () => {
+  it('keeps every version intact while updating and appending across pages', async () => {
+    const { EntryList } = await import('../../bridge/session/entry-list.js');
+    let list = EntryList.empty<number>();
+    const versions = [];
+    for (let i = 0; i < 300; i++) {
+      list = list.push(i);
+      versions.push(list);
+    }
+    const changed = list.set(150, -1);
+    expect(changed.get(150)).toBe(-1);
+    expect(list.get(150)).toBe(150);
+    expect(versions[10].length).toBe(11);
+    expect(versions[10].toArray()).toEqual([...Array(11).keys()]);
+    expect([...changed].length).toBe(300);
+    expect(() => list.set(400, 0)).toThrow(RangeError);
+  });
+});
+
+describe('two histories branched from one state', () => {
+  it('each keeps its own tool calls', () => {
+    const base = run([{ sessionUpdate: 'tool_call', toolCallId: 'shared', title: 'Read' }]);
+    const left = run([{ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'left' }], base);
+    const right = run([
+      { sessionUpdate: 'tool_call', toolCallId: 'b', title: 'right' },
+      { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'right a' },
+    ], base);
+    expect(getToolCall(left, 'a')?.title).toBe('left');
+    expect(getToolCall(right, 'a')?.title).toBe('right a');
+    expect(getToolCall(left, 'b')).toBeUndefined();
+    expect(getToolCall(base, 'a')).toBeUndefined();
   });
 });
