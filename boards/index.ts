@@ -3,6 +3,8 @@ export type { CommandIo, CommandTable, InProcessCommand } from './command.js';
 
 export { SerialHub, type SerialHubOptions } from './serial/hub.js';
 export { PortLease, type ModemSignals } from './serial/port-lease.js';
+export type { PortState } from './serial/port-entry.js';
+export { installedBoardIdentifications } from './serial/installed-boards.js';
 export { PortReader, type ReadResult, type SerialLine, type ExpectMatch } from './serial/reader.js';
 export { portSettings, DEFAULT_SETTINGS, type PortSettings, type Parity, type DataBits, type StopBits } from './serial/port-settings.js';
 export {

@@ -1,6 +1,6 @@
 // What the owner of a port holds: writes, modem lines, readers, and the release.
 import { PortDisconnectedError, SerialPortError } from './errors.js';
-import type { PortEntry } from './port-entry.js';
+import type { PortEntry, PortState } from './port-entry.js';
 import { PortReader } from './reader.js';
 
 export interface ModemSignals {
@@ -24,7 +24,7 @@ export class PortLease {
   }
 
   /** `open`, `paused` (an upload has it), `unplugged` (waiting for it to come back) or `released`. */
-  get state(): string {
+  get state(): PortState {
     return this.entry.state;
   }
 
