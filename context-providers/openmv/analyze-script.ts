@@ -7,7 +7,7 @@ import { isEstimate, isPixelFormat, type PixelFormat } from './camera-api.js';
 import { argument, describeValue, findCameraUse, type CameraCall } from './camera-calls.js';
 import { bytesText, fittingAlternatives, frameName, frameSize, frameTotal, sizeText, type Frame } from './frame-budget.js';
 import { PythonSource, type PyValue, type SyntaxProblem } from './python-source.js';
-import { apiFindings, firmwareGeneration, scriptApi, type ScriptApi } from './script-checks.js';
+import { apiFindings, firmwareGeneration, isBefore47, scriptApi, type ScriptApi } from './script-checks.js';
 
 export interface ScriptAnalysisOptions {
   board: OpenMvBoard;
@@ -57,7 +57,7 @@ export function analyzeScript(text: string, options: ScriptAnalysisOptions): Scr
   const use = findCameraUse(source);
   const api = scriptApi(use.calls);
   const generation = firmwareGeneration(options.firmware) ?? options.generation ?? (api === 'csi' ? '5' : '4');
-  const budget = frameBufferBudget(options.board, generation);
+  const budget = frameBufferBudget(options.board, generation, isBefore47(options.firmware));
   const findings: Finding[] = [];
   const syntaxError = source.firstSyntaxProblem();
   if (syntaxError) {

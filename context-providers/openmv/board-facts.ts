@@ -29,6 +29,17 @@ export interface FirmwareFacts {
   usb?: UsbIdentity;
   /** Figure name → `openmv/openmv <tag> <file>:<line>`. */
   sources: Record<string, string>;
+  /** Generation 4 only: the figures of firmware before 4.7 (v4.6.20's src/omv/boards layout). */
+  v46?: LegacyFacts;
+}
+
+export interface LegacyFacts {
+  tag: string;
+  fbBytes: number;
+  fbAllocBytes: number;
+  /** `OMV_JPEG_SIZE`: the IDE preview buffer. */
+  jpegBytes: number;
+  sources: Record<string, string>;
 }
 
 export interface OpenMvBoard {
@@ -159,9 +170,15 @@ export interface FrameBufferBudget {
   generation: Generation;
 }
 
-/** The memory one captured frame (times the number of frame buffers) must fit in. */
-export function frameBufferBudget(board: OpenMvBoard, generation: Generation): FrameBufferBudget {
+/**
+ * The memory one captured frame (times the number of frame buffers) must fit in. `before47`
+ * takes the figure of firmware before 4.7 where the board had one.
+ */
+export function frameBufferBudget(board: OpenMvBoard, generation: Generation, before47 = false): FrameBufferBudget {
   const facts = board.firmware[generation];
+  if (generation === '4' && before47 && facts.v46) {
+    return { bytes: facts.v46.fbBytes, define: 'OMV_FB_SIZE', source: facts.v46.sources.fbBytes, generation };
+  }
   if (generation === '4' && facts.fbBytes !== undefined) {
     return { bytes: facts.fbBytes, define: 'OMV_FB_SIZE', source: facts.sources.fbBytes, generation };
   }

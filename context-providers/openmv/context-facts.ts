@@ -8,6 +8,7 @@ import { frameBufferBudget, type Generation, type OpenMvBoard } from './board-fa
 import { CSI_FIRST_FIRMWARE } from './camera-api.js';
 import { bytesText, largestFits, sizeText } from './frame-budget.js';
 import type { OpenMvConfig } from './openmv-config.js';
+import { isBefore47 } from './script-checks.js';
 
 /** `openmv/openmv v4.8.1 boards/X/omv_boardconfig.h:30` → a SourceRef naming the upstream file. */
 export function upstreamRef(text: string): SourceRef {
@@ -44,10 +45,19 @@ export function boardFacts(
   }
   if (analyses.length === 0) notes.push({ topic: 'camera API', text: cameraFirmware });
 
+  const older = board.firmware['4'].v46;
+  if (older) {
+    context.limits.push({
+      name: `frame buffer, firmware before 4.7 (OMV_FB_SIZE${isBefore47(firmware) ? ', in use' : ''}); IDE JPEG buffer ${sizeText(older.jpegBytes)} (OMV_JPEG_SIZE)`,
+      value: older.fbBytes,
+      unit: 'bytes',
+      source: upstreamRef(older.sources.fbBytes),
+    });
+  }
   for (const g of ['4', '5'] as Generation[]) {
     const budget = frameBufferBudget(board, g);
     context.limits.push({
-      name: `frame buffer, firmware ${g}.x (${budget.define})${g === generation ? ', in use' : ''}`,
+      name: `frame buffer, firmware ${g === '4' ? '4.7+' : `${g}.x`} (${budget.define})${g === generation && !isBefore47(firmware) ? ', in use' : ''}`,
       value: budget.bytes,
       unit: 'bytes',
       source: upstreamRef(budget.source),
@@ -61,7 +71,7 @@ export function boardFacts(
       source: upstreamRef(board.firmware['4'].sources.fbAllocBytes),
     });
   }
-  const budget = frameBufferBudget(board, generation);
+  const budget = frameBufferBudget(board, generation, isBefore47(firmware));
   const fits = largestFits(budget.bytes)
     .filter((entry) => entry.largest)
     .map((entry) => {

@@ -34,6 +34,12 @@ function version(text: string | undefined): [number, number, number] | undefined
   return [parts[0], parts[1], parts[2] ?? 0];
 }
 
+/** Firmware before 4.7 kept its board files in src/omv/boards with other frame buffer sizes. */
+export function isBefore47(firmware: string | undefined): boolean {
+  const parsed = version(firmware);
+  return parsed !== undefined && before(parsed, [4, 7, 0]) < 0;
+}
+
 export function firmwareGeneration(firmware: string | undefined): Generation | undefined {
   const parsed = version(firmware);
   return parsed ? (parsed[0] >= 5 ? '5' : '4') : undefined;

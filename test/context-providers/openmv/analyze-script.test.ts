@@ -73,6 +73,12 @@ describe('OpenMV script analysis', () => {
     expect(analysis.budget).toMatchObject({ define: 'OMV_UMA_BLOCK0_SIZE', bytes: 491_520 });
   });
 
+  it('takes the frame buffer of firmware before 4.7 from the v4.6 board files', () => {
+    const old = analyze('qvga_grayscale_ok.py', 'OPENMV2', { firmware: '4.6.20' });
+    expect(old.budget).toMatchObject({ bytes: 150 * 1024, source: 'openmv/openmv v4.6.20 src/omv/boards/OPENMV2/omv_boardconfig.h:87' });
+    expect(analyze('qvga_grayscale_ok.py', 'OPENMV2', { firmware: '4.8.1' }).budget.bytes).toBe(151 * 1024);
+  });
+
   it('still analyses what it can read from a script that does not parse', () => {
     const analysis = analyzeScript('import sensor\nsensor.set_pixformat(sensor.RGB565)\nsensor.set_framesize(sensor.VGA)\nx = = 1\n', {
       board: board('OPENMV4'),

@@ -38,7 +38,8 @@ describe('openmvProvider', () => {
     expect(markdown).toContain('MCU STM32H743');
     expect(markdown).toContain('sensors: OV2640, OV5640, OV7725');
     expect(markdown).toContain('main.py uses the sensor module (firmware 4.x API); the camera firmware is unknown');
-    expect(markdown).toContain('frame buffer, firmware 4.x (OMV_FB_SIZE), in use: 409,600 bytes [openmv/openmv@v4.8.1/boards/OPENMV4/omv_boardconfig.h:132]');
+    expect(markdown).toContain('frame buffer, firmware 4.7+ (OMV_FB_SIZE), in use: 409,600 bytes [openmv/openmv@v4.8.1/boards/OPENMV4/omv_boardconfig.h:132]');
+    expect(markdown).toContain('frame buffer, firmware before 4.7 (OMV_FB_SIZE); IDE JPEG buffer 32 KB (OMV_JPEG_SIZE): 409,600 bytes [openmv/openmv@v4.6.20/src/omv/boards/OPENMV4/omv_boardconfig.h:137]');
     expect(markdown).toContain('RGB565 HVGA 480×320 (307,200 bytes; 4:3 QVGA)');
     expect(markdown).toContain('[BoardConfig] REPLUart = false');
     expect(markdown).toContain('- error: main.py line 12: VGA RGB565 needs 614,400 bytes; the OpenMV Cam H7 frame buffer holds about 400 KB — use GRAYSCALE (307,200 bytes) or QVGA');
