@@ -278,10 +278,9 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     return tools;
   }
 
-  // Device changes through MCP always pass the broker: either the agent's own request was
-  // granted a moment ago, or the person is asked here with allow/reject options.
+  // Every device change (MCP tool or terminal command) asks here, with the exact question
+  // ("upload x.hex to Arduino Uno on /dev/ttyACM0?"): the policy's --allow-device, or the person.
   private readonly deviceConsent: DeviceConsent = async (toolName, question) => {
-    if (this.broker.consumeDeviceGrant(toolName)) return { granted: true };
     const response = await this.broker.decide({
       sessionId: this.sessionId,
       toolCall: { toolCallId: `boardbridge-${toolName}-${++this.consentRequests}`, title: question, kind: 'execute', _meta: { [DEVICE_META_KEY]: true } },

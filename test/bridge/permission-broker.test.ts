@@ -49,10 +49,20 @@ describe('the permission broker', () => {
     const upload = { kind: 'execute' as const, title: 'avrdude -c arduino -P /dev/ttyACM0 -U flash:w:Blink.hex' };
     const withoutFlag = new PermissionBroker({ policy: policyFromFlags('all', false), guard });
     expect(await withoutFlag.decide(request(upload))).toEqual({ outcome: { outcome: 'selected', optionId: 'reject' } });
-    const mcpUpload = { kind: 'other' as const, title: 'mcp__boardbridge__upload' };
-    expect(await withoutFlag.decide(request(mcpUpload))).toEqual({ outcome: { outcome: 'selected', optionId: 'reject' } });
+    const ownDeviceRequest = { kind: 'execute' as const, title: 'upload build/Blink.ino.hex to Arduino Uno on /dev/ttyACM0?', _meta: { 'boardbridge/device': true } };
+    expect(await withoutFlag.decide(request(ownDeviceRequest))).toEqual({ outcome: { outcome: 'selected', optionId: 'reject' } });
     const withFlag = new PermissionBroker({ policy: policyFromFlags('all', true), guard });
     expect(await withFlag.decide(request(upload))).toEqual({ outcome: { outcome: 'selected', optionId: 'allow' } });
+  });
+
+  it("lets the agent call boardbridge's own MCP tools, which ask for device changes themselves", async () => {
+    const decisions: PermissionDecision[] = [];
+    const broker = new PermissionBroker({ policy: ASK_EVERYTHING, guard, onDecision: (_, d) => decisions.push(d) });
+    for (const title of ['mcp__boardbridge__upload', 'mcp_boardbridge_serial_expect', 'upload (boardbridge MCP Server)']) {
+      expect(await broker.decide(request({ kind: 'other', title }))).toEqual({ outcome: { outcome: 'selected', optionId: 'allow' } });
+    }
+    expect(decisions.every((d) => d.outcome === 'selected' && d.by === 'policy')).toBe(true);
+    expect(await broker.decide(request({ kind: 'other', title: 'mcp__other_server__upload' }))).toEqual({ outcome: { outcome: 'selected', optionId: 'reject' } });
   });
 
   it('allows reads under --allow reads but asks about commands', async () => {

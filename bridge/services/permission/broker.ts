@@ -42,7 +42,7 @@ export interface PendingPermission {
 }
 
 export type PermissionDecision =
-  | { outcome: 'selected'; option: PermissionOption; by: 'policy' | 'person' }
+  | { outcome: 'selected'; option: PermissionOption; by: 'policy' | 'person'; reason?: string }
   | { outcome: 'rejected'; option?: PermissionOption; by: 'policy' | 'timeout' | 'no-person'; reason: string }
   | { outcome: 'cancelled'; by: 'cancel' | 'person' };
 
@@ -62,8 +62,6 @@ export interface BrokerOptions {
 export class PermissionBroker {
   private nextId = 1;
   private readonly pending = new Map<number, AbortController>();
-  // Device changes the person (or the policy) already allowed through the agent's own request.
-  private deviceGrants: Array<{ text: string; at: number }> = [];
 
   constructor(private readonly options: BrokerOptions) {}
 
@@ -71,25 +69,9 @@ export class PermissionBroker {
     const pending: PendingPermission = { id: this.nextId++, request, category: classify(request.toolCall) };
     this.options.onPending?.(pending);
     const decision = await this.resolve(pending);
-    if (pending.category === 'device' && decision.outcome === 'selected' && decision.option.kind.startsWith('allow')) {
-      this.deviceGrants.push({ text: `${request.toolCall.title ?? ''} ${JSON.stringify(request.toolCall.rawInput ?? '')}`, at: Date.now() });
-    }
     this.options.onDecision?.(pending, decision);
     if (decision.outcome === 'cancelled' || !decision.option) return { outcome: { outcome: 'cancelled' } };
     return { outcome: { outcome: 'selected', optionId: decision.option.optionId } };
-  }
-
-  /**
-   * Uses up a device grant the agent's own permission request obtained for this tool
-   * in the last two minutes, so the person is not asked twice for one upload.
-   */
-  consumeDeviceGrant(toolName: string): boolean {
-    const now = Date.now();
-    this.deviceGrants = this.deviceGrants.filter((g) => now - g.at < 120_000);
-    const index = this.deviceGrants.findIndex((g) => g.text.includes(toolName));
-    if (index === -1) return false;
-    this.deviceGrants.splice(index, 1);
-    return true;
   }
 
   /** On session/cancel every pending request is answered `cancelled` (ACP requires it). */
@@ -103,6 +85,10 @@ export class PermissionBroker {
 
   private async resolve(pending: PendingPermission): Promise<PermissionDecision> {
     const options = pending.request.options;
+    if (pending.category === 'own-tool') {
+      const allow = pickOption(options, ['allow_once', 'allow_always']);
+      if (allow) return { outcome: 'selected', option: allow, by: 'policy', reason: "boardbridge's own tool: it asks before any device change" };
+    }
     if (this.policyAllows(pending)) {
       const allow = pickOption(options, ['allow_once', 'allow_always']);
       if (allow) return { outcome: 'selected', option: allow, by: 'policy' };

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
 
-export type PermissionCategory = 'read' | 'edit' | 'execute' | 'device' | 'other';
+export type PermissionCategory = 'read' | 'edit' | 'execute' | 'device' | 'own-tool' | 'other';
 
 // Programs and board tools that write to a device (flash, fuses, files on the camera).
 const DEVICE_COMMAND = /\b(avrdude|arduino-cli\s+(?:upload|burn-bootloader)|boardbridge\s+(?:upload|program|run-script)|ipecmd|esptool(?:\.py)?|bossac|dfu-util|openocd|stm32flash|stm32_programmer_cli|picotool|mpremote|pyocd|nrfjprog|teensy_loader_cli|mdk|uf2conv)\b/i;
@@ -12,9 +12,15 @@ const DEVICE_TOOL = /(?:^|[_\s.-])(upload|program|run_script|erase|burn_bootload
 /** Set in `_meta` by boardbridge's own device requests (MCP upload, program, run_script). */
 export const DEVICE_META_KEY = 'boardbridge/device';
 
+// How agents name a tool of boardbridge's own MCP server: mcp__boardbridge__upload (claude),
+// mcp_boardbridge_upload (gemini), "upload (boardbridge MCP Server)".
+const OWN_MCP_TOOL = /\bmcp_{1,2}boardbridge_{1,2}[a-z_]+\b|\(boardbridge MCP Server\)/i;
+
 export function classify(toolCall: ToolCallUpdate): PermissionCategory {
   if (toolCall._meta?.[DEVICE_META_KEY]) return 'device';
   const text = describe(toolCall);
+  // Our own tools ask the person themselves, with the exact question, before changing a device.
+  if (OWN_MCP_TOOL.test(`${text} ${toolName(toolCall)}`)) return 'own-tool';
   if (DEVICE_COMMAND.test(text) || DEVICE_TOOL.test(toolName(toolCall))) return 'device';
   switch (toolCall.kind) {
     case 'read':
