@@ -40,6 +40,12 @@ if (!existsSync(join(hardware, 'boards.txt'))) {
 }
 const options = { dataDirs: [], sketchbookDirs: [join(repo, '.tmp', 'bench-arduino')], includeDebian: false, home: join(repo, '.tmp', 'bench-arduino') };
 
+// A fixed CPU loop, so figures taken on a busy machine can be read against an idle one.
+const calibrationStart = performance.now();
+let calibration = 0;
+for (let index = 0; index < 1e7; index++) calibration += index % 7;
+process.stdout.write(`calibration: 10M-iteration loop ${ms(performance.now() - calibrationStart)} (checksum ${calibration}); load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores\n\n`);
+
 process.stdout.write(`stm32duino boards.txt (node ${process.version})\n`);
 const coldRuns: number[] = [];
 let boardIds: string[] = [];
