@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandIo } from '../../../boards/command.js';
 import { EXIT, micropythonCommands } from '../../../boards/micropython/commands.js';
 import { openSerialLink } from '../../../boards/micropython/link.js';
+import { RawRepl } from '../../../boards/micropython/raw-repl.js';
 import { startMicrobit, startWasmBoard, type EmulatedBoard } from './emulated-boards.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'run-script-'));
@@ -63,6 +64,23 @@ describe('run-script, stop-script and camera-info on the MicroPython WebAssembly
     expect(stop.text()).toBe(`stopped the script running on ${board.path}\n`);
     expect(await running).toBe(EXIT.stopped);
     expect(t.text()).toContain('KeyboardInterrupt');
+  });
+
+  it('stop-script stops a script left running on the board by an earlier connection', async () => {
+    // Start a loop through the raw REPL and walk away without stopping it.
+    const link = await openSerialLink(board.path);
+    const repl = new RawRepl(link, { rawPaste: false });
+    await repl.enter();
+    const started = repl.exec('import time\nwhile True:\n    time.sleep_ms(20)\n').catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    repl.dispose();
+    await link.close();
+    await started;
+    const stop = terminal();
+    expect(await commands.get('stop-script')!(['--port', board.path], stop.io)).toBe(EXIT.ok);
+    expect(stop.text()).toMatch(new RegExp(`^sent Ctrl-C to ${board.path}; the board answered:\n[\\s\\S]*KeyboardInterrupt`));
+    const next = terminal();
+    expect(await run(['blink.py', '--port', board.path, '--no-raw-paste'], next.io)).toBe(EXIT.ok);
   });
 
   it('killing the terminal stops the script and releases the port', async () => {
