@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { BridgeError } from '../session/errors.js';
 import { splitShellWords } from '../shell-words.js';
 import { DEFAULT_AGENT, KNOWN_AGENTS, findProfile, type AgentProfile } from './profiles.js';
 
@@ -16,12 +17,6 @@ export interface AgentLaunch {
   env: Record<string, string>;
   profile?: AgentProfile;
   via: 'path' | 'project' | 'npx' | 'command' | 'config';
-}
-
-export class AgentNotFoundError extends Error {
-  constructor(message: string, readonly hint: string) {
-    super(message);
-  }
 }
 
 const ConfigSchema = z.object({
@@ -70,7 +65,7 @@ export function resolveAgent(options: ResolveOptions): AgentLaunch {
   const env = options.env ?? process.env;
   if (options.agentCommand !== undefined) {
     const words = splitShellWords(options.agentCommand);
-    if (!words || words.length === 0) throw new AgentNotFoundError(`cannot read the agent command: ${options.agentCommand}`, 'quote it as one argument, e.g. --agent-command "my-agent --acp"');
+    if (!words || words.length === 0) throw agentNotFound(`cannot read the agent command: ${options.agentCommand}`, 'quote it as one argument, e.g. --agent-command "my-agent --acp"');
     return { id: path.basename(words[0]), title: words[0], command: words[0], args: words.slice(1), env: {}, via: 'command' };
   }
   const id = options.agent ?? options.config?.defaultAgent ?? DEFAULT_AGENT;
@@ -81,14 +76,14 @@ export function resolveAgent(options: ResolveOptions): AgentLaunch {
   }
   if (!profile) {
     const known = [...KNOWN_AGENTS.map((p) => p.id), ...Object.keys(options.config?.agents ?? {})];
-    throw new AgentNotFoundError(`unknown agent "${id}"`, `known agents: ${known.join(', ')}; any ACP agent runs with --agent-command "<command line>"`);
+    throw agentNotFound(`unknown agent "${id}"`, `known agents: ${known.join(', ')}; any ACP agent runs with --agent-command "<command line>"`);
   }
   const found = locate(profile, env);
   if (found) return { id, title: profile.title, command: found.command, args: [...profile.args], env: { ...profile.env }, profile, via: found.via };
   if (options.allowNpx && profile.npmPackage && findOnPath('npx', env)) {
     return { id, title: profile.title, command: 'npx', args: ['-y', profile.npmPackage, ...profile.args], env: { ...profile.env }, profile, via: 'npx' };
   }
-  throw new AgentNotFoundError(
+  throw agentNotFound(
     `${profile.title} is not installed (looked for ${profile.executables.join(', ')} on PATH and in boardbridge's node_modules)`,
     profile.npmPackage ? `install it: npm install -g ${profile.npmPackage}` : `install ${profile.executables[0]}`,
   );
@@ -134,4 +129,8 @@ function isExecutable(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+function agentNotFound(message: string, hint: string): BridgeError {
+  return new BridgeError('agent_not_found', message, hint);
 }

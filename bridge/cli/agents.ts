@@ -3,7 +3,6 @@
 import { execFileSync } from 'node:child_process';
 import type { Command } from 'commander';
 import { KNOWN_AGENTS } from '../agents/profiles.js';
-import { configPath, findOnPath, loadConfig, locate } from '../agents/resolve.js';
 import { EXIT, printError } from './errors.js';
 
 interface AgentStatus {
@@ -16,7 +15,8 @@ interface AgentStatus {
   install?: string;
 }
 
-export function agentStatuses(env: NodeJS.ProcessEnv = process.env): AgentStatus[] {
+export async function agentStatuses(env: NodeJS.ProcessEnv = process.env): Promise<AgentStatus[]> {
+  const { locate } = await import('../agents/resolve.js');
   return KNOWN_AGENTS.map((profile) => {
     const found = locate(profile, env);
     const keys = profile.authEnv.filter((h) => env[h.env]).map((h) => h.env);
@@ -37,8 +37,8 @@ export function registerAgents(program: Command): void {
     .command('agents')
     .description('list the known agents and whether each is installed')
     .option('--json', 'print JSON')
-    .action((flags: { json?: boolean }) => {
-      const statuses = agentStatuses();
+    .action(async (flags: { json?: boolean }) => {
+      const statuses = await agentStatuses();
       if (flags.json) {
         process.stdout.write(JSON.stringify(statuses, null, 2) + '\n');
         return;
@@ -52,7 +52,8 @@ export function registerAgents(program: Command): void {
   program
     .command('doctor')
     .description('check what boardbridge needs and say how to get what is missing')
-    .action(() => {
+    .action(async () => {
+      const { configPath, findOnPath, loadConfig } = await import('../agents/resolve.js');
       let problems = 0;
       const say = (ok: boolean, what: string, fix?: string) => {
         if (!ok) problems++;
@@ -66,7 +67,7 @@ export function registerAgents(program: Command): void {
       } catch (error) {
         say(false, `config ${configPath()}`, (error as Error).message);
       }
-      const statuses = agentStatuses();
+      const statuses = await agentStatuses();
       for (const s of statuses) say(s.installed, `${s.title}: ${s.installed ? s.command : 'not installed'}; credentials: ${s.credentials}`, s.install);
       if (!statuses.some((s) => s.installed)) problems++;
       for (const [tool, fix] of [

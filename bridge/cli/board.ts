@@ -4,7 +4,6 @@
 import readline from 'node:readline';
 import type { Command } from 'commander';
 import type { DeviceConsent } from '../mcp/hardware-tool.js';
-import { BridgeHardware } from '../hardware/bridge-hardware.js';
 import { EXIT } from './errors.js';
 
 const BOARD_COMMANDS: Array<[string, string]> = [
@@ -36,6 +35,7 @@ export function registerBoardCommands(program: Command): void {
 }
 
 async function runBoardCommand(name: string, argv: string[], yes: boolean): Promise<number> {
+  const { BridgeHardware } = await import('../hardware/bridge-hardware.js');
   const hardware = new BridgeHardware();
   const controller = new AbortController();
   const onSigint = () => controller.abort();

@@ -3,8 +3,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { allProviders } from '../../context-providers/index.js';
-import { ContextService } from '../context/context-service.js';
 import { EXIT, printError } from './errors.js';
 
 interface ContextFlags {
@@ -37,6 +35,7 @@ async function printContext(target: string | undefined, flags: ContextFlags): Pr
       return false;
     }
   })();
+  const [{ ContextService }, { allProviders }] = await Promise.all([import('../context/context-service.js'), import('../../context-providers/index.js')]);
   const service = new ContextService(allProviders());
   const selection = { board: flags.board ?? flags.fqbn, configuration: flags.conf, files: isFile ? [where] : undefined };
   try {

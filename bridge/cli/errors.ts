@@ -1,13 +1,11 @@
 // How the CLI reports a failure: the message, what to try, and an exit code;
 // never a stack trace.
-import { AgentNotFoundError } from '../agents/resolve.js';
 import { BridgeError, errorMessage } from '../session/errors.js';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, stopped: 3 } as const;
 
 export function describeError(error: unknown): { message: string; hint?: string; code: string } {
   if (error instanceof BridgeError) return { message: error.message, hint: error.hint, code: error.code };
-  if (error instanceof AgentNotFoundError) return { message: error.message, hint: error.hint, code: 'agent_not_found' };
   return { message: errorMessage(error), code: 'error' };
 }
 

@@ -1,6 +1,7 @@
 // `boardbridge mcp --connect URL`: the stdio side of the hardware MCP server.
 import type { Command } from 'commander';
-import { MCP_TOKEN_ENV, relayStdioToHttp } from '../mcp/stdio-relay.js';
+// Kept here so `--help` does not load the MCP SDK; stdio-relay.ts uses the same name.
+const MCP_TOKEN_ENV = 'BOARDBRIDGE_MCP_TOKEN';
 import { EXIT } from './errors.js';
 
 export function registerMcp(program: Command): void {
@@ -15,6 +16,7 @@ export function registerMcp(program: Command): void {
         process.exitCode = EXIT.usage;
         return;
       }
+      const { relayStdioToHttp } = await import('../mcp/stdio-relay.js');
       await relayStdioToHttp(flags.connect, token);
     });
 }

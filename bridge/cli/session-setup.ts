@@ -1,11 +1,8 @@
 // What `chat`, `run` and the other faces share: flags that pick the agent and
 // the workspace, turned into a started BridgeSession.
 import type { Command } from 'commander';
-import { allProviders } from '../../context-providers/index.js';
-import { loadConfig, resolveAgent, type AgentLaunch } from '../agents/resolve.js';
-import { ContextService } from '../context/context-service.js';
-import { BridgeHardware } from '../hardware/bridge-hardware.js';
-import { BridgeSession } from '../session/bridge-session.js';
+import type { AgentLaunch } from '../agents/resolve.js';
+import type { BridgeSession } from '../session/bridge-session.js';
 import type { BridgeEvent } from '../session/events.js';
 import type { AskPerson, PermissionPolicy } from '../services/permission/broker.js';
 
@@ -27,7 +24,8 @@ export function addAgentFlags(command: Command): Command {
     .option('--fqbn <fqbn>', 'the Arduino board (same as --board)');
 }
 
-export function launchFor(flags: AgentFlags): AgentLaunch {
+export async function launchFor(flags: AgentFlags): Promise<AgentLaunch> {
+  const { loadConfig, resolveAgent } = await import('../agents/resolve.js');
   const config = flags.agentCommand ? {} : loadConfig(flags.config);
   return resolveAgent({ agent: flags.agent, agentCommand: flags.agentCommand, config, allowNpx: true });
 }
@@ -38,12 +36,19 @@ export async function startSession(
   ask?: AskPerson,
   onEvent?: (event: BridgeEvent) => void,
 ): Promise<BridgeSession> {
+  // Loaded here, not at start-up: `boardbridge context` and `--help` stay quick.
+  const [{ BridgeSession }, { BridgeHardware }, { ContextService }, { allProviders }] = await Promise.all([
+    import('../session/bridge-session.js'),
+    import('../hardware/bridge-hardware.js'),
+    import('../context/context-service.js'),
+    import('../../context-providers/index.js'),
+  ]);
   const hardware = new BridgeHardware();
   return BridgeSession.start({
     onEvent,
     hardware,
     selection: selectionOf(flags),
-    launch: launchFor(flags),
+    launch: await launchFor(flags),
     workspace: flags.workspace ?? process.cwd(),
     policy,
     ask,
