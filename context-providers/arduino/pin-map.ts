@@ -8,6 +8,11 @@ export interface PinMap {
   header?: string;
   digitalPinCount?: number;
   analogInputCount?: number;
+  /**
+   * Which capabilities the header states at all: gemma's header has no digitalPinHasPWM, so
+   * "no PWM pins" there means "unknown", and the sketch check must not call every pin wrong.
+   */
+  known: { pwm: boolean; interrupt: boolean; analog: boolean };
   pins: Pin[];
   buses: Bus[];
   /** Serial objects the board has (`Serial`, `Serial1`, …), from the SERIAL_PORT_* macros. */
@@ -97,6 +102,11 @@ export function buildPinMap(board: ResolvedBoard): PinMap {
     header: variant.header,
     digitalPinCount,
     analogInputCount,
+    known: {
+      pwm: variant.macros.get('digitalPinHasPWM')?.params !== undefined,
+      interrupt: variant.macros.get('digitalPinToInterrupt')?.params !== undefined,
+      analog: analogInputCount !== undefined,
+    },
     pins,
     buses: busesOf(variant, pinNames, serialPorts),
     serialPorts,

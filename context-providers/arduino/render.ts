@@ -61,9 +61,12 @@ function renderPins(context: HardwareContext, fullCite: Citer): string[] {
     const names = analog.map((pin) => `${pin.names.find((name) => /^A\d+$/.test(name))}=D${pin.number}`);
     lines.push(withSource(`- Analog inputs (analogRead): ${names.join(', ')}`, cite(sources.analogInputToDigitalPin ?? sources.NUM_ANALOG_INPUTS)));
   }
-  lines.push(withSource(`- PWM (analogWrite): ${pinRanges(numbers('pwm')) || 'none'}`, cite(sources.digitalPinHasPWM)));
+  // Without the macro the header says nothing about PWM; "none" would be a false fact.
+  const pwm = sources.digitalPinHasPWM ? pinRanges(numbers('pwm')) || 'none' : 'not stated by the variant (no digitalPinHasPWM)';
+  lines.push(withSource(`- PWM (analogWrite): ${pwm}`, cite(sources.digitalPinHasPWM)));
   const interrupts = pins.filter((pin) => pin.interrupt !== undefined).map((pin) => `D${pin.number}→${pin.interrupt}`);
-  lines.push(withSource(`- External interrupts (attachInterrupt(digitalPinToInterrupt(pin), …)): ${interrupts.join(', ') || 'none'}`, cite(sources.digitalPinToInterrupt)));
+  const interruptText = sources.digitalPinToInterrupt ? interrupts.join(', ') || 'none' : 'not stated by the variant (no digitalPinToInterrupt)';
+  lines.push(withSource(`- External interrupts (attachInterrupt(digitalPinToInterrupt(pin), …)): ${interruptText}`, cite(sources.digitalPinToInterrupt)));
   const leds = pins.filter((pin) => pin.names.some((name) => name.startsWith('LED_BUILTIN')));
   if (leds.length > 0) lines.push(withSource(`- ${leds.map((pin) => `${pin.names.filter((name) => name.startsWith('LED_BUILTIN')).join('/')} = D${pin.number}`).join(', ')}`, cite(sources.LED_BUILTIN)));
   for (const bus of context.buses.filter((entry) => entry.kind === 'i2c' || entry.kind === 'spi')) lines.push(renderBus(bus, pins, cite));

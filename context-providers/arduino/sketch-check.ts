@@ -36,17 +36,17 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
       findings.push({ severity: 'error', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}`, suggestion: 'Use a pin number the board has (see the pin table).' });
       continue;
     }
-    if (call.name === 'analogWrite' && pin !== undefined && !pinMap.pins[pin].capabilities.includes('pwm')) {
+    if (call.name === 'analogWrite' && pinMap.known.pwm && pin !== undefined && !pinMap.pins[pin].capabilities.includes('pwm')) {
       findings.push({ severity: 'error', code: 'pwm-pin', ...at(call.token), message: `analogWrite(${label(pinMap.pins[pin])}): pin ${pin} has no PWM on ${board.name}; analogWrite only switches it fully on or off`, suggestion: `Use a PWM pin: ${list(pinsWith('pwm'))}.` });
     }
-    if (call.name === 'analogRead' && pin !== undefined) {
+    if (call.name === 'analogRead' && pinMap.known.analog && pin !== undefined) {
       // The AVR core also accepts channel numbers 0..NUM_ANALOG_INPUTS-1 (analogRead(0) is A0).
       const isChannel = pin >= 0 && pin < (pinMap.analogInputCount ?? 0);
       if (!isChannel && !pinMap.pins[pin]?.capabilities.includes('analog-in')) {
         findings.push({ severity: 'error', code: 'analog-pin', ...at(call.token), message: `analogRead(${pin}): pin ${pin} is not an analog input on ${board.name}`, suggestion: `Use an analog input: ${list(pinsWith('analog-in'))}.` });
       }
     }
-    if (call.name === 'attachInterrupt') findings.push(...interruptFindings(call, symbols, pinMap, board.name, list(pinsWith('interrupt'))));
+    if (call.name === 'attachInterrupt' && pinMap.known.interrupt) findings.push(...interruptFindings(call, symbols, pinMap, board.name, list(pinsWith('interrupt'))));
   }
   findings.push(...peripheralFindings(symbols, pinMap, board, includes));
   findings.push(...busConflicts(symbols, pinMap, pinUses));

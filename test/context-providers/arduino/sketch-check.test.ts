@@ -59,6 +59,12 @@ describe('the sketch check on an Uno', () => {
     expect(findings[0].message).toContain("Wire's SDA");
   });
 
+  test("a variant without digitalPinHasPWM (gemma) leaves analogWrite unchecked instead of calling every pin wrong", () => {
+    const codes = check('arduino:avr:gemma').map((finding) => finding.code);
+    expect(codes).not.toContain('pwm-pin');
+    expect(codes).toContain('pin-range');
+  });
+
   test('flash and RAM over the limits of the board are errors at the boards.txt line', () => {
     const uno = resolveFqbn('arduino:avr:uno', installed);
     const findings = checkBuildSize({ flashBytes: 33000, ramBytes: 1900 }, uno);
