@@ -138,6 +138,19 @@ describe('serial hub on a socat pty pair', () => {
     expect((await reader.expect(/after resume/, { timeoutMs: 5000 })).match[0]).toBe('after resume');
   });
 
+  it('holds back a monitor opened during an upload until the last nested pause ends', async () => {
+    await hub.pause(pair.device, 'upload');
+    await hub.pause(pair.device, 'second upload');
+    const lease = await hub.open(pair.device, { baudRate: 115200 }, 'late monitor');
+    expect(lease.state).toBe('paused');
+    await hub.resume(pair.device);
+    expect(lease.state).toBe('paused');
+    await hub.resume(pair.device);
+    expect(lease.state).toBe('open');
+    await board.write('now open\n');
+    await lease.reader('oldest').expect(/now open/, { timeoutMs: 5000 });
+  });
+
   it('says which port does not exist and what to try', async () => {
     await expect(hub.open(`${pair.device}-missing`, {}, 'test')).rejects.toThrow(PortOpenError);
     await expect(hub.open(`${pair.device}-missing`, {}, 'test')).rejects.toThrow(/no such port; check the cable/);
