@@ -11,6 +11,7 @@
 //
 //   ByteLink, openSerialLink(path), openHubLink(hub, path, owner): the byte stream under them.
 //   RawRepl, UsbdbgClient, mapTraceback: the protocol pieces.
+//   openmvUsbBoards(): BoardIdentification[] for SerialHub.setBoards (cameras by USB VID:PID).
 export { micropythonCommands, EXIT } from './commands.js';
 export type { MicropythonDeps } from './commands.js';
 export { runScript, stopScript, RunningScripts } from './run-script.js';
@@ -26,3 +27,4 @@ export { UsbdbgClient, UsbdbgError, usbdbgFrame, parseArch, UsbdbgCommand, USBDB
 export type { ArchInfo, CameraState } from './usbdbg.js';
 export { mapTraceback } from './traceback.js';
 export type { MappedTraceback, TracebackFrame, ScriptFile } from './traceback.js';
+export { openmvUsbBoards } from './usb-boards.js';
