@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandIo } from '../../../boards/command.js';
 import { EXIT, micropythonCommands } from '../../../boards/micropython/commands.js';
 import { openSerialLink } from '../../../boards/micropython/link.js';
@@ -35,10 +35,11 @@ describe('run-script, stop-script and camera-info on the MicroPython WebAssembly
   const commands = micropythonCommands();
   const run = (argv: string[], io: CommandIo) => commands.get('run-script')!(argv, io);
 
-  beforeAll(async () => {
+  // A fresh board per test, killed at its end: no test inherits another's board state.
+  beforeEach(async () => {
     board = await startWasmBoard();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await board.stop();
   });
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandIo } from '../../../boards/command.js';
 import { EXIT, micropythonCommands } from '../../../boards/micropython/commands.js';
 import { openHubLink } from '../../../boards/micropython/hub-link.js';
@@ -15,14 +15,14 @@ describe('run-script through the serial hub on the MicroPython WebAssembly build
   let board: EmulatedBoard;
   const hub = new SerialHub();
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     board = await startWasmBoard();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await hub.close();
     await board.stop();
-    rmSync(workspace, { recursive: true, force: true });
   });
+  afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
   it('owns the port while the script runs and gives it back afterwards', async () => {
     const commands = micropythonCommands({ openLink: (path) => openHubLink(hub, path, 'run-script') });
