@@ -14,7 +14,7 @@ export function commandTools(commands: CommandTable, cwd: string, env: Record<st
       text += `${error instanceof Error ? error.message : String(error)}\n`;
       return 1;
     });
-    return { text: text || `(no output; exit ${exitCode})`, isError: exitCode !== 0, data: { exitCode } };
+    return { text: text || `(no output; exit ${exitCode})`, isError: exitCode !== 0 };
   };
   const opt = (flag: string, value: string | number | undefined) => (value === undefined ? [] : [flag, String(value)]);
   const sketch = z.string().optional().describe('sketch folder or .ino (default: the workspace)');

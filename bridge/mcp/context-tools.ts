@@ -17,11 +17,7 @@ export function contextTools(contexts: ContextService, workspace: string, board:
       description: 'The selected board: name, id (FQBN/device), MCU, clock, flash and RAM limits, upload method, buses, libraries and findings, each with its source file.',
       input: {},
       readOnly: true,
-      run: async () => {
-        const loaded = await load();
-        const { pins: _pins, ...rest } = loaded.context;
-        return { text: loaded.markdown, data: { ...rest, pinCount: loaded.context.pins.length } };
-      },
+      run: async () => ({ text: (await load()).markdown }),
     }),
     defineTool({
       name: 'pin_info',
@@ -36,7 +32,7 @@ export function contextTools(contexts: ContextService, workspace: string, board:
           const names = context.pins.slice(0, 40).map((p) => p.names[0] ?? String(p.number));
           return { text: `${context.board.name} has no pin "${pin}". Pins: ${names.join(', ')}${context.pins.length > 40 ? ', …' : ''}`, isError: true };
         }
-        return { text: describePin(context, found), data: { pin: found } };
+        return { text: describePin(context, found) };
       },
     }),
   ];

@@ -5,8 +5,6 @@ import type { z } from 'zod';
 export interface ToolOutput {
   text: string;
   isError?: boolean;
-  /** Machine-readable result for agents that read structuredContent. */
-  data?: Record<string, unknown>;
 }
 
 export interface HardwareTool<Shape extends z.ZodRawShape = z.ZodRawShape> {

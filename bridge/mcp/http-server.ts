@@ -84,7 +84,6 @@ function buildServer(tools: HardwareTool[], consent: DeviceConsent): McpServer {
           const output = await tool.run(input as never, extra.signal);
           return {
             content: [{ type: 'text' as const, text: truncateForAgent(output.text) }],
-            ...(output.data ? { structuredContent: output.data } : {}),
             isError: Boolean(output.isError),
           };
         } catch (error) {

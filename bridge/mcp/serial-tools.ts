@@ -72,7 +72,7 @@ export function serialTools(serial: AgentSerial): HardwareTool[] {
         const missed = (waited?.missed ?? 0) + rest.missed;
         const text = Buffer.concat([waited?.data ?? Buffer.alloc(0), rest.data]).toString('utf8');
         const note = missed ? `[${missed} bytes were missed before this: the port talked faster than it was read]\n` : '';
-        return { text: `${note}${text || '(nothing new)'}\n[cursor ${id}]`, data: { cursor: id, missed, bytes: Buffer.byteLength(text) } };
+        return { text: `${note}${text || '(nothing new)'}\n[cursor ${id}]` };
       },
     }),
     defineTool({
@@ -109,7 +109,7 @@ export function serialTools(serial: AgentSerial): HardwareTool[] {
         const { id, reader } = await serial.reader(i.port, i.baud, i.cursor);
         try {
           const found = await reader.expect(pattern, { timeoutMs: i.timeoutMs, signal });
-          return { text: `matched "${found.match[0]}"\n${found.text.slice(-2000)}\n[cursor ${id}]`, data: { matched: found.match[0], cursor: id, missed: found.missed } };
+          return { text: `matched "${found.match[0]}"\n${found.text.slice(-2000)}\n[cursor ${id}]` };
         } catch (error) {
           return { text: `${(error as Error).message}\n[cursor ${id}]`, isError: true };
         }

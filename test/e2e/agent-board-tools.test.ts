@@ -1,0 +1,86 @@
+// A real agent (claude-code-acp, offline against the scripted model) uses the
+// bridge's hardware MCP tools on an emulated Arduino Uno (simavr + ATmegaBOOT on
+// a pty): compile, an upload the person must allow, and serial_expect reading
+// what the freshly uploaded sketch prints.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContextService } from '../../bridge/context/context-service.js';
+import { BridgeHardware } from '../../bridge/hardware/bridge-hardware.js';
+import { ASK_EVERYTHING, type PendingPermission } from '../../bridge/services/permission/broker.js';
+import { BridgeSession } from '../../bridge/session/bridge-session.js';
+import type { BridgeEvent } from '../../bridge/session/events.js';
+import { allProviders } from '../../context-providers/index.js';
+import { agentLaunch } from '../support/agents.js';
+import { startModelServer, type ModelServer } from '../support/model-server/index.js';
+import { startEmulatedUno, type EmulatedUno } from '../rig/emulated-uno.js';
+import { GREETER, sketchFolder } from '../rig/sketches.js';
+
+const FQBN = 'arduino:avr:uno';
+let uno: EmulatedUno;
+let server: ModelServer | undefined;
+let hardware: BridgeHardware | undefined;
+
+beforeAll(async () => {
+  uno = await startEmulatedUno();
+});
+afterAll(async () => {
+  await hardware?.close();
+  await server?.close();
+  await uno?.stop();
+});
+
+describe('a real agent on an emulated Uno through the hardware MCP tools', () => {
+  it('compiles, uploads after the person allows it, and sees the sketch print through serial_expect', async () => {
+    const sketch = sketchFolder('Greeter', GREETER);
+    const tool = (name: string, input: Record<string, unknown>) => ({ tool: { claude: { name: `mcp__boardbridge__${name}`, input } } });
+    server = await startModelServer({
+      turns: [
+        {
+          replies: [
+            tool('compile', { sketch, fqbn: FQBN }),
+            tool('upload', { sketch, fqbn: FQBN, port: uno.port }),
+            tool('serial_expect', { port: uno.port, baud: 115200, pattern: 'hello from the emulated uno', timeoutMs: 30000 }),
+            { say: 'The Uno greets us.' },
+          ],
+        },
+      ],
+    });
+    const root = mkdtempSync(path.join(os.tmpdir(), 'bb-agent-board-'));
+    const launch = agentLaunch('claude-code-acp', server.url, root);
+    const asked: PendingPermission[] = [];
+    const events: BridgeEvent[] = [];
+    hardware = new BridgeHardware();
+    const session = await BridgeSession.start({
+      launch: { id: 'claude', title: 'Claude Code (ACP)', command: launch.command, args: launch.args, env: {}, via: 'command' },
+      env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+      workspace: sketch,
+      policy: ASK_EVERYTHING,
+      ask: async (pending) => {
+        asked.push(pending);
+        return pending.request.options.find((o) => o.kind === 'allow_once')?.optionId;
+      },
+      contexts: new ContextService(allProviders()),
+      hardware,
+      selection: { board: FQBN },
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      const turn = await session.prompt('Build it, put it on the board on ' + uno.port + ' and check that it says hello');
+      expect(turn.error?.message).toBeUndefined();
+      expect(turn.stopReason).toBe('end_turn');
+    } finally {
+      await session.close();
+    }
+    // The person was asked exactly once, about the upload, with its exact target.
+    expect(asked.map((p) => p.request.toolCall.title)).toEqual([expect.stringMatching(new RegExp(`^upload .*Greeter\\.ino\\.hex to .* on ${uno.port.replace(/[/.]/g, '\\$&')}\\?$`))]);
+    expect(asked[0].category).toBe('device');
+    const results = server.requests.filter((r) => r.handledAs === 'script').map((r) => r.conversation?.lastToolResult ?? '');
+    expect(results[1]).toMatch(/Flash: \d+ of 32256 bytes/);
+    expect(results[2]).toMatch(/Uploaded .*Greeter\.ino\.hex/);
+    expect(results[3]).toContain('matched "hello from the emulated uno"');
+    const completed = events.filter((e): e is Extract<BridgeEvent, { type: 'tool_call' }> => e.type === 'tool_call' && e.toolCall.status === 'completed');
+    expect(new Set(completed.map((e) => e.toolCall.toolCallId)).size).toBe(3);
+  });
+});
