@@ -21,8 +21,8 @@ export const EXPANSION_ROUNDS = 10;
  * moves it to the end, as arduino-cli does: the order decides board order and menu defaults.
  */
 export class Properties {
-  private readonly values = new Map<string, string>();
-  private readonly origins = new Map<string, SourceRef>();
+  private values = new Map<string, string>();
+  private origins = new Map<string, SourceRef>();
 
   get size(): number {
     return this.values.size;
@@ -75,8 +75,17 @@ export class Properties {
     return this;
   }
 
+  /** A copy made with native Map copies: cheap even for thousands of keys. */
   clone(): Properties {
-    return new Properties().merge(this);
+    const copy = new Properties();
+    copy.values = new Map(this.values);
+    copy.origins = new Map(this.origins);
+    return copy;
+  }
+
+  /** The underlying maps, for a caller that owns this object and drops it afterwards. */
+  release(): { values: Map<string, string>; origins: Map<string, SourceRef> } {
+    return { values: this.values, origins: this.origins };
   }
 
   /** The keys under `prefix.` with that prefix removed (`SubTree`). */

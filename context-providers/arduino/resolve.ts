@@ -84,18 +84,22 @@ export function resolveFqbn(fqbnText: string, installed: InstalledPlatforms): Re
   }
 
   const options = selectOptions(fqbn, board, data.menuLabels);
-  const boardProps = board.properties.clone();
-  boardProps.set('build.fqbn', formatFqbn(fqbn));
-  boardProps.set('build.arch', platform.architecture.toUpperCase());
-  for (const selected of options) boardProps.merge(board.menuProperties.get(selected.option)?.get(selected.value) ?? new Properties());
-
-  const { core, corePlatform, variant, variantPlatform } = referencedPlatforms(boardProps, platform, fqbn, installed);
-  const build = new Properties()
-    .merge(installed.globalProperties.under)
-    .merge(variantPlatform.load().properties)
-    .merge(corePlatform.load().properties)
-    .merge(data.properties)
-    .merge(boardProps);
+  const optionLayers = options.map((selected) => board.menuProperties.get(selected.option)?.get(selected.value) ?? new Properties());
+  // Board keys as the chosen options leave them, without copying the board's keys.
+  const boardValue = (key: string): string | undefined => {
+    for (let index = optionLayers.length - 1; index >= 0; index--) {
+      const value = optionLayers[index].get(key);
+      if (value !== undefined) return value;
+    }
+    return board.properties.get(key);
+  };
+  const { core, corePlatform, variant, variantPlatform } = referencedPlatforms(boardValue, board, platform, fqbn, installed);
+  // Platforms below the board, then the board: the same for every option of this board, so it
+  // is layered once and copied (a stm32duino board carries thousands of menu keys).
+  const build = baseLayers(board, [installed.globalProperties.under, variantPlatform.load().properties, corePlatform.load().properties, data.properties]).clone();
+  build.set('build.fqbn', formatFqbn(fqbn));
+  build.set('build.arch', platform.architecture.toUpperCase());
+  for (const layer of optionLayers) build.merge(layer);
 
   build.set('runtime.platform.path', platform.dir);
   build.set('runtime.hardware.path', dirname(platform.dir));
@@ -119,12 +123,7 @@ export function resolveFqbn(fqbnText: string, installed: InstalledPlatforms): Re
   if (!build.has('software')) build.set('software', 'ARDUINO');
   build.merge(installed.globalProperties.over);
 
-  const properties = new Map(build.entries());
-  const sources = new Map<string, SourceRef>();
-  for (const key of properties.keys()) {
-    const source = build.source(key);
-    if (source) sources.set(key, source);
-  }
+  const { values: properties, origins: sources } = build.release();
   const variantPath = variant ? join(variantPlatform.dir, 'variants', variant) : undefined;
   const expand = (text: string, extra: Record<string, string> = {}): string =>
     expandReferences(text, (key) => extra[key] ?? properties.get(key));
@@ -155,6 +154,26 @@ export function resolveFqbn(fqbnText: string, installed: InstalledPlatforms): Re
       return expandReferences(text, (key) => extra[key] ?? properties.get(prefix + key) ?? properties.get(key));
     },
   };
+}
+
+const layerCache = new WeakMap<BoardDefinition, Map<string, Properties>>();
+
+function baseLayers(board: BoardDefinition, below: Properties[]): Properties {
+  let cached = layerCache.get(board);
+  if (!cached) layerCache.set(board, (cached = new Map()));
+  // The layers below differ only when options switch the referenced core or variant platform.
+  const key = below.map((layer) => layerId(layer)).join('|');
+  let base = cached.get(key);
+  if (!base) cached.set(key, (base = new Properties().merge(...below, board.properties)));
+  return base;
+}
+
+const layerIds = new WeakMap<Properties, number>();
+let nextLayerId = 0;
+function layerId(layer: Properties): number {
+  let id = layerIds.get(layer);
+  if (id === undefined) layerIds.set(layer, (id = nextLayerId++));
+  return id;
 }
 
 function findPlatform(fqbn: Fqbn, installed: InstalledPlatforms): PlatformRelease {
@@ -206,9 +225,9 @@ function normalisedFqbn(fqbn: Fqbn, board: BoardDefinition): string {
   return formatFqbn({ ...fqbn, options: kept });
 }
 
-function referencedPlatforms(boardProps: Properties, platform: PlatformRelease, fqbn: Fqbn, installed: InstalledPlatforms) {
+function referencedPlatforms(boardValue: (key: string) => string | undefined, board: BoardDefinition, platform: PlatformRelease, fqbn: Fqbn, installed: InstalledPlatforms) {
   const split = (key: string): [string, string] => {
-    const value = boardProps.expand(boardProps.get(key) ?? '');
+    const value = expandReferences(boardValue(key) ?? '', boardValue);
     const colon = value.indexOf(':');
     return colon < 0 ? ['', value] : [value.slice(0, colon), value.slice(colon + 1)];
   };
@@ -225,7 +244,7 @@ function referencedPlatforms(boardProps: Properties, platform: PlatformRelease, 
   if (referredVendor) {
     referred = installed.platforms.get(`${referredVendor}:${platform.architecture}`);
     if (!referred) {
-      const source = boardProps.source(coreVendor ? 'build.core' : 'build.variant');
+      const source = board.properties.source(coreVendor ? 'build.core' : 'build.variant');
       const where = source ? ` (${source.file}:${source.line})` : '';
       throw new ResolveError(
         `${formatFqbn(fqbn)} refers to platform ${referredVendor}:${platform.architecture}${where}, which is not installed. Install it with \`arduino-cli core install ${referredVendor}:${platform.architecture}\`.`,
