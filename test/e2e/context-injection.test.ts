@@ -1,0 +1,98 @@
+// The hardware context reaches the agent with the prompt: as a resource block when
+// the agent takes embedded context, as text otherwise; in full on the first prompt
+// and when it changed, as a one-line reminder otherwise.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContextService } from '../../bridge/context/context-service.js';
+import { ASK_EVERYTHING } from '../../bridge/services/permission/broker.js';
+import { BridgeSession } from '../../bridge/session/bridge-session.js';
+import type { BridgeEvent } from '../../bridge/session/events.js';
+import { allProviders } from '../../context-providers/index.js';
+import { agentLaunch } from '../support/agents.js';
+import { startModelServer, type ModelServer } from '../support/model-server/index.js';
+import { ofType, repoRoot, tempSketch } from './run-cli.js';
+
+const standin = { id: 'standin', title: 'stand-in agent', command: process.execPath, args: [path.join(repoRoot, 'test', 'support', 'standin-agent.mjs')], env: {}, via: 'command' as const };
+
+let session: BridgeSession | undefined;
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await session?.close();
+  await server?.close();
+  session = undefined;
+  server = undefined;
+});
+
+async function start(env: Record<string, string> = {}) {
+  const { root, sketch } = tempSketch();
+  const events: BridgeEvent[] = [];
+  session = await BridgeSession.start({
+    launch: standin,
+    env: { PATH: process.env.PATH ?? '', HOME: root, BOARDBRIDGE_STATE_DIR: path.join(root, 'state'), ...env },
+    workspace: sketch,
+    policy: ASK_EVERYTHING,
+    contexts: new ContextService(allProviders()),
+    onEvent: (e) => events.push(e),
+  });
+  const echoed = async () => {
+    const before = events.length;
+    await session!.prompt('echo-blocks');
+    const text = ofType(events.slice(before), 'message_chunk').map((e) => e.text).join('');
+    return JSON.parse(text) as Array<{ type: string; uri?: string; text?: string }>;
+  };
+  return { sketch, events, echoed };
+}
+
+describe('hardware context injection (stand-in agent echoing the prompt blocks it got)', () => {
+  it('sends the Arduino context as a resource first, then a reminder, then in full again after the board changed', async () => {
+    const { sketch, events, echoed } = await start();
+    const first = await echoed();
+    expect(first[0]).toMatchObject({ type: 'resource', uri: expect.stringMatching(/^file:.*#boardbridge-hardware-context$/) });
+    expect(first[0].text).toContain('Arduino UNO');
+    expect(first[0].text).toContain('PWM (analogWrite): D3, D5, D6, D9–D11');
+    expect(first.at(-1)).toEqual({ type: 'text', text: 'echo-blocks' });
+
+    const second = await echoed();
+    expect(second[0].type).toBe('text');
+    expect(second[0].text).toMatch(/still holds: Arduino UNO/);
+
+    writeFileSync(path.join(sketch, 'sketch.yaml'), 'default_fqbn: arduino:avr:mega:cpu=atmega2560\n');
+    const third = await echoed();
+    expect(third[0].type).toBe('resource');
+    expect(third[0].text).toContain('Mega');
+    expect(ofType(events, 'context_sent').map((e) => e.full)).toEqual([true, false, true]);
+  });
+
+  it('sends it as text to an agent without embedded context', async () => {
+    const { echoed } = await start({ STANDIN_EMBEDDED: '0' });
+    const first = await echoed();
+    expect(first[0].type).toBe('text');
+    expect(first[0].text).toMatch(/^<hardware-context source="boardbridge">\n# Arduino board: Arduino UNO/);
+  });
+});
+
+describe('hardware context injection with the real claude-code-acp agent', () => {
+  it('puts the board facts in front of the model and lets the agent read the installed variant folder', async () => {
+    const { root, sketch } = tempSketch();
+    const variant = '/usr/share/arduino/hardware/arduino/avr/variants/standard/pins_arduino.h';
+    server = await startModelServer({ turns: [{ replies: [{ tool: { claude: { name: 'Read', input: { file_path: variant } } } }, { say: 'Pin 3 has PWM.' }] }] });
+    const launch = agentLaunch('claude-code-acp', server.url, root);
+    const events: BridgeEvent[] = [];
+    session = await BridgeSession.start({
+      launch: { id: 'claude', title: 'Claude', command: launch.command, args: launch.args, env: {}, via: 'command' },
+      env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+      workspace: sketch,
+      policy: { reads: true, edits: false, all: false, device: false },
+      contexts: new ContextService(allProviders()),
+      onEvent: (e) => events.push(e),
+    });
+    const turn = await session.prompt('Which pins can fade an LED?');
+    expect(turn.stopReason).toBe('end_turn');
+    const scripted = server.requests.filter((r) => r.handledAs === 'script');
+    expect(JSON.stringify(scripted[0].body)).toContain('PWM (analogWrite): D3, D5, D6, D9–D11');
+    // The read-only platform folder the context names is readable, and what came back is the real header.
+    expect(scripted[1].conversation?.lastToolResult).toContain('digitalPinHasPWM');
+    expect(readFileSync(variant, 'utf8')).toContain('digitalPinHasPWM');
+  });
+});
