@@ -6,7 +6,8 @@ import { frameBufferBudget, type FrameBufferBudget, type Generation, type OpenMv
 import { isEstimate, isPixelFormat, type PixelFormat } from './camera-api.js';
 import { argument, describeValue, findCameraUse, type CameraCall } from './camera-calls.js';
 import { bytesText, fittingAlternatives, frameName, frameSize, frameTotal, sizeText, type Frame } from './frame-budget.js';
-import { PythonSource, type PyValue, type SyntaxProblem } from './python-source.js';
+import { PythonSource, type PyValue } from './python-source.js';
+import { firstSyntaxProblem, type SyntaxProblem } from './python-syntax.js';
 import { apiFindings, firmwareGeneration, isBefore47, scriptApi, type ScriptApi } from './script-checks.js';
 
 export interface ScriptAnalysisOptions {
@@ -59,7 +60,7 @@ export function analyzeScript(text: string, options: ScriptAnalysisOptions): Scr
   const generation = firmwareGeneration(options.firmware) ?? options.generation ?? (api === 'csi' ? '5' : '4');
   const budget = frameBufferBudget(options.board, generation, isBefore47(options.firmware));
   const findings: Finding[] = [];
-  const syntaxError = source.firstSyntaxProblem();
+  const syntaxError = firstSyntaxProblem(source);
   if (syntaxError) {
     findings.push({
       code: 'syntax-error',

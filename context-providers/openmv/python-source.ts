@@ -1,6 +1,6 @@
 // A parsed MicroPython script (@lezer/python) with what the camera checks need: line numbers,
-// the first syntax error, import aliases of the camera modules, and the values of names assigned
-// in the same file (module constants and variables), evaluated on demand.
+// import aliases of the camera modules, and the values of names assigned in the same file
+// (module constants and variables), evaluated on demand.
 import type { SyntaxNode, Tree } from '@lezer/common';
 import { parser } from '@lezer/python';
 import { childList, expressionChildren, isExpression, numberLiteral, stringLiteral } from './python-nodes.js';
@@ -21,16 +21,6 @@ export type PyValue =
   /** The result of `csi.CSI(...)`; `line` is where it was made. */
   | { kind: 'csi-object'; line: number; cid?: PyValue }
   | { kind: 'unknown'; text: string };
-
-export interface SyntaxProblem {
-  line: number;
-  column: number;
-  text: string;
-  /** The bracket opened on `line` and never closed, when that is the problem. */
-  unclosed?: string;
-}
-
-const CLOSERS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 
 interface Binding {
   from: number;
@@ -72,30 +62,6 @@ export class PythonSource {
 
   source(node: SyntaxNode): string {
     return this.text.slice(node.from, node.to);
-  }
-
-  /** The first place the parser had to recover from, if any. */
-  firstSyntaxProblem(): SyntaxProblem | undefined {
-    let found: SyntaxNode | undefined;
-    this.tree.iterate({
-      enter: (ref) => {
-        if (found) return false;
-        if (ref.type.isError) found = ref.node;
-        return undefined;
-      },
-    });
-    if (!found) return undefined;
-    // Python blames an unclosed bracket on the line that opened it; the parser notices it later.
-    for (let node = found.parent; node; node = node.parent) {
-      const open = node.firstChild ? this.source(node.firstChild) : '';
-      const close = CLOSERS[open];
-      if (!close || this.line(node.from) === this.line(found.from)) continue;
-      if (node.lastChild && this.source(node.lastChild) === close) continue;
-      const line = this.line(node.from);
-      return { line, column: this.column(node.from), text: this.lineText(line), unclosed: open };
-    }
-    const line = this.line(found.from);
-    return { line, column: this.column(found.from), text: this.lineText(line) };
   }
 
   lineText(line: number): string {
@@ -175,9 +141,16 @@ export class PythonSource {
   private lookup(name: string, at: number, depth: number): PyValue {
     const candidates = this.bindings.get(name);
     if (!candidates || candidates.length === 0) return { kind: 'unknown', text: name };
-    // The last assignment before the use; a function body may use a constant defined below it.
-    const before = candidates.filter((b) => b.from < at);
-    const binding = before.length > 0 ? before[before.length - 1] : candidates[candidates.length - 1];
+    // The last assignment before the use (bindings are sorted by position); a function body may
+    // use a constant defined below it, so with none before, the last one counts.
+    let low = 0;
+    let high = candidates.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (candidates[mid].from < at) low = mid + 1;
+      else high = mid;
+    }
+    const binding = low > 0 ? candidates[low - 1] : candidates[candidates.length - 1];
     return binding.value ?? this.evaluate(binding.node, depth + 1);
   }
 
@@ -249,6 +222,11 @@ export class PythonSource {
   }
 
   private collectBindings(): void {
+    this.collectAssignments();
+    for (const list of this.bindings.values()) list.sort((a, b) => a.from - b.from);
+  }
+
+  private collectAssignments(): void {
     for (const statement of this.nodesOfType('ImportStatement')) this.bindImport(statement);
     for (const statement of this.nodesOfType('AssignStatement')) {
       const children = childList(statement);
