@@ -83,4 +83,35 @@ describe('a real agent on an emulated Uno through the hardware MCP tools', () =>
     const completed = events.filter((e): e is Extract<BridgeEvent, { type: 'tool_call' }> => e.type === 'tool_call' && e.toolCall.status === 'completed');
     expect(new Set(completed.map((e) => e.toolCall.toolCallId)).size).toBe(3);
   });
+
+  it('runs `boardbridge monitor` from the agent\'s terminal inside the bridge, on the same hub', async () => {
+    const sketch = sketchFolder('Watcher', GREETER);
+    const monitorLine = `boardbridge monitor --port ${uno.port} --baud 115200 --until "tick [0-9]+"`;
+    server = await startModelServer({
+      turns: [{ replies: [{ tool: { claude: { name: 'Bash', input: { command: monitorLine, description: 'watch the board', timeout: 60000 } } } }, { say: 'It ticks.' }] }],
+    });
+    const root = mkdtempSync(path.join(os.tmpdir(), 'bb-agent-term-'));
+    const launch = agentLaunch('claude-code-acp', server.url, root);
+    const events: BridgeEvent[] = [];
+    hardware ??= new BridgeHardware();
+    const session = await BridgeSession.start({
+      launch: { id: 'claude', title: 'Claude Code (ACP)', command: launch.command, args: launch.args, env: {}, via: 'command' },
+      env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+      workspace: sketch,
+      policy: { reads: true, edits: true, all: true, device: false },
+      hardware,
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      expect((await session.prompt('What does the board print?')).stopReason).toBe('end_turn');
+    } finally {
+      await session.close();
+    }
+    const started = events.filter((e): e is Extract<BridgeEvent, { type: 'terminal_started' }> => e.type === 'terminal_started');
+    expect(started).toEqual([expect.objectContaining({ command: monitorLine, inProcess: true })]);
+    expect(events.find((e) => e.type === 'terminal_exited')).toMatchObject({ exitCode: 0 });
+    const result = server.requests.filter((r) => r.handledAs === 'script')[1].conversation?.lastToolResult ?? '';
+    expect(result).toMatch(/tick \d+/);
+    expect(hardware.hub.holder(uno.port)).toBeUndefined();
+  });
 });

@@ -1,0 +1,63 @@
+// A session over its life: modes exposed and switched on a real agent, and a fresh
+// agent process after a crash, with the journal kept.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ASK_EVERYTHING } from '../../bridge/services/permission/broker.js';
+import { BridgeSession } from '../../bridge/session/bridge-session.js';
+import type { BridgeEvent } from '../../bridge/session/events.js';
+import { agentLaunch } from '../support/agents.js';
+import { startModelServer, type ModelServer } from '../support/model-server/index.js';
+import { ofType, repoRoot, tempSketch } from './run-cli.js';
+
+let session: BridgeSession | undefined;
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await session?.close();
+  await server?.close();
+  session = undefined;
+  server = undefined;
+});
+
+describe('a session over its life', () => {
+  it("exposes the real agent's modes and switches them", async () => {
+    const { root, sketch } = tempSketch();
+    server = await startModelServer({ turns: [] });
+    const launch = agentLaunch('claude-code-acp', server.url, root);
+    const events: BridgeEvent[] = [];
+    session = await BridgeSession.start({
+      launch: { id: 'claude', title: 'Claude', command: launch.command, args: launch.args, env: {}, via: 'command' },
+      env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+      workspace: sketch,
+      policy: ASK_EVERYTHING,
+      onEvent: (e) => events.push(e),
+    });
+    expect(session.state.modes.availableModes.map((m) => m.id)).toContain('plan');
+    expect(session.state.modes.currentModeId).toBe('default');
+    await session.setMode('plan');
+    expect(session.state.modes.currentModeId).toBe('plan');
+    expect(ofType(events, 'mode').at(-1)).toEqual({ type: 'mode', currentModeId: 'plan' });
+  });
+
+  it('starts a fresh agent after a crash, keeps the journal, and the next turn works (stand-in agent)', async () => {
+    const { root, sketch } = tempSketch();
+    const events: BridgeEvent[] = [];
+    session = await BridgeSession.start({
+      launch: { id: 'standin', title: 'stand-in agent', command: process.execPath, args: [path.join(repoRoot, 'test', 'support', 'standin-agent.mjs')], env: {}, via: 'command' },
+      env: { PATH: process.env.PATH ?? '', HOME: root, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+      workspace: sketch,
+      policy: ASK_EVERYTHING,
+      onEvent: (e) => events.push(e),
+    });
+    const journal = session.journal.file;
+    const crashed = await session.prompt(`crash after writing ${path.join(sketch, 'a.txt')}`);
+    expect(crashed.error?.code).toBe('agent_exited');
+    expect(session.alive).toBe(false);
+    const refused = await session.prompt('hello');
+    expect(refused.error?.message).toContain('is not running');
+    await session.restart();
+    expect(session.alive).toBe(true);
+    expect((await session.prompt('hello again')).stopReason).toBe('end_turn');
+    expect(session.journal.file).toBe(journal);
+    expect(ofType(events, 'session_started')).toHaveLength(2);
+  });
+});
