@@ -39,7 +39,8 @@ export function tokenize(source: string, file?: string): Token[] {
   let space = false;
   const lineOf = (offset: number): number => lineStarts(offset);
   const push = (kind: TokenKind, start: number, end: number): void => {
-    tokens.push({ kind, text: text.slice(start, end), line: lineOf(start), bol, spaceBefore: space, ...(file ? { file } : {}) });
+    // One object shape for every token keeps property access fast in the interpreter.
+    tokens.push({ kind, text: text.slice(start, end), line: lineOf(start), bol, spaceBefore: space, file });
     bol = false;
     space = false;
   };
