@@ -50,7 +50,9 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
   }
   findings.push(...peripheralFindings(symbols, pinMap, board, includes));
   findings.push(...busConflicts(symbols, pinMap, pinUses));
-  return findings;
+  // In reading order: by file as given, then by line.
+  const order = new Map(files.map((file, index) => [file, index]));
+  return findings.sort((a, b) => (order.get(a.file ?? '') ?? -1) - (order.get(b.file ?? '') ?? -1) || (a.line ?? 0) - (b.line ?? 0));
 }
 
 // Driving SDA/SCL or the SPI pins by hand while Wire or SPI owns them breaks the bus.

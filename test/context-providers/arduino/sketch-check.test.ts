@@ -24,12 +24,12 @@ describe('the sketch check on an Uno', () => {
     const findings = check('arduino:avr:uno');
     expect(findings.map((finding) => [finding.code, finding.line])).toEqual([
       ['interrupt-pin', 13],
+      ['unknown-serial', 15],
+      ['missing-include', 16],
       ['pwm-pin', 27],
       ['analog-pin', 29],
       ['pin-range', 30],
       ['pwm-pin', 34],
-      ['unknown-serial', 15],
-      ['missing-include', 16],
     ]);
     for (const finding of findings) {
       expect(finding).toMatchObject({ file: INO, severity: 'error' });
