@@ -36,7 +36,8 @@ export {
   type MemoryUse,
   type UsedLibrary,
 } from './toolchains/build-tool.js';
-export { detectBuildTool, findExecutable, defaultIdeFolders, type DetectOptions } from './toolchains/detect.js';
+export { detectBuildTool, defaultIdeFolders, type DetectOptions } from './toolchains/detect.js';
+export { findExecutable, isExecutable } from './executables.js';
 export { ArduinoBuilder, debianLayout, type ArduinoBuilderLayout } from './toolchains/arduino-builder.js';
 export { ArduinoCli } from './toolchains/arduino-cli.js';
 export type { DetectedPort, InstalledLibrary, InstalledPlatform } from './toolchains/arduino-cli-json.js';

@@ -1,8 +1,8 @@
 // Picks the toolchain: arduino-cli first (on PATH, or the one Arduino IDE 2.x bundles), then
 // arduino-builder (Arduino IDE 1.8, Debian's package); otherwise says what to install.
-import { accessSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { findExecutable, isExecutable } from '../executables.js';
 import { ArduinoBuilder, debianLayout, type ArduinoBuilderLayout } from './arduino-builder.js';
 import { ArduinoCli } from './arduino-cli.js';
 import { ToolchainError, type BuildTool } from './build-tool.js';
@@ -32,25 +32,7 @@ export interface DetectOptions {
   builderLayout?: ArduinoBuilderLayout;
 }
 
-export function findExecutable(name: string, path = process.env.PATH ?? ''): string | undefined {
-  const names = process.platform === 'win32' ? [`${name}.exe`, name] : [name];
-  for (const dir of path.split(delimiter).filter(Boolean)) {
-    for (const candidate of names) {
-      const file = join(dir, candidate);
-      if (isExecutable(file)) return file;
-    }
-  }
-  return undefined;
-}
 
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The first usable toolchain, or a ToolchainError naming what to install. */
 export function detectBuildTool(options: DetectOptions = {}): BuildTool {

@@ -1,10 +1,11 @@
 // Turns `--agent NAME`, `--agent-command LINE` or the config file into a command
 // to run, looking on PATH, then in boardbridge's own dependencies, then npx.
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { findExecutable, isExecutable } from '../../boards/executables.js';
 import { BridgeError } from '../session/errors.js';
 import { splitShellWords } from '../shell-words.js';
 import { DEFAULT_AGENT, KNOWN_AGENTS, findProfile, type AgentProfile } from './profiles.js';
@@ -80,7 +81,7 @@ export function resolveAgent(options: ResolveOptions): AgentLaunch {
   }
   const found = locate(profile, env);
   if (found) return { id, title: profile.title, command: found.command, args: [...profile.args], env: { ...profile.env }, profile, via: found.via };
-  if (options.allowNpx && profile.npmPackage && findOnPath('npx', env)) {
+  if (options.allowNpx && profile.npmPackage && findExecutable('npx', env.PATH)) {
     return { id, title: profile.title, command: 'npx', args: ['-y', profile.npmPackage, ...profile.args], env: { ...profile.env }, profile, via: 'npx' };
   }
   throw agentNotFound(
@@ -91,7 +92,7 @@ export function resolveAgent(options: ResolveOptions): AgentLaunch {
 
 export function locate(profile: AgentProfile, env: NodeJS.ProcessEnv): { command: string; via: 'path' | 'project' } | undefined {
   for (const name of profile.executables) {
-    const onPath = findOnPath(name, env);
+    const onPath = findExecutable(name, env.PATH);
     if (onPath) return { command: onPath, via: 'path' };
   }
   for (const name of profile.executables) {
@@ -101,15 +102,6 @@ export function locate(profile: AgentProfile, env: NodeJS.ProcessEnv): { command
   return undefined;
 }
 
-export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (name.includes('/')) return isExecutable(name) ? name : undefined;
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 /** The folder that holds boardbridge's package.json (works from dist/ and from sources). */
 export function packageRoot(): string {
@@ -122,15 +114,11 @@ export function packageRoot(): string {
   return dir;
 }
 
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function agentNotFound(message: string, hint: string): BridgeError {
   return new BridgeError('agent_not_found', message, hint);
+}
+
+export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return findExecutable(name, env.PATH ?? '');
 }

@@ -4,6 +4,7 @@
 import { boardCommands, grantUpload, SerialHub, type UploadTarget } from '../../boards/index.js';
 import type { CommandTable, InProcessCommand } from '../../boards/command.js';
 import { micropythonCommands } from '../../boards/micropython/commands.js';
+import { openHubLink } from '../../boards/micropython/hub-link.js';
 import { RunningScripts } from '../../boards/micropython/run-script.js';
 import { mplabxCommands } from '../../boards/mplabx/commands.js';
 import { grantProgram } from '../../boards/mplabx/program-consent.js';
@@ -30,7 +31,8 @@ export class BridgeHardware {
           return answer.granted ? grantProgram(target, 'the person, through the permission broker') : undefined;
         },
       }),
-      ...micropythonCommands({ running: this.runningScripts }),
+      // Scripts run through the hub too: one owner per port, whoever asks.
+      ...micropythonCommands({ running: this.runningScripts, openLink: (path) => openHubLink(this.hub, path, `${owner}: run-script`) }),
     ]);
     const runScript = table.get('run-script');
     if (runScript) table.set('run-script', withConsent(runScript, consent, 'run_script', (argv) => `run ${argv[0] ?? 'a script'} on the camera${portOf(argv)} (it replaces what runs there)?`));
