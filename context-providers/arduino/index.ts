@@ -42,8 +42,9 @@
 // Board facts: buildPinMap(board): PinMap; readVariantHeader(board); compileDefines(board).
 // Sketch: readSketch(dir), scanLibraries(folders), resolveIncludes(files, board, libraries),
 //   checkSketch(files, dir, board, pinMap, includes), checkBuildSize({ flashBytes, ramBytes }, board).
-// Context: buildBoardContext({ board, installed, sketch?, buildSize? }), renderArduinoContext,
-//   arduinoContextSchema (zod; docs/context-schema.md).
+// Context: buildBoardContext({ board, installed, sketch?, buildSize? }), renderArduinoContext.
+// The zod schema of the JSON (docs/context-schema.md) is in ./context-schema.js, imported from
+// there so loading the provider does not load zod.
 export { discoverPlatforms, DEBIAN_HARDWARE_DIR, cliConfigFiles } from './platforms.js';
 export type { DiscoverOptions, InstalledPlatforms, LegacyPlatform, ToolRelease } from './platforms.js';
 export { PlatformRelease } from './platform-release.js';
@@ -82,7 +83,5 @@ export { checkSketch, checkBuildSize } from './sketch-check.js';
 export type { BuildSize } from './sketch-check.js';
 export { readSketch, sketchMainFile } from './sketch.js';
 export type { SketchProject, SketchProfile } from './sketch.js';
-export { arduinoContextSchema } from './context-schema.js';
-export type { ArduinoContextJson } from './context-schema.js';
 export { resolveUploadTool } from './upload-tool.js';
 export type { ToolRecipeProperties } from './upload-tool.js';
