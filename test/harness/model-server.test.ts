@@ -151,6 +151,39 @@ describe('the scripted model server', () => {
     expect(JSON.parse(body.candidates[0]?.content.parts[0]?.text ?? '')).toEqual({ reasoning: 'ok', next_speaker: 'user', score: 0 });
   });
 
+  it('streams an OpenAI Responses reply: text deltas, a function_call and a freeform apply_patch call, then response.completed', async () => {
+    const patch = '*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\n';
+    const s = await start({ turns: [{ replies: [{ say: 'Patching.', tool: [{ codex: { name: 'exec_command', input: { cmd: 'ls' } } }, { codex: { name: 'apply_patch', input: { patch } } }] }] }] });
+    const response = await fetch(`${s.url}/v1/responses`, {
+      method: 'POST',
+      body: JSON.stringify({
+        stream: true,
+        tools: [{ type: 'function', name: 'exec_command' }, { type: 'custom', name: 'apply_patch' }],
+        input: [
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>' }] },
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'patch it' }] },
+        ],
+      }),
+    });
+    const frames = await events(response);
+    expect(frames.map(([e]) => e)).toEqual([
+      'response.created',
+      'response.output_item.added',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(frames[7]?.[1]).toMatchObject({ item: { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"ls"}' } });
+    expect(frames[9]?.[1]).toMatchObject({ item: { type: 'custom_tool_call', name: 'apply_patch', input: patch } });
+    expect(s.requests[0]?.conversation?.userPrompts).toEqual(['patch it']);
+  });
+
   it('answers probes and unknown paths without crashing: HEAD 200, count_tokens, 404 with a message', async () => {
     const s = await start({ turns: [] });
     expect((await fetch(s.url, { method: 'HEAD' })).status).toBe(200);

@@ -166,6 +166,41 @@ export function agentLaunch(name: AgentName, modelUrl: string, tmpRoot: string):
   };
 }
 
+/**
+ * codex-acp is not a dependency of this repo (its native binary is 233 MB); given its binary
+ * (node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp after
+ * `npm i @zed-industries/codex-acp@0.16.0`), this points it at the model server's /v1/responses.
+ * gpt-5.2-codex is a model codex knows, so it offers apply_patch and prints no metadata warning.
+ */
+export function codexLaunch(binary: string, modelUrl: string, tmpRoot: string): AgentLaunch {
+  const home = join(tmpRoot, 'home');
+  // CODEX_HOME must not be under TMPDIR, or codex refuses it.
+  const codexHome = join(home, '.codex');
+  const tmp = join(tmpRoot, 'tmp');
+  mkdirSync(codexHome, { recursive: true });
+  mkdirSync(tmp, { recursive: true });
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    [
+      'model = "gpt-5.2-codex"',
+      'model_provider = "fake"',
+      '',
+      '[model_providers.fake]',
+      'name = "fake"',
+      `base_url = "${modelUrl}/v1"`,
+      'wire_api = "responses"',
+      'env_key = "OPENAI_API_KEY"',
+      'supports_websockets = false',
+      '',
+    ].join('\n'),
+  );
+  return {
+    command: binary,
+    args: [],
+    env: { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: home, TMPDIR: tmp, LANG: 'C.UTF-8', NO_COLOR: '1', CODEX_HOME: codexHome, OPENAI_API_KEY: 'sk-fake-key-for-tests' },
+  };
+}
+
 function writeJson(path: string, value: object): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(value, null, 2));

@@ -14,9 +14,11 @@
 // Which reply answers a request is decided by the conversation the request carries, never by a
 // global counter: the turn is the number of real user prompts in it (or the turn whose
 // `whenUserSays` occurs in the latest prompt), the step within the turn is the number of
-// tool-result messages after that prompt (Claude Code's own "your response was cut off" follow-up
+// tool-result messages after that prompt (codex: function_call_output items; Claude Code's own "your response was cut off" follow-up
 // after max_tokens counts as a step too). So retries and background requests (Claude Code's
 // titles and quota checks, Gemini's router and next-speaker checks) never consume the script.
+// Tool names are the agent's own: Claude Read/Write/Edit/Bash (or mcp__acp__*), Gemini read_file,
+// write_file, replace, run_shell_command, codex exec_command {cmd} and apply_patch {patch: text}.
 // A request past the end of the script gets a harmless short text reply.
 //
 // After session/cancel, counting is unreliable for Gemini (it drops the cancelled prompt from its
@@ -32,6 +34,7 @@ export interface ToolCall {
 export interface ToolCallPerAgent {
   claude?: ToolCall;
   gemini?: ToolCall;
+  codex?: ToolCall;
 }
 
 export type Reply =
@@ -57,7 +60,7 @@ export interface ModelScript {
   turns: ScriptTurn[];
 }
 
-export type Agent = 'claude' | 'gemini';
+export type Agent = 'claude' | 'gemini' | 'codex';
 
 /** What every wire format is reduced to before a reply is chosen. */
 export interface Conversation {

@@ -1,9 +1,10 @@
-// A scripted stand-in for the model APIs (Anthropic, Gemini) on 127.0.0.1, so real ACP agents run
+// A scripted stand-in for the model APIs (Anthropic, Gemini, OpenAI Responses) on 127.0.0.1, so real ACP agents run
 // offline in tests. The script format and reply selection are described in script.ts.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicConversation, isAnthropicBackground, writeAnthropicCountTokens, writeAnthropicReply, type AnthropicRequest } from './anthropic.js';
 import { geminiConversation, isGeminiBackground, writeGeminiCountTokens, writeGeminiGenerate, writeGeminiStream, type GeminiRequest } from './gemini.js';
+import { isOpenaiBackground, openaiConversation, writeOpenaiReply, type ResponsesRequest } from './openai.js';
 import { chooseReply, type Agent, type Conversation, type ModelScript, type Reply, type ScriptPosition } from './script.js';
 
 export interface RecordedRequest {
@@ -63,6 +64,7 @@ function route(script: ModelScript, record: RecordedRequest, res: ServerResponse
   if (record.method === 'HEAD') return void res.writeHead(200).end();
   if (record.method === 'POST' && path === '/v1/messages/count_tokens') return writeAnthropicCountTokens(res);
   if (record.method === 'POST' && path === '/v1/messages') return answerAnthropic(script, record, res);
+  if (record.method === 'POST' && path === '/v1/responses') return answerOpenai(script, record, res);
   const gemini = /^\/v1(?:beta)?\/models\/[^/:]+:(\w+)$/.exec(path);
   if (record.method === 'POST' && gemini) return answerGemini(script, record, res, gemini[1] ?? '');
   if (record.method === 'GET' && path.endsWith('/models')) return void json(res, 200, { data: [], models: [] });
@@ -75,6 +77,14 @@ function answerAnthropic(script: ModelScript, record: RecordedRequest, res: Serv
   const conversation = anthropicConversation(body);
   const reply = pick(script, record, conversation, isAnthropicBackground(body));
   if (reply) writeAnthropicReply(res, body, reply, conversation.offeredTools);
+}
+
+function answerOpenai(script: ModelScript, record: RecordedRequest, res: ServerResponse): void {
+  const body = (record.body ?? {}) as ResponsesRequest;
+  record.agent = 'codex';
+  const conversation = openaiConversation(body);
+  const reply = pick(script, record, conversation, isOpenaiBackground(body));
+  if (reply) writeOpenaiReply(res, body, reply, conversation.offeredTools);
 }
 
 function answerGemini(script: ModelScript, record: RecordedRequest, res: ServerResponse, action: string): void {
