@@ -13,6 +13,7 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import type { Selection } from '../../context-providers/types.js';
+import { readsMissingFileAsEmpty } from '../agents/quirks.js';
 import { packageRoot, type AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
@@ -214,7 +215,12 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       this.journal = new WriteJournal(this.workspace, sessionId, this.options.launch.id, env);
       this.journal.onEntry((entry) => this.emitEvent({ type: 'file_written', path: entry.path, created: entry.before === null, seq: entry.seq }));
     }
-    this.fs = new FsService({ guard: this.guard, journal: this.journal, buffers: () => this.buffers });
+    this.fs = new FsService({
+      guard: this.guard,
+      journal: this.journal,
+      buffers: () => this.buffers,
+      missingFileAsEmpty: readsMissingFileAsEmpty(this.agent.init.agentInfo),
+    });
     this.terminals = new TerminalService({
       guard: this.guard,
       commands: this.options.hardware?.commands(this.deviceConsent, 'the agent (terminal)'),

@@ -60,6 +60,12 @@ describe('the fs service', () => {
     await expect(read(path.join(workspace, 'missing.h'))).rejects.toMatchObject({ code: -32002, message: expect.stringContaining('missing.h') });
   });
 
+  it('reads a missing file as empty for agents that need it (gemini-cli), so their write tool can create it', async () => {
+    const svc = new FsService({ guard: new WorkspaceGuard([workspace]), journal: new WriteJournal(workspace, 'g', 'gemini', env), missingFileAsEmpty: true });
+    expect((await svc.read({ sessionId: 's', path: path.join(workspace, 'new.h') })).content).toBe('');
+    await expect(svc.read({ sessionId: 's', path: path.join(outside, 'nothing.h') })).rejects.toMatchObject({ code: -32602 });
+  });
+
   it('refuses binary and non-UTF-8 files with a clear error', async () => {
     writeFileSync(path.join(workspace, 'firmware.hex.bin'), Buffer.from([0x0c, 0x94, 0x00, 0x5c]));
     writeFileSync(path.join(workspace, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));

@@ -72,6 +72,14 @@ describe.each(agents)('boardbridge run with the real $name agent', ({ name }) =>
     expect(readFileSync(path.join(sketch, 'Blink.ino'), 'utf8')).toContain('Blink ready');
   });
 
+  it('creates a new file (a read of the missing file first must not stop it)', async () => {
+    const { run, sketch } = await setUp(name, (dir) => ({ turns: [{ replies: [{ tool: writeTool(path.join(dir, 'src', 'fade.h'), '#pragma once\n') }, { say: 'Added a header.' }] }] }));
+    const result = await run('Add a header', ['--allow', 'edits']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(path.join(sketch, 'src', 'fade.h'), 'utf8')).toBe('#pragma once\n');
+    expect(ofType(result.events, 'file_written')).toEqual([expect.objectContaining({ path: path.join(sketch, 'src', 'fade.h'), created: true })]);
+  });
+
   it('leaves the file alone when nobody may grant the edit, and says why', async () => {
     const { run, sketch } = await setUp(name, (dir) => ({ turns: [{ replies: [{ tool: writeTool(path.join(dir, 'Blink.ino'), FADE) }, { say: 'I could not write it.' }] }] }));
     const result = await run('Make the LED fade');

@@ -15,6 +15,8 @@ export interface FsServiceOptions {
   journal: WriteJournal;
   /** Unsaved editor contents by absolute path, as the face knows them. */
   buffers?: () => ReadonlyMap<string, string>;
+  /** Answer a read of a missing file with empty content instead of -32002 (see agents/quirks.ts). */
+  missingFileAsEmpty?: boolean;
 }
 
 export class FsService {
@@ -23,7 +25,10 @@ export class FsService {
   async read(params: ReadTextFileRequest): Promise<ReadTextFileResponse> {
     const file = this.options.guard.check(params.path, 'read');
     const buffered = this.options.buffers?.().get(file) ?? this.options.buffers?.().get(params.path);
-    const text = buffered ?? (await readUtf8(file, params.path));
+    const text = buffered ?? (await readUtf8(file, params.path).catch((error: unknown) => {
+      if (this.options.missingFileAsEmpty && error instanceof RequestError && error.code === -32002) return '';
+      throw error;
+    }));
     return { content: sliceLines(text, params.line ?? undefined, params.limit ?? undefined) };
   }
 
@@ -72,7 +77,7 @@ async function readUtf8(file: string, shown: string): Promise<string> {
   }
 }
 
-// See test/support/agents.ts for why a missing file is answered the way it is.
+// The message names ENOENT too: agents that look for it in the text treat the file as new.
 function missingFile(shown: string): RequestError {
   return new RequestError(-32002, `Resource not found: ${shown} does not exist (ENOENT)`, { path: shown, uri: shown });
 }
