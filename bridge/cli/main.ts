@@ -8,6 +8,7 @@ import { registerContext } from './context.js';
 import { printError } from './errors.js';
 import { registerRun } from './run.js';
 import { registerMcp } from './mcp.js';
+import { registerServe } from './serve.js';
 import { registerUndo } from './undo.js';
 
 const program = new Command()
@@ -22,6 +23,7 @@ registerContext(program);
 registerAgents(program);
 registerUndo(program);
 registerMcp(program);
+registerServe(program);
 registerBoardCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -8,6 +8,7 @@ packages=(
   arduino-core-avr arduino-mighty-1284p arduino-builder gcc-avr avr-libc avrdude
   simavr libsimavr-dev libsimavr-examples gcc libc6-dev make socat
   qemu-system-misc qemu-system-arm firmware-microbit-micropython
+  chromium
 )
 
 missing=()

@@ -1,0 +1,87 @@
+// `boardbridge serve [project]`: the sidecar panel for IDEs that cannot host an
+// extension (MPLAB X, OpenMV IDE) or for any browser beside the editor. One agent
+// session per served project; every page that opens the printed URL shares it.
+import type { Command } from 'commander';
+import type { BridgeSession } from '../session/bridge-session.js';
+import { EXIT, printError } from './errors.js';
+import { addAgentFlags, selectionOf, type AgentFlags } from './session-setup.js';
+
+interface ServeFlags extends AgentFlags {
+  allow?: string;
+  allowDevice?: boolean;
+  fqbn?: string;
+  port?: string;
+  allowOrigin?: string[];
+}
+
+export function registerServe(program: Command): void {
+  addAgentFlags(
+    program
+      .command('serve')
+      .description('serve the chat, diffs and pin table as a local web panel beside your IDE')
+      .argument('[project]', 'the sketch or project folder (default: --workspace or the current folder)')
+      .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
+      .option('--allow <level>', 'grant without asking: reads, edits (inside the workspace) or all', 'none')
+      .option('--allow-device', 'allow uploads and other device changes without asking')
+      .option('--allow-origin <origin...>', "another origin that may open the panel's socket (an IDE webview)"),
+  ).action(async (project: string | undefined, flags: ServeFlags) => {
+    process.exitCode = await serve({ ...flags, workspace: project ?? flags.workspace });
+  });
+}
+
+async function serve(flags: ServeFlags): Promise<number> {
+  // Loaded here, not at start-up: other commands stay quick.
+  const [{ BridgeSession: Session }, { BridgeHardware }, { ContextService }, { allProviders }, { policyFromFlags }, { launchFor }, { PanelHub }, { startPanelServer }] =
+    await Promise.all([
+      import('../session/bridge-session.js'),
+      import('../hardware/bridge-hardware.js'),
+      import('../context/context-service.js'),
+      import('../../context-providers/index.js'),
+      import('../services/permission/broker.js'),
+      import('./session-setup.js'),
+      import('../panel/panel-hub.js'),
+      import('../panel/server.js'),
+    ]);
+  const port = flags.port === undefined ? 0 : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    printError(new Error(`--port takes a port number from 0 to 65535 (got "${flags.port}")`));
+    return EXIT.error;
+  }
+  const workspace = flags.workspace ?? process.cwd();
+  const contexts = new ContextService(allProviders());
+  const selection = selectionOf(flags);
+  const hub = new PanelHub({ workspace, contexts, selection });
+  let session: BridgeSession;
+  try {
+    session = await Session.start({
+      launch: await launchFor(flags),
+      workspace,
+      policy: policyFromFlags(flags.allow, Boolean(flags.allowDevice)),
+      ask: hub.ask,
+      onEvent: hub.onEvent,
+      hardware: new BridgeHardware(),
+      contexts,
+      selection,
+    });
+  } catch (error) {
+    printError(error);
+    return EXIT.error;
+  }
+  hub.attach(session);
+  let server: Awaited<ReturnType<typeof startPanelServer>>;
+  try {
+    server = await startPanelServer({ hub, port, extraOrigins: flags.allowOrigin });
+  } catch (error) {
+    await session.close();
+    printError(error);
+    return EXIT.error;
+  }
+  process.stdout.write(`boardbridge panel for ${session.workspace}\n  ${server.url}\nOpen it in a browser beside your IDE. Ctrl-C stops the agent and the panel.\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  await session.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,23 @@
+// The board context as the panel's pin table shows it: plain strings, no source refs.
+import type { HardwareContext } from '../../context-providers/types.js';
+import type { BoardContextView } from './protocol.js';
+
+export function toContextView(context: HardwareContext): BoardContextView {
+  return {
+    board: context.board.name,
+    id: context.board.id,
+    mcu: context.board.mcu,
+    pins: context.pins.map((pin) => ({
+      number: String(pin.number),
+      names: pin.names,
+      capabilities: [...pin.capabilities],
+      functions: [...(pin.functions ?? []), ...(pin.assigned ?? [])],
+      interrupt: pin.interrupt,
+    })),
+    buses: context.buses.map((bus) => ({
+      kind: bus.kind,
+      name: bus.name,
+      pins: Object.fromEntries(Object.entries(bus.pins).map(([role, pin]) => [role, String(pin)])),
+    })),
+  };
+}

@@ -1,0 +1,103 @@
+// The person's accept/reject of each file the agent changed. The journal holds
+// every write with the content it replaced; rejecting puts that content back the
+// way `boardbridge undo` does (atomic write, or removal of a created file) and
+// refuses when the file changed since the agent wrote it.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../services/fs/atomic-write.js';
+import type { JournalEntry, SessionJournal } from '../services/fs/journal.js';
+import { planUndo } from '../services/fs/undo.js';
+import type { FileReviewState, ReviewStatus } from './protocol.js';
+
+interface Review {
+  entries: JournalEntry[];
+  status: ReviewStatus;
+  problem?: string;
+}
+
+export type ReviewOutcome = { review: FileReviewState } | { error: string; hint?: string };
+
+export class FileReviews {
+  private readonly reviews = new Map<string, Review>();
+
+  /** `journal` names the session's journal (its file and header) for the undo planner. */
+  constructor(
+    private readonly workspace: string,
+    private readonly journal: () => Pick<SessionJournal, 'file' | 'header'>,
+  ) {}
+
+  /** A new agent write: joins the file's open review, or opens a new one after a decision. */
+  record(entry: JournalEntry): FileReviewState {
+    const open = this.reviews.get(entry.path);
+    if (open && open.status === 'pending') {
+      open.entries.push(entry);
+      open.problem = undefined;
+    } else {
+      this.reviews.set(entry.path, { entries: [entry], status: 'pending' });
+    }
+    return this.view(entry.path)!;
+  }
+
+  list(): FileReviewState[] {
+    return [...this.reviews.keys()].map((p) => this.view(p)!);
+  }
+
+  /** What the file held before the reviewed writes, and what the agent left in it. */
+  diff(file: string): { original: string; modified: string } | undefined {
+    const review = this.reviews.get(file);
+    if (!review) return undefined;
+    return { original: review.entries[0].before ?? '', modified: review.entries[review.entries.length - 1].after };
+  }
+
+  accept(file: string): ReviewOutcome {
+    const review = this.reviews.get(file);
+    if (!review) return unknownFile(file);
+    if (review.status !== 'pending') return { error: `${this.name(file)} was already ${review.status}` };
+    review.status = 'accepted';
+    review.problem = undefined;
+    return { review: this.view(file)! };
+  }
+
+  async reject(file: string): Promise<ReviewOutcome> {
+    const review = this.reviews.get(file);
+    if (!review) return unknownFile(file);
+    if (review.status !== 'pending') return { error: `${this.name(file)} was already ${review.status}` };
+    const [step] = await planUndo({ ...this.journal(), writes: review.entries, undone: false });
+    if (step.conflict) {
+      review.problem = `${this.name(file)} changed after the agent wrote it; it was left as it is`;
+      return { error: review.problem, hint: 'undo your own change first, or edit the file by hand' };
+    }
+    try {
+      if (step.original === null) await fs.rm(step.path, { force: true });
+      else await writeFileAtomic(step.path, step.original);
+    } catch (error) {
+      review.problem = `${this.name(file)} could not be restored: ${(error as Error).message}`;
+      return { error: review.problem, hint: 'check the folder permissions; the journal still holds the old content (boardbridge undo)' };
+    }
+    review.status = 'rejected';
+    review.problem = undefined;
+    return { review: this.view(file)! };
+  }
+
+  private view(file: string): FileReviewState | undefined {
+    const review = this.reviews.get(file);
+    if (!review) return undefined;
+    return {
+      path: file,
+      name: this.name(file),
+      status: review.status,
+      created: review.entries[0].before === null,
+      seqs: review.entries.map((e) => e.seq),
+      problem: review.problem,
+    };
+  }
+
+  private name(file: string): string {
+    const relative = path.relative(this.workspace, file);
+    return relative.startsWith('..') ? file : relative;
+  }
+}
+
+function unknownFile(file: string): ReviewOutcome {
+  return { error: `the agent has not changed ${file} in this session`, hint: 'pick a file from the list of changes' };
+}

@@ -1,0 +1,184 @@
+// One served project: its BridgeSession, the pages watching it, and the person's
+// answers coming back. Every page gets the same view; a page that connects late
+// (reload, second tab) first receives the whole conversation so far.
+import type { ContextService } from '../context/context-service.js';
+import type { Selection } from '../../context-providers/types.js';
+import type { BridgeSession } from '../session/bridge-session.js';
+import { errorMessage } from '../session/errors.js';
+import type { BridgeEvent } from '../session/events.js';
+import type { AskPerson } from '../services/permission/broker.js';
+import { toContextView } from './context-view.js';
+import { FileReviews } from './file-review.js';
+import { parseClientMessage, type BoardContextView, type ClientMessage, type ServerMessage } from './protocol.js';
+
+export interface PanelClient {
+  send(message: ServerMessage): void;
+}
+
+export interface HubOptions {
+  workspace: string;
+  contexts?: ContextService;
+  selection?: Selection;
+}
+
+export class PanelHub {
+  private readonly events: BridgeEvent[] = [];
+  private readonly toolCallAt = new Map<string, number>();
+  private readonly clients = new Set<PanelClient>();
+  private readonly answers = new Map<number, (optionId: string | undefined) => void>();
+  private readonly reviews: FileReviews;
+  private session?: BridgeSession;
+  private busy = false;
+  private context?: BoardContextView;
+  private contextProblem?: string;
+  private journalFile = '';
+  private journalHeader = { type: 'session' as const, workspace: '', sessionId: '', agent: '', startedAt: new Date().toISOString() };
+
+  constructor(private readonly options: HubOptions) {
+    this.journalHeader.workspace = options.workspace;
+    this.reviews = new FileReviews(options.workspace, () => ({ file: this.journalFile, header: this.journalHeader }));
+  }
+
+  /** For BridgeSession's `ask`: the question waits for a page to answer it. */
+  readonly ask: AskPerson = (pending, signal) =>
+    new Promise((resolve) => {
+      const settle = (optionId: string | undefined) => {
+        this.answers.delete(pending.id);
+        resolve(optionId);
+      };
+      this.answers.set(pending.id, settle);
+      signal.addEventListener('abort', () => settle(undefined), { once: true });
+    });
+
+  /** For BridgeSession's `onEvent`: kept for late pages and sent to every page now. */
+  readonly onEvent = (event: BridgeEvent): void => {
+    if (event.type === 'session_started') {
+      this.journalFile = event.journal;
+      this.journalHeader = { ...this.journalHeader, sessionId: event.sessionId, agent: event.agent.id };
+    }
+    this.remember(event);
+    this.broadcast({ type: 'event', event });
+  };
+
+  attach(session: BridgeSession): void {
+    this.session = session;
+    session.journal.onEntry((entry) => this.broadcast({ type: 'review', review: this.reviews.record(entry) }));
+    void this.refreshContext();
+  }
+
+  /** A page connected: it gets the snapshot, then live messages. Returns what to call on its messages and on leaving. */
+  connect(client: PanelClient): { receive(raw: string): Promise<void>; leave(): void } {
+    this.clients.add(client);
+    client.send({
+      type: 'snapshot',
+      workspace: this.options.workspace,
+      events: this.events,
+      reviews: this.reviews.list(),
+      busy: this.busy,
+      context: this.context,
+      contextProblem: this.contextProblem,
+    });
+    return {
+      receive: (raw) => this.receive(client, raw),
+      leave: () => this.clients.delete(client),
+    };
+  }
+
+  private async receive(client: PanelClient, raw: string): Promise<void> {
+    const message = parseClientMessage(raw);
+    if ('error' in message) return client.send({ type: 'problem', message: message.error });
+    try {
+      await this.handle(client, message);
+    } catch (error) {
+      client.send({ type: 'problem', message: errorMessage(error) });
+    }
+  }
+
+  private async handle(client: PanelClient, message: ClientMessage): Promise<void> {
+    const session = this.session;
+    if (!session) return client.send({ type: 'problem', message: 'the agent is still starting', hint: 'try again in a moment' });
+    switch (message.type) {
+      case 'prompt':
+        return this.prompt(client, session, message.text);
+      case 'cancel':
+        return session.cancel();
+      case 'permission': {
+        const answer = this.answers.get(message.id);
+        if (!answer) return client.send({ type: 'problem', message: 'that permission request was already answered or withdrawn' });
+        return answer(message.optionId);
+      }
+      case 'diff': {
+        const diff = this.reviews.diff(message.path);
+        if (!diff) return client.send({ type: 'problem', message: `the agent has not changed ${message.path} in this session` });
+        return client.send({ type: 'diff', path: message.path, ...diff });
+      }
+      case 'review': {
+        const outcome = message.decision === 'accept' ? this.reviews.accept(message.path) : await this.reviews.reject(message.path);
+        if ('error' in outcome) {
+          client.send({ type: 'problem', message: outcome.error, hint: outcome.hint });
+          const current = this.reviews.list().find((r) => r.path === message.path);
+          if (current) this.broadcast({ type: 'review', review: current });
+          return;
+        }
+        return this.broadcast({ type: 'review', review: outcome.review });
+      }
+      case 'mode':
+        return session.setMode(message.modeId);
+      case 'restart':
+        return session.restart();
+    }
+  }
+
+  private async prompt(client: PanelClient, session: BridgeSession, text: string): Promise<void> {
+    if (this.busy) return client.send({ type: 'problem', message: 'the agent is still working on the last message', hint: 'wait, or press Stop' });
+    this.setBusy(true);
+    try {
+      const result = await session.prompt(text, { selection: this.options.selection });
+      if (result.error?.code === 'agent_exited') client.send({ type: 'problem', message: result.error.message, hint: 'press Restart agent' });
+    } finally {
+      this.setBusy(false);
+    }
+    await this.refreshContext();
+  }
+
+  private setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.broadcast({ type: 'busy', busy });
+  }
+
+  private async refreshContext(): Promise<void> {
+    if (!this.options.contexts) return;
+    try {
+      const loaded = await this.options.contexts.load(this.options.workspace, this.options.selection ?? {});
+      this.context = loaded ? toContextView(loaded.context) : undefined;
+      this.contextProblem = loaded ? undefined : 'no Arduino sketch, MPLAB X project or OpenMV script was found in this folder';
+    } catch (error) {
+      this.context = undefined;
+      this.contextProblem = `the board context could not be built: ${errorMessage(error)}`;
+    }
+    this.broadcast({ type: 'context', context: this.context, problem: this.contextProblem });
+  }
+
+  // Chunks of one message are merged and a tool call keeps its first place with its
+  // latest state, so the history a late page replays stays as small as the conversation.
+  private remember(event: BridgeEvent): void {
+    const last = this.events[this.events.length - 1];
+    if (event.type === 'message_chunk' && last?.type === 'message_chunk' && last.role === event.role) {
+      this.events[this.events.length - 1] = { ...last, text: last.text + event.text };
+      return;
+    }
+    if (event.type === 'tool_call') {
+      const at = this.toolCallAt.get(event.toolCall.toolCallId);
+      if (at !== undefined) {
+        this.events[at] = { ...event, created: true };
+        return;
+      }
+      this.toolCallAt.set(event.toolCall.toolCallId, this.events.length);
+    }
+    this.events.push(event);
+  }
+
+  private broadcast(message: ServerMessage): void {
+    for (const client of this.clients) client.send(message);
+  }
+}

@@ -1,0 +1,95 @@
+// What travels over the panel's WebSocket. The page sees BridgeSession events and
+// sends the person's answers; nothing here is ACP, so a face never builds an ACP message.
+import type { BridgeEvent } from '../session/events.js';
+
+export type ReviewStatus = 'pending' | 'accepted' | 'rejected';
+
+/** One file the agent changed, reviewed as a whole: every write since the last decision. */
+export interface FileReviewState {
+  path: string;
+  /** Path relative to the workspace, for display. */
+  name: string;
+  status: ReviewStatus;
+  /** The file did not exist before the first unreviewed write. */
+  created: boolean;
+  /** Journal sequence numbers of the writes this review covers. */
+  seqs: number[];
+  /** Why the last accept/reject could not be done (e.g. the file changed since). */
+  problem?: string;
+}
+
+export interface PinRow {
+  number: string;
+  names: string[];
+  capabilities: string[];
+  functions: string[];
+  interrupt?: number;
+}
+
+export interface BoardContextView {
+  board: string;
+  id: string;
+  mcu?: string;
+  pins: PinRow[];
+  buses: { kind: string; name: string; pins: Record<string, string> }[];
+}
+
+export type ServerMessage =
+  | {
+      type: 'snapshot';
+      workspace: string;
+      /** Every event so far (consecutive chunks of one message merged): the page replays them. */
+      events: BridgeEvent[];
+      reviews: FileReviewState[];
+      busy: boolean;
+      context?: BoardContextView;
+      contextProblem?: string;
+    }
+  | { type: 'event'; event: BridgeEvent }
+  | { type: 'busy'; busy: boolean }
+  | { type: 'review'; review: FileReviewState }
+  | { type: 'diff'; path: string; original: string; modified: string }
+  | { type: 'context'; context?: BoardContextView; problem?: string }
+  | { type: 'problem'; message: string; hint?: string };
+
+export type ClientMessage =
+  | { type: 'prompt'; text: string }
+  | { type: 'cancel' }
+  | { type: 'permission'; id: number; optionId: string }
+  | { type: 'diff'; path: string }
+  | { type: 'review'; path: string; decision: 'accept' | 'reject' }
+  | { type: 'mode'; modeId: string }
+  | { type: 'restart' };
+
+/** Reads one message from the page; anything malformed is an error value, never a throw. */
+export function parseClientMessage(raw: string): ClientMessage | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { error: 'the message is not JSON' };
+  }
+  if (typeof value !== 'object' || value === null) return { error: 'the message is not an object' };
+  const m = value as Record<string, unknown>;
+  const str = (key: string) => typeof m[key] === 'string' && (m[key] as string).length > 0;
+  switch (m.type) {
+    case 'prompt':
+      return str('text') ? { type: 'prompt', text: m.text as string } : { error: 'prompt needs text' };
+    case 'cancel':
+      return { type: 'cancel' };
+    case 'restart':
+      return { type: 'restart' };
+    case 'permission':
+      return Number.isInteger(m.id) && str('optionId') ? { type: 'permission', id: m.id as number, optionId: m.optionId as string } : { error: 'permission needs id and optionId' };
+    case 'diff':
+      return str('path') ? { type: 'diff', path: m.path as string } : { error: 'diff needs a path' };
+    case 'review':
+      return str('path') && (m.decision === 'accept' || m.decision === 'reject')
+        ? { type: 'review', path: m.path as string, decision: m.decision }
+        : { error: 'review needs a path and decision accept or reject' };
+    case 'mode':
+      return str('modeId') ? { type: 'mode', modeId: m.modeId as string } : { error: 'mode needs a modeId' };
+    default:
+      return { error: `unknown message type ${JSON.stringify(m.type)}` };
+  }
+}

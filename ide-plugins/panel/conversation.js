@@ -1,0 +1,158 @@
+// The conversation as BridgeSession events draw it: messages that grow chunk by
+// chunk, tool calls as cards whose status changes in place, permission requests
+// as buttons with the agent's own options, the plan as a checklist.
+const el = (tag, className, text) => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+const DECISION = { selected: 'allowed', rejected: 'refused', cancelled: 'withdrawn' };
+
+export class Conversation {
+  constructor(log, plan, send) {
+    this.log = log;
+    this.plan = plan;
+    this.send = send;
+    this.reset();
+  }
+
+  reset() {
+    this.log.replaceChildren();
+    this.plan.hidden = true;
+    this.current = undefined;
+    this.toolCards = new Map();
+    this.permissions = new Map();
+  }
+
+  apply(event) {
+    const stick = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 40;
+    this.draw(event);
+    if (stick) this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  draw(event) {
+    switch (event.type) {
+      case 'session_started':
+        return this.line(`session ${event.sessionId} with ${event.agent.name ?? event.agent.id} in ${event.cwd}`);
+      case 'context_sent':
+        return this.line(`board context sent: ${event.board} (${event.kind}, ${event.chars} characters${event.full ? '' : ', changes only'})`);
+      case 'prompt_sent':
+        this.current = undefined;
+        return this.log.append(el('div', 'msg user', event.text));
+      case 'message_chunk':
+        return this.chunk(event);
+      case 'tool_call':
+        return this.toolCall(event.toolCall);
+      case 'plan':
+        return this.showPlan(event.entries);
+      case 'permission_request':
+        return this.permission(event);
+      case 'permission_decision':
+        return this.decided(event);
+      case 'file_written':
+        return this.line(`${event.created ? 'created' : 'wrote'} ${event.path} — review it under Changes`);
+      case 'terminal_started':
+        return this.line(`$ ${event.command}`);
+      case 'terminal_exited':
+        return this.line(`exited ${event.exitCode ?? event.signal}: ${event.command}`);
+      case 'stop':
+        this.current = undefined;
+        return this.line(`done (${event.stopReason})`, 'stop');
+      case 'agent_exited':
+        return this.agentExited(event);
+      case 'error':
+        return this.line(`${event.message}${event.hint ? ' — ' + event.hint : ''}`, 'error');
+      case 'notice':
+        return this.line(`${event.title}${event.description ? ': ' + event.description : ''}`);
+      case 'mode':
+        return this.line(`mode: ${event.currentModeId}`);
+    }
+  }
+
+  line(text, extra = '') {
+    this.current = undefined;
+    this.log.append(el('div', `line ${extra}`, text));
+  }
+
+  chunk(event) {
+    if (event.role === 'user') return; // the prompt is already shown from prompt_sent
+    if (!event.text) return;
+    if (!this.current || this.current.dataset.role !== event.role) {
+      this.current = el('div', `msg ${event.role}`);
+      this.current.dataset.role = event.role;
+      this.current.dataset.chunks = '0';
+      this.log.append(this.current);
+    }
+    this.current.textContent += event.text;
+    this.current.dataset.chunks = String(Number(this.current.dataset.chunks) + 1);
+  }
+
+  toolCall(call) {
+    let card = this.toolCards.get(call.toolCallId);
+    if (!card) {
+      card = el('div', 'card tool');
+      card.dataset.toolCallId = call.toolCallId;
+      card.append(el('span', 'title'), el('span', 'status'));
+      this.toolCards.set(call.toolCallId, card);
+      this.log.append(card);
+      this.current = undefined;
+    }
+    card.querySelector('.title').textContent = `${call.kind} · ${call.title}`;
+    const status = card.querySelector('.status');
+    status.textContent = call.status;
+    status.className = `status ${call.status}`;
+    card.dataset.status = call.status;
+  }
+
+  permission(event) {
+    const card = el('div', 'card permission');
+    card.dataset.permissionId = String(event.id);
+    card.append(el('div', 'title', `Permission needed${event.category === 'device' ? ' (changes a device)' : ''}: ${event.toolCall.title ?? event.toolCall.toolCallId}`));
+    const options = el('div', 'options');
+    for (const option of event.options) {
+      const button = el('button', option.kind.startsWith('allow') ? 'allow' : 'reject', option.name);
+      button.type = 'button';
+      button.dataset.optionId = option.optionId;
+      button.dataset.kind = option.kind;
+      button.addEventListener('click', () => {
+        for (const b of options.querySelectorAll('button')) b.disabled = true;
+        this.send({ type: 'permission', id: event.id, optionId: option.optionId });
+      });
+      options.append(button);
+    }
+    card.append(options);
+    this.permissions.set(event.id, card);
+    this.current = undefined;
+    this.log.append(card);
+  }
+
+  decided(event) {
+    const card = this.permissions.get(event.id);
+    if (!card) return;
+    const word = DECISION[event.outcome] ?? event.outcome;
+    card.querySelector('.options').replaceChildren(el('span', `status ${word}`, `${word}${event.optionId ? ' · ' + event.optionId : ''} (by ${event.by}${event.reason ? ': ' + event.reason : ''})`));
+    card.dataset.decided = word;
+  }
+
+  agentExited(event) {
+    this.line(`the agent stopped (exit ${event.code ?? event.signal})${event.stderrTail ? ': ' + event.stderrTail : ''}`, 'error');
+    const restart = el('button', '', 'Restart agent');
+    restart.type = 'button';
+    restart.addEventListener('click', () => this.send({ type: 'restart' }));
+    this.log.append(restart);
+  }
+
+  showPlan(entries) {
+    this.plan.hidden = entries.length === 0;
+    const list = this.plan.querySelector('ul');
+    list.replaceChildren(
+      ...entries.map((entry) => {
+        const item = el('li', entry.status, `${entry.status === 'completed' ? '☑' : '☐'} ${entry.content}`);
+        item.dataset.priority = entry.priority;
+        return item;
+      }),
+    );
+  }
+}

@@ -1,0 +1,120 @@
+// The panel page: one WebSocket to `boardbridge serve`, BridgeSession events in,
+// the person's answers out. On every (re)connect the server sends a snapshot of
+// the whole session, so a reload or a second tab shows the same conversation.
+import { BoardView } from './board.js';
+import { ChangesView } from './changes.js';
+import { Conversation } from './conversation.js';
+
+const $ = (id) => document.getElementById(id);
+let socket;
+let retryMs = 500;
+
+function send(message) {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else showProblem({ message: 'not connected to boardbridge; reconnecting…' });
+}
+
+const conversation = new Conversation($('log'), $('plan'), send);
+const changes = new ChangesView(send);
+const board = new BoardView();
+
+function setBusy(busy) {
+  $('busy').hidden = !busy;
+  $('stop').disabled = !busy;
+  $('send').disabled = busy;
+  document.body.dataset.busy = String(busy);
+}
+
+function showProblem(problem) {
+  const box = $('problem');
+  box.textContent = problem.hint ? `${problem.message} — ${problem.hint}` : problem.message;
+  box.hidden = false;
+  clearTimeout(showProblem.timer);
+  showProblem.timer = setTimeout(() => (box.hidden = true), 8000);
+}
+
+function onMessage(message) {
+  switch (message.type) {
+    case 'snapshot':
+      $('workspace').textContent = message.workspace;
+      conversation.reset();
+      for (const event of message.events) onEvent(event);
+      changes.reset(message.reviews);
+      board.show(message.context, message.contextProblem);
+      setBusy(message.busy);
+      document.body.dataset.ready = 'true';
+      return;
+    case 'event':
+      return onEvent(message.event);
+    case 'busy':
+      return setBusy(message.busy);
+    case 'review':
+      return changes.update(message.review);
+    case 'diff':
+      return changes.showDiff(message);
+    case 'context':
+      return board.show(message.context, message.problem);
+    case 'problem':
+      return showProblem(message);
+  }
+}
+
+function onEvent(event) {
+  if (event.type === 'session_started') {
+    $('agent').textContent = `${event.agent.name ?? event.agent.id}${event.agent.version ? ' ' + event.agent.version : ''}`;
+    document.body.dataset.sessionId = event.sessionId;
+    showModes(event.modes);
+  } else if (event.type === 'mode') {
+    $('mode').value = event.currentModeId;
+  }
+  conversation.apply(event);
+}
+
+function showModes(modes) {
+  const select = $('mode');
+  select.replaceChildren(...(modes?.availableModes ?? []).map((m) => new Option(m.name, m.id)));
+  select.value = modes?.currentModeId ?? '';
+  $('mode-box').hidden = !modes?.availableModes?.length;
+}
+
+function connect() {
+  const url = new URL('socket', location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  socket = new WebSocket(url);
+  socket.addEventListener('open', () => {
+    retryMs = 500;
+    $('connection').textContent = 'connected';
+    $('connection').className = 'badge online';
+  });
+  socket.addEventListener('message', (e) => onMessage(JSON.parse(e.data)));
+  socket.addEventListener('close', () => {
+    $('connection').textContent = 'disconnected, retrying…';
+    $('connection').className = 'badge offline';
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(retryMs * 2, 10_000);
+  });
+}
+
+$('composer').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const text = $('prompt').value.trim();
+  if (!text) return;
+  send({ type: 'prompt', text });
+  $('prompt').value = '';
+});
+$('prompt').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !e.shiftKey) {
+    e.preventDefault();
+    $('composer').requestSubmit();
+  }
+});
+$('stop').addEventListener('click', () => send({ type: 'cancel' }));
+$('mode').addEventListener('change', () => send({ type: 'mode', modeId: $('mode').value }));
+for (const tab of document.querySelectorAll('#tabs button')) {
+  tab.addEventListener('click', () => {
+    for (const other of document.querySelectorAll('#tabs button')) other.classList.toggle('active', other === tab);
+    for (const pane of document.querySelectorAll('.tab')) pane.hidden = pane.id !== `tab-${tab.dataset.tab}`;
+    if (tab.dataset.tab === 'changes') changes.layout();
+  });
+}
+connect();

@@ -1,0 +1,129 @@
+// The sidecar panel in real headless Chromium against `boardbridge serve` running
+// the real claude-code-acp agent offline: one session, driven by clicks and typing
+// as a person would, checked on the page and on disk. The steps build on each other.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, screenshot } from './browser.js';
+import { servePanel, type ServedPanel } from './serve-process.js';
+
+const FADE = 'void setup() {\n  pinMode(9, OUTPUT);\n}\n\nvoid loop() {\n  for (int i = 0; i < 255; i++) { analogWrite(9, i); delay(4); }\n}\n';
+const FASTER = FADE.replace('delay(4)', 'delay(1)');
+const WAIT = { timeout: 45_000 };
+
+let panel: ServedPanel;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  panel = await servePanel(({ ino }) => ({
+    turns: [
+      { whenUserSays: 'which pin', replies: [{ say: 'Pin 13 drives the built-in LED on the Uno; pins 3, 5, 6, 9, 10 and 11 have PWM.' }] },
+      { whenUserSays: 'fade', replies: [{ tool: { claude: { name: 'Write', input: { file_path: ino, content: FADE } } } }, { say: 'The LED on pin 9 now fades.' }] },
+      { whenUserSays: 'faster', replies: [{ tool: { claude: { name: 'Write', input: { file_path: ino, content: FASTER } } } }, { say: 'It fades four times faster.' }] },
+    ],
+  }));
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await panel?.stop();
+});
+
+async function send(text: string): Promise<void> {
+  await page.fill('#prompt', text);
+  await page.press('#prompt', 'Enter');
+}
+
+async function turnDone(count: number): Promise<void> {
+  await page.waitForFunction((n) => document.querySelectorAll('#log .line.stop').length >= n, count, WAIT);
+}
+
+describe('the sidecar panel in Chromium with a real agent', () => {
+  it('opens on the served session and shows the board context as a pin table', async () => {
+    await page.goto(panel.url);
+    await page.waitForSelector('body[data-ready="true"]', WAIT);
+    expect(await page.textContent('#agent')).toMatch(/claude/i);
+    await page.click('#tabs button[data-tab="board"]');
+    await page.waitForSelector('#pins:not([hidden]) tbody tr', WAIT);
+    expect(await page.textContent('#board-name')).toContain('arduino:avr:uno');
+    const builtin = await page.locator('#pins tbody tr', { hasText: 'LED_BUILTIN' }).first().textContent();
+    expect(builtin).toContain('13');
+    await screenshot(page, 'panel-board-pins');
+    await page.click('#tabs button[data-tab="changes"]');
+  });
+
+  it('sends a prompt and streams the reply into the conversation', async () => {
+    await send('which pin drives the LED?');
+    await page.waitForSelector('#log .msg.user:has-text("which pin drives the LED?")', WAIT);
+    await turnDone(1);
+    const reply = page.locator('#log .msg.agent').last();
+    expect(await reply.textContent()).toBe('Pin 13 drives the built-in LED on the Uno; pins 3, 5, 6, 9, 10 and 11 have PWM.');
+    expect(Number(await reply.getAttribute('data-chunks'))).toBeGreaterThan(1);
+    expect(await page.textContent('#log .line.stop')).toBe('done (end_turn)');
+    await screenshot(page, 'panel-streamed-reply');
+  });
+
+  it('shows the tool call as a card and takes the permission answer from a click', async () => {
+    await send('make the LED fade');
+    const allow = page.locator('#log .card.permission button[data-kind="allow_once"]').last();
+    await allow.waitFor(WAIT);
+    const options = await page.locator('#log .card.permission').last().locator('button').allTextContents();
+    expect(options).toEqual(['Always Allow', 'Allow', 'Reject']);
+    expect(await page.locator('#log .card.tool').last().textContent()).toMatch(/edit · Write .*Blink\.ino/);
+    await screenshot(page, 'panel-permission');
+    await allow.click();
+    await page.waitForSelector('#log .card.permission[data-decided="allowed"]', WAIT);
+    await page.waitForSelector('#log .card.tool[data-status="completed"]', WAIT);
+    await turnDone(2);
+    expect(readFileSync(panel.ino, 'utf8')).toBe(FADE);
+  });
+
+  it('shows the change in a Monaco diff editor and keeps the file when the person accepts it', async () => {
+    const item = page.locator(`#reviews li[data-path="${panel.ino}"]`);
+    await item.waitFor(WAIT);
+    expect(await item.getAttribute('data-status')).toBe('pending');
+    await page.waitForSelector(`#diff[data-ready="${panel.ino}"] .monaco-diff-editor`, WAIT);
+    await page.waitForSelector('#diff .modified-in-monaco-diff-editor .view-line:has-text("analogWrite")', WAIT);
+    await screenshot(page, 'panel-diff');
+    await item.locator('button.allow').click();
+    await page.waitForSelector(`#reviews li[data-path="${panel.ino}"][data-status="accepted"]`, WAIT);
+    expect(readFileSync(panel.ino, 'utf8')).toBe(FADE);
+  });
+
+  it('puts the previous content back from the journal when the person rejects a change', async () => {
+    await send('make it fade faster');
+    const allow = page.locator('#log .card.permission button[data-kind="allow_once"]').last();
+    await allow.waitFor(WAIT);
+    await allow.click();
+    await turnDone(3);
+    expect(readFileSync(panel.ino, 'utf8')).toBe(FASTER);
+    const item = page.locator(`#reviews li[data-path="${panel.ino}"][data-status="pending"]`);
+    await item.waitFor(WAIT);
+    await item.locator('button.reject').click();
+    await page.waitForSelector(`#reviews li[data-path="${panel.ino}"][data-status="rejected"]`, WAIT);
+    expect(readFileSync(panel.ino, 'utf8')).toBe(FADE);
+  });
+
+  it('shows the same session after a reload and in a second tab, without starting a second agent', async () => {
+    const sessionId = await page.getAttribute('body', 'data-session-id');
+    const conversation = await page.locator('#log').innerText();
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]', WAIT);
+    expect(await page.getAttribute('body', 'data-session-id')).toBe(sessionId);
+    expect(await page.locator('#log').innerText()).toBe(conversation);
+    expect(await page.getAttribute(`#reviews li[data-path="${panel.ino}"]`, 'data-status')).toBe('rejected');
+    expect(await page.locator('#log .line', { hasText: /^session / }).count()).toBe(1);
+    await screenshot(page, 'panel-after-reload');
+
+    const second = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    await second.goto(panel.url);
+    await second.waitForSelector('body[data-ready="true"]', WAIT);
+    expect(await second.getAttribute('body', 'data-session-id')).toBe(sessionId);
+    expect(await second.locator('#log').innerText()).toBe(conversation);
+    await second.close();
+    expect(panel.agentProcesses()).toBe(1);
+  });
+});

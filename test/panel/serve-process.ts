@@ -1,0 +1,90 @@
+// Starts the built `boardbridge serve` on a temporary sketch with the real
+// claude-code-acp agent pointed at the scripted model server, and stops it the
+// way a person would (SIGTERM, so the bridge closes its agent), killing it if not.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { agentLaunch } from '../support/agents.js';
+import { startModelServer, type ModelServer } from '../support/model-server/index.js';
+import type { ModelScript } from '../support/model-server/script.js';
+import { cliMain, tempSketch } from '../e2e/run-cli.js';
+
+export interface ServedPanel {
+  url: string;
+  port: number;
+  token: string;
+  sketch: string;
+  ino: string;
+  model: ModelServer;
+  output(): string;
+  /** Agent processes the bridge has started and not ended (children running claude-code-acp). */
+  agentProcesses(): number;
+  stop(): Promise<void>;
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export async function servePanel(scriptFor: (sketch: { sketch: string; ino: string }) => ModelScript, extraArgs: string[] = []): Promise<ServedPanel> {
+  const { root, sketch, ino } = tempSketch();
+  const model = await startModelServer(scriptFor({ sketch, ino }));
+  const launch = agentLaunch('claude-code-acp', model.url, root);
+  const agentCommand = [launch.command, ...launch.args].map(quote).join(' ');
+  const child = spawn(process.execPath, [cliMain, 'serve', sketch, '--agent-command', agentCommand, ...extraArgs], {
+    env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state'), CI: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (t: string) => (output += t));
+  child.stderr!.setEncoding('utf8').on('data', (t: string) => (output += t));
+  const stop = async () => {
+    await stopProcess(child);
+    await model.close();
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`boardbridge serve printed no URL within 60 s:\n${output}`)), 60_000);
+      const look = () => {
+        const match = /http:\/\/127\.0\.0\.1:\d+\/[\w-]+\//.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[0]);
+        }
+      };
+      child.stdout!.on('data', look);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`boardbridge serve exited (${code}) before printing its URL:\n${output}`));
+      });
+    });
+    const parsed = new URL(url);
+    return { url, port: Number(parsed.port), token: parsed.pathname.split('/')[1], sketch, ino, model, output: () => output, agentProcesses: () => agentChildren(child.pid!), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function agentChildren(parent: number): number {
+  let count = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // Field 4 of /proc/<pid>/stat is the parent pid; the command name (field 2) may hold spaces.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent && readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('claude-code-acp')) count++;
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return count;
+}
