@@ -4,7 +4,8 @@
 // on stdout during a scripted session, in order (responses, agent→client requests and
 // session/update notifications), with the temporary workspace path replaced by /home/user/Blink.
 // Re-record with: RECORD_FIXTURES=1 npx vitest run test/harness/recorded-fixtures.test.ts
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -126,5 +127,14 @@ describe('recorded ACP streams from real agents', { timeout: 240_000 }, () => {
     const stopReasons = messages.flatMap((m) => (m.result?.stopReason ? [m.result.stopReason] : []));
     expect(stopReasons).toEqual(scenario.prompts.map((p) => (p.cancel ? 'cancelled' : 'end_turn')));
     expect(messages.filter((m) => m.method === 'session/update').length).toBeGreaterThan(3);
+  });
+
+  // Includes codex-acp-edit-session.jsonl, recorded by codex-acp.test.ts when codex is installed.
+  it.each(readdirSync(fixtures).filter((name) => name.endsWith('.jsonl')))('%s holds only JSON-RPC 2.0 lines without temporary paths', (name) => {
+    const text = readFileSync(join(fixtures, name), 'utf8');
+    expect(text).not.toContain(tmpdir());
+    const messages = text.trimEnd().split('\n').map((line) => JSON.parse(line) as { jsonrpc: string; result?: { stopReason?: string } });
+    expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
+    expect(messages.some((m) => m.result?.stopReason !== undefined)).toBe(true);
   });
 });

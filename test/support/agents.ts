@@ -86,6 +86,21 @@
 // - MCP servers from session/new: stdio and http both work, tools mcp_<server>_<tool> (server
 //   name kept, '-' included). Without --skip-trust no MCP server is started and nothing says so.
 // - Exits when stdin closes; still kill its process group.
+//
+// codex-acp 0.16.0 (optional, not a dependency: see codexLaunch; codex-acp.test.ts runs when installed)
+// - initialize: mcpCapabilities {http, sse: false}, sessionCapabilities {list, resume, close},
+//   authMethods chatgpt | codex-api-key | openai-api-key (env_var type). session/new: modes
+//   read-only (current) | auto | full-access. Its own JSON-RPC request ids are UUID strings.
+// - One POST /v1/responses per step; tools exec_command {cmd}, write_stdin, update_plan, …,
+//   apply_patch (a "custom" freeform tool: the patch text is the input) — apply_patch only for a
+//   model codex knows (gpt-5.2-codex); unknown names get a "Model metadata … not found" text chunk.
+// - Never uses fs/* or terminal/*: it reads, patches and runs commands itself, inside bubblewrap
+//   (Debian `bubblewrap`; without bwrap every read/patch/command fails with a sandbox panic).
+// - Tool calls: `tool_call` in_progress (edit: content diff, rawInput.changes), then
+//   `tool_call_update` completed; usage_update after each model response. Edits ask
+//   session/request_permission with options allow_once/"approved", reject_once/"abort";
+//   rejecting ends the turn with stopReason cancelled and leaves the tool call in_progress.
+//   Read-only commands (cat, ls) run without asking.
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -164,6 +179,12 @@ export function agentLaunch(name: AgentName, modelUrl: string, tmpRoot: string):
       GEMINI_CLI_NO_RELAUNCH: 'true',
     },
   };
+}
+
+/** The codex-acp binary for this platform if @zed-industries/codex-acp is installed, else undefined. */
+export function codexBinary(): string | undefined {
+  const binary = join(repoRoot, `node_modules/@zed-industries/codex-acp-${process.platform}-${process.arch}/bin/codex-acp`);
+  return existsSync(binary) ? binary : undefined;
 }
 
 /**
