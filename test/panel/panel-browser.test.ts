@@ -2,8 +2,11 @@
 // the real claude-code-acp agent offline: one session, driven by clicks and typing
 // as a person would, checked on the page and on disk. The steps build on each other.
 import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { WebSocket as NodeSocket } from 'ws';
 import { launchChromium, screenshot } from './browser.js';
 import { servePanel, type ServedPanel } from './serve-process.js';
 
@@ -127,3 +130,93 @@ describe('the sidecar panel in Chromium with a real agent', () => {
     expect(panel.agentProcesses()).toBe(1);
   });
 });
+
+describe('who may use the panel', () => {
+  it('listens on the loopback address only', () => {
+    const portHex = panel.port.toString(16).toUpperCase().padStart(4, '0');
+    const listening = readFileSync('/proc/net/tcp', 'utf8')
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      .filter((f) => f[1]?.endsWith(`:${portHex}`) && f[3] === '0A');
+    expect(listening.map((f) => f[1])).toEqual([`0100007F:${portHex}`]);
+    expect(readFileSync('/proc/net/tcp6', 'utf8')).not.toMatch(new RegExp(`:${portHex} [0-9A-F]+:0000 0A`));
+  });
+
+  it('refuses requests without the token, with a wrong token, a foreign Host or a foreign Origin', async () => {
+    const base = `http://127.0.0.1:${panel.port}`;
+    expect((await get(`${base}/${panel.token}/`)).status).toBe(200);
+    expect((await get(`${base}/${panel.token}/vs/loader.js`)).status).toBe(200);
+    expect((await get(`${base}/`)).status).toBe(403);
+    expect((await get(`${base}/vs/loader.js`)).status).toBe(403);
+    expect((await get(`${base}/${panel.token.slice(0, -1)}x/`)).status).toBe(403);
+    // A DNS-rebinding page reaches 127.0.0.1 under its own host name.
+    const rebound = await get(`${base}/${panel.token}/`, { host: `attacker.example:${panel.port}` });
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toContain('Host');
+    const foreign = await get(`${base}/${panel.token}/`, { origin: 'http://attacker.example' });
+    expect(foreign.status).toBe(403);
+    expect((await get(`${base}/${panel.token}/%2e%2e/%2e%2e/package.json`)).status).toBe(404);
+    expect((await get(`${base}/${panel.token}/`, {}, 'POST')).status).toBe(405);
+  });
+
+  it('opens the socket only for the panel itself: a foreign Origin or a missing token is refused', async () => {
+    const socketUrl = `ws://127.0.0.1:${panel.port}/${panel.token}/socket`;
+    const own = await openSocket(socketUrl, `http://127.0.0.1:${panel.port}`);
+    expect(own).toMatchObject({ opened: true, first: { type: 'snapshot' } });
+    expect(await openSocket(socketUrl, 'http://attacker.example')).toEqual({ opened: false, status: 403 });
+    expect(await openSocket(`ws://127.0.0.1:${panel.port}/socket`, `http://127.0.0.1:${panel.port}`)).toEqual({ opened: false, status: 403 });
+  });
+
+  it('keeps another web page in the browser from driving the bridge, even one that knows the URL', async () => {
+    const other = createServer((_, res) => res.end('<!doctype html><title>another site</title>'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherPort = (other.address() as AddressInfo).port;
+    const foreignPage = await browser.newPage();
+    try {
+      await foreignPage.goto(`http://localhost:${otherPort}/`);
+      const outcome = await foreignPage.evaluate(
+        (url) =>
+          new Promise<string>((resolve) => {
+            const ws = new WebSocket(url);
+            ws.onopen = () => resolve('opened');
+            ws.onclose = () => resolve('refused');
+          }),
+        `ws://127.0.0.1:${panel.port}/${panel.token}/socket`,
+      );
+      expect(outcome).toBe('refused');
+    } finally {
+      await foreignPage.close();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+});
+
+// The path goes out exactly as written (a URL string would have its dot segments resolved).
+function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(url);
+  const rawPath = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ hostname, port, path: rawPath, method, headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (t: string) => (body += t));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+function openSocket(url: string, origin: string): Promise<{ opened: true; first: unknown } | { opened: false; status: number }> {
+  return new Promise((resolve, reject) => {
+    const ws = new NodeSocket(url, { origin });
+    ws.once('message', (data) => {
+      resolve({ opened: true, first: JSON.parse(data.toString()) });
+      ws.close();
+    });
+    ws.once('unexpected-response', (_, response) => {
+      resolve({ opened: false, status: response.statusCode ?? 0 });
+      ws.terminate();
+    });
+    ws.once('error', reject);
+  });
+}
