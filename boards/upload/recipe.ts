@@ -3,6 +3,8 @@
 // runtime keys arduino-cli sets (serial.port, upload.verbose, upload.verify, build.path …).
 import { basename } from 'node:path';
 import { expandReferences } from '../../context-providers/arduino/properties.js';
+// The recipe splitter the context provider uses for compile recipes: quotes group, as arduino-cli splits.
+import { splitCommandLine } from '../../context-providers/arduino/variant-header.js';
 
 export interface RecipeInput {
   /** The board's resolved build properties (arduino-builder -dump-prefs, board details, resolver). */
@@ -56,27 +58,4 @@ export function uploadRecipe(input: RecipeInput): UploadRecipe {
     use1200bpsTouch: merged['upload.use_1200bps_touch'] === 'true',
     waitForUploadPort: merged['upload.wait_for_upload_port'] === 'true',
   };
-}
-
-/** Splits like arduino-cli's recipe splitter: whitespace separates, double quotes group. */
-export function splitCommandLine(command: string): string[] {
-  const argv: string[] = [];
-  let current = '';
-  let quoted = false;
-  let started = false;
-  for (const char of command) {
-    if (char === '"') {
-      quoted = !quoted;
-      started = true;
-    } else if (!quoted && /\s/.test(char)) {
-      if (started) argv.push(current);
-      current = '';
-      started = false;
-    } else {
-      current += char;
-      started = true;
-    }
-  }
-  if (started) argv.push(current);
-  return argv;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { uploadProblem } from '../../boards/upload/avrdude-output.js';
 import { grantUpload, checkConsent } from '../../boards/upload/consent.js';
-import { splitCommandLine, uploadRecipe } from '../../boards/upload/recipe.js';
+import { uploadRecipe } from '../../boards/upload/recipe.js';
+import { splitCommandLine } from '../../context-providers/arduino/variant-header.js';
 import { ArduinoBuilder, debianLayout } from '../../boards/toolchains/arduino-builder.js';
 
 describe('upload recipe', () => {
