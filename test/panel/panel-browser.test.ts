@@ -23,6 +23,7 @@ beforeAll(async () => {
     turns: [
       { whenUserSays: 'which pin', replies: [{ say: 'Pin 13 drives the built-in LED on the Uno; pins 3, 5, 6, 9, 10 and 11 have PWM.' }] },
       { whenUserSays: 'fade', replies: [{ tool: { claude: { name: 'Write', input: { file_path: ino, content: FADE } } } }, { say: 'The LED on pin 9 now fades.' }] },
+      { whenUserSays: 'pin 3', replies: [{ tool: { claude: { name: 'Write', input: { file_path: ino, content: 'void setup() {}\nvoid loop() {}\n' } } } }, { say: 'Moved.' }] },
       { whenUserSays: 'faster', replies: [{ tool: { claude: { name: 'Write', input: { file_path: ino, content: FASTER } } } }, { say: 'It fades four times faster.' }] },
     ],
   }));
@@ -128,6 +129,21 @@ describe('the sidecar panel in Chromium with a real agent', () => {
     expect(await second.locator('#log').innerText()).toBe(conversation);
     await second.close();
     expect(panel.agentProcesses()).toBe(1);
+  });
+
+  it('keeps a permission request open across a reload, and Stop cancels the turn and withdraws it', async () => {
+    await send('move the LED to pin 3');
+    await page.locator('#log .card.permission:not([data-decided]) button').first().waitFor(WAIT);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"][data-busy="true"]', WAIT);
+    const open = page.locator('#log .card.permission:not([data-decided])');
+    expect(await open.locator('button').allTextContents()).toEqual(['Always Allow', 'Allow', 'Reject']);
+    await page.click('#stop');
+    await page.waitForSelector('#log .card.permission[data-decided="withdrawn"]', WAIT);
+    await turnDone(4);
+    expect(await page.locator('#log .line.stop').last().textContent()).toBe('done (cancelled)');
+    await page.waitForSelector('body[data-busy="false"]', WAIT);
+    expect(readFileSync(panel.ino, 'utf8')).toBe(FADE);
   });
 });
 
