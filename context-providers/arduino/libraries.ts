@@ -1,10 +1,11 @@
 // Installed Arduino libraries: library.properties (1.5 format) or the legacy flat layout, found in
 // the sketchbook's libraries/, the board's platforms and the built-in folders.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding, SourceRef } from '../types.js';
 import { parseDepends, type Dependency } from './library-depends.js';
 import { loadPropertiesFile } from './properties.js';
+import { isDir, listDir } from './folders.js';
 
 /** Lower numbers lose: arduino-cli's library location priority. */
 export type LibraryLocation = 'builtin' | 'referenced-platform' | 'platform' | 'user';
@@ -55,21 +56,7 @@ export interface LibraryScan {
 
 const HEADER = /\.(h|hh|hpp|hxx|h\+\+)$/i;
 
-function listDir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
 
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 export function scanLibraries(folders: LibraryFolder[]): LibraryScan {
   const scan: LibraryScan = { libraries: [], files: [], warnings: [] };

@@ -1,7 +1,7 @@
 // Finding the installed Arduino platforms: the arduino-cli data directory, the sketchbook's
 // hardware/ folder and Debian's /usr/share/arduino/hardware, laid out as arduino-cli's loader
 // expects (hardware/<vendor>/<arch>/ or packages/<vendor>/hardware/<arch>/<version>/).
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Finding } from '../types.js';
@@ -9,6 +9,7 @@ import { PlatformRelease } from './platform-release.js';
 import { loadPropertiesFile, Properties, type OsSuffix } from './properties.js';
 import { compareVersions } from './version.js';
 import { readYamlFile, yamlMap, yamlString } from './yaml.js';
+import { isDir } from './folders.js';
 
 export interface ToolRelease {
   vendor: string;
@@ -128,13 +129,6 @@ function listDirs(dir: string): string[] {
   }
 }
 
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 function scanHardwareDir(root: string, managed: boolean, result: InstalledPlatforms, os?: OsSuffix): void {
   if (!isDir(root)) return;

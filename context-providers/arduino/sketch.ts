@@ -1,9 +1,10 @@
 // An Arduino sketch on disk: a folder holding <foldername>.ino (or .pde), its other source files,
 // and the optional sketch.yaml with default_fqbn, default_port and profiles.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Finding } from '../types.js';
 import { readYamlFile, yamlMap, yamlString } from './yaml.js';
+import { isDir } from './folders.js';
 
 export interface SketchProfile {
   name: string;
@@ -95,13 +96,6 @@ function safeLines(file: string): string[] {
   }
 }
 
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 function listSources(dir: string, recursive: boolean): string[] {
   let entries: string[];
