@@ -65,6 +65,16 @@ describe('gemini --acp against the scripted model', { timeout: 180_000 }, () => 
     expect(toolUpdates(s).at(-1)?.status).toBe('failed');
   });
 
+  it('cannot create a new file with replace and an empty old_string when missing-file reads are answered with empty text', async () => {
+    const create = (ws: string): ModelScript => ({
+      turns: [{ replies: [{ tool: { name: 'replace', input: { file_path: join(ws, 'new.h'), old_string: '', new_string: '#define X 1\n', instruction: 'create' } } }, { say: 'Tried.' }] }],
+    });
+    const s = await open(create, { missingFile: 'empty-text' });
+    expect((await s.probe.prompt(s.sessionId, 'Create new.h')).stopReason).toBe('end_turn');
+    expect(existsSync(join(s.workspace, 'new.h'))).toBe(false);
+    expect(JSON.stringify(toolUpdates(s).at(-1)?.content)).toContain('File already exists, cannot create');
+  });
+
   it('edits an existing file (replace): read, permission, read again, write', async () => {
     const s = await open(
       (ws) => ({

@@ -74,7 +74,10 @@
 //   (diff oldText "") and creates the file. Answered with error -32002 OR -32603, write_file fails
 //   at once without asking ("Error checking existing file: Resource not found…"), tool_call
 //   in_progress → tool_call_update failed: gemini's ACP fs adapter only maps Error instances to
-//   ENOENT and the SDK's JSON-RPC error is not one. So a bridge must answer "" for missing files.
+//   ENOENT and the SDK's JSON-RPC error is not one (its text becomes "[object Object]" in some
+//   paths). replace with old_string "" (gemini's way to create a file) fails under every answer:
+//   "" → "File already exists, cannot create", an error → "[object Object]". So a bridge should
+//   answer "" for missing files: write_file then works, and the model can fall back to it.
 // - Rejecting (reject_once): no tool_call_update at all for that tool call; the model is told and
 //   the turn goes on. A client must settle the tool call from the permission answer itself.
 // - Stop reasons: end_turn (also for finishReason MAX_TOKENS and SAFETY: no refusal), cancelled,
