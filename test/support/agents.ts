@@ -138,17 +138,13 @@ const agentEntryPoints: Record<AgentName, string> = {
  */
 export function agentLaunch(name: AgentName, modelUrl: string, tmpRoot: string): AgentLaunch {
   const home = join(tmpRoot, 'home');
+  const tmp = join(tmpRoot, 'tmp');
   mkdirSync(home, { recursive: true });
-  const base: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    HOME: home,
-    TMPDIR: join(tmpRoot, 'tmp'),
-    LANG: 'C.UTF-8',
-    NO_COLOR: '1',
-  };
-  mkdirSync(base.TMPDIR as string, { recursive: true });
+  mkdirSync(tmp, { recursive: true });
+  const base = { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: home, TMPDIR: tmp, LANG: 'C.UTF-8', NO_COLOR: '1' };
   const command = process.execPath;
   if (name === 'claude-code-acp') {
+    // A first-run Claude Code would otherwise start onboarding; default mode keeps permission prompts.
     writeJson(join(home, '.claude.json'), { hasCompletedOnboarding: true, bypassPermissionsModeAccepted: false });
     writeJson(join(home, '.claude/settings.json'), { permissions: { defaultMode: 'default' } });
     return {
@@ -165,6 +161,7 @@ export function agentLaunch(name: AgentName, modelUrl: string, tmpRoot: string):
       },
     };
   }
+  // API-key auth without asking, and no update checks or usage statistics (there is no network).
   writeJson(join(home, '.gemini/settings.json'), {
     general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
     privacy: { usageStatisticsEnabled: false },
