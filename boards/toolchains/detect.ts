@@ -1,8 +1,8 @@
 // Picks the toolchain: arduino-cli first (on PATH, or the one Arduino IDE 2.x bundles), then
 // arduino-builder (Arduino IDE 1.8, Debian's package); otherwise says what to install.
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { findExecutable, isExecutable } from '../executables.js';
+import { join } from 'node:path';
+import { findExecutable } from '../executables.js';
 import { ArduinoBuilder, debianLayout, type ArduinoBuilderLayout } from './arduino-builder.js';
 import { ArduinoCli } from './arduino-cli.js';
 import { ToolchainError, type BuildTool } from './build-tool.js';

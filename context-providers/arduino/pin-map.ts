@@ -58,7 +58,6 @@ export function buildPinMap(board: ResolvedBoard): PinMap {
   macroSource('NUM_DIGITAL_PINS');
   macroSource('NUM_ANALOG_INPUTS');
   macroSource('LED_BUILTIN');
-  const has = (name: string): boolean => variant.macros.has(name);
   const pinNames = collectPinNames(variant);
 
   const pins: Pin[] = [];
