@@ -11,7 +11,7 @@ interface ServeFlags extends AgentFlags {
   allowDevice?: boolean;
   fqbn?: string;
   port?: string;
-  allowOrigin?: string[];
+  embedFrom?: string[];
 }
 
 export function registerServe(program: Command): void {
@@ -23,7 +23,7 @@ export function registerServe(program: Command): void {
       .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
       .option('--allow <level>', 'grant without asking: reads, edits (inside the workspace) or all', 'none')
       .option('--allow-device', 'allow uploads and other device changes without asking')
-      .option('--allow-origin <origin...>', "another origin that may open the panel's socket (an IDE webview)"),
+      .option('--embed-from <source...>', 'pages that may show the panel in a frame, as CSP sources (an IDE webview: vscode-webview:)'),
   ).action(async (project: string | undefined, flags: ServeFlags) => {
     process.exitCode = await serve({ ...flags, workspace: project ?? flags.workspace });
   });
@@ -70,7 +70,7 @@ async function serve(flags: ServeFlags): Promise<number> {
   hub.attach(session);
   let server: Awaited<ReturnType<typeof startPanelServer>>;
   try {
-    server = await startPanelServer({ hub, port, extraOrigins: flags.allowOrigin });
+    server = await startPanelServer({ hub, port, embedFrom: flags.embedFrom });
   } catch (error) {
     await session.close();
     printError(error);

@@ -17,8 +17,6 @@ export class PanelAccess {
   constructor(
     token: string,
     private readonly port: () => number,
-    /** Extra origins allowed to open the socket, e.g. an IDE webview's. */
-    private readonly extraOrigins: string[] = [],
   ) {
     this.token = Buffer.from(token);
   }
@@ -49,6 +47,6 @@ export class PanelAccess {
   }
 
   private origins(): string[] {
-    return [...this.hosts().map((h) => `http://${h}`), ...this.extraOrigins.map((o) => o.toLowerCase())];
+    return this.hosts().map((h) => `http://${h}`);
   }
 }

@@ -29,6 +29,8 @@ export class PanelHub {
   private readonly reviews: FileReviews;
   private session?: BridgeSession;
   private busy = false;
+  private buffers: Record<string, string> = {};
+  private selection: Selection;
   private context?: BoardContextView;
   private contextProblem?: string;
   private journalFile = '';
@@ -36,6 +38,7 @@ export class PanelHub {
 
   constructor(private readonly options: HubOptions) {
     this.journalHeader.workspace = options.workspace;
+    this.selection = options.selection ?? {};
     this.reviews = new FileReviews(options.workspace, () => ({ file: this.journalFile, header: this.journalHeader }));
   }
 
@@ -126,6 +129,15 @@ export class PanelHub {
         return session.setMode(message.modeId);
       case 'restart':
         return session.restart();
+      case 'selection': {
+        const changed = message.board !== this.selection.board || message.port !== this.selection.port;
+        this.selection = { ...this.selection, board: message.board ?? this.selection.board, port: message.port ?? this.selection.port };
+        if (changed) await this.refreshContext();
+        return;
+      }
+      case 'buffers':
+        this.buffers = message.buffers;
+        return;
     }
   }
 
@@ -133,7 +145,7 @@ export class PanelHub {
     if (this.busy) return client.send({ type: 'problem', message: 'the agent is still working on the last message', hint: 'wait, or press Stop' });
     this.setBusy(true);
     try {
-      const result = await session.prompt(text, { selection: this.options.selection });
+      const result = await session.prompt(text, { selection: this.selection, buffers: this.buffers });
       if (result.error?.code === 'agent_exited') client.send({ type: 'problem', message: result.error.message, hint: 'press Restart agent' });
     } finally {
       this.setBusy(false);
@@ -149,7 +161,7 @@ export class PanelHub {
   private async refreshContext(): Promise<void> {
     if (!this.options.contexts) return;
     try {
-      const loaded = await this.options.contexts.load(this.options.workspace, this.options.selection ?? {});
+      const loaded = await this.options.contexts.load(this.options.workspace, this.selection);
       this.context = loaded ? toContextView(loaded.context) : undefined;
       this.contextProblem = loaded ? undefined : 'no Arduino sketch, MPLAB X project or OpenMV script was found in this folder';
     } catch (error) {

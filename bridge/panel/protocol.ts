@@ -59,7 +59,11 @@ export type ClientMessage =
   | { type: 'diff'; path: string }
   | { type: 'review'; path: string; decision: 'accept' | 'reject' }
   | { type: 'mode'; modeId: string }
-  | { type: 'restart' };
+  | { type: 'restart' }
+  /** From an IDE: the board and port the person picked there (they follow the IDE live). */
+  | { type: 'selection'; board?: string; port?: string }
+  /** From an IDE: its unsaved editor contents by absolute path, which the agent reads instead of the disk. */
+  | { type: 'buffers'; buffers: Record<string, string> };
 
 /** Reads one message from the page; anything malformed is an error value, never a throw. */
 export function parseClientMessage(raw: string): ClientMessage | { error: string } {
@@ -87,6 +91,15 @@ export function parseClientMessage(raw: string): ClientMessage | { error: string
       return str('path') && (m.decision === 'accept' || m.decision === 'reject')
         ? { type: 'review', path: m.path as string, decision: m.decision }
         : { error: 'review needs a path and decision accept or reject' };
+    case 'selection':
+      return (m.board === undefined || str('board')) && (m.port === undefined || str('port'))
+        ? { type: 'selection', board: m.board as string | undefined, port: m.port as string | undefined }
+        : { error: 'selection takes a board and a port as strings' };
+    case 'buffers': {
+      const buffers = m.buffers;
+      const ok = typeof buffers === 'object' && buffers !== null && Object.values(buffers).every((v) => typeof v === 'string');
+      return ok ? { type: 'buffers', buffers: buffers as Record<string, string> } : { error: 'buffers maps file paths to their text' };
+    }
     case 'mode':
       return str('modeId') ? { type: 'mode', modeId: m.modeId as string } : { error: 'mode needs a modeId' };
     default:

@@ -17,8 +17,11 @@ export interface PanelServerOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   token?: string;
-  /** Origins besides the panel's own that may open the socket (an IDE webview). */
-  extraOrigins?: string[];
+  /**
+   * CSP sources of pages that may show the panel in a frame (an IDE webview, e.g.
+   * `vscode-webview:`). The framed page still needs the token; its socket has the panel's own Origin.
+   */
+  embedFrom?: string[];
 }
 
 export interface PanelServer {
@@ -53,7 +56,8 @@ export function monacoRoot(): string {
 export async function startPanelServer(options: PanelServerOptions): Promise<PanelServer> {
   const token = options.token ?? newToken();
   let port = options.port ?? 0;
-  const access = new PanelAccess(token, () => port, options.extraOrigins);
+  const access = new PanelAccess(token, () => port);
+  const frameAncestors = checkedSources(options.embedFrom ?? []);
   const roots = { page: pageRoot(), monaco: monacoRoot() };
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
@@ -61,7 +65,7 @@ export async function startPanelServer(options: PanelServerOptions): Promise<Pan
     const verdict = access.check(request, false);
     if (!verdict.ok) return refuse(response, verdict.status, verdict.reason);
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(response, 405, 'the panel only serves GET; answers go over the socket');
-    void serveFile(roots, verdict.rest, port, response);
+    void serveFile(roots, verdict.rest, port, frameAncestors, response);
   });
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -109,7 +113,7 @@ function attachPage(hub: PanelHub, ws: WebSocket): void {
   ws.on('error', () => page.leave());
 }
 
-async function serveFile(roots: { page: string; monaco: string }, rest: string, port: number, response: ServerResponse): Promise<void> {
+async function serveFile(roots: { page: string; monaco: string }, rest: string, port: number, frameAncestors: string, response: ServerResponse): Promise<void> {
   let relative: string;
   try {
     relative = decodeURIComponent(rest);
@@ -140,10 +144,21 @@ async function serveFile(roots: { page: string; monaco: string }, rest: string, 
       "img-src 'self' data:",
       "worker-src 'self' blob:",
       `connect-src 'self' ws://${LOOPBACK}:${port} ws://localhost:${port}`,
-      "frame-ancestors 'none'",
+      `frame-ancestors ${frameAncestors}`,
     ].join('; '),
   });
   response.end(body);
+}
+
+// A source list goes into a header: anything but a plain CSP source (a header
+// break, a quote, a `;` that would start another directive) is refused up front.
+function checkedSources(sources: string[]): string {
+  for (const source of sources) {
+    if (!/^[a-z][a-z0-9+.-]*:(\/\/[\w*.-]+(:(\d+|\*))?)?$/i.test(source)) {
+      throw new Error(`--embed-from takes CSP sources like vscode-webview: or http://*.webview.localhost:* (got "${source}")`);
+    }
+  }
+  return sources.length ? sources.join(' ') : "'none'";
 }
 
 function refuse(response: ServerResponse, status: number, reason: string): void {

@@ -33,7 +33,23 @@ function showProblem(problem) {
   showProblem.timer = setTimeout(() => (box.hidden = true), 8000);
 }
 
+// Inside an IDE the page sits in a frame of the IDE's webview: it tells the IDE about
+// changes (to open them in the IDE's own diff view) and passes on what the IDE sends
+// (board, port, unsaved buffers). Only the frame's own parent is listened to.
+const embedded = window.parent !== window;
+if (embedded) {
+  window.addEventListener('message', (e) => {
+    if (e.source === window.parent && e.data?.type === 'boardbridge-send') send(e.data.message);
+  });
+}
+function tellHost(message) {
+  if (!embedded) return;
+  if (message.type === 'snapshot') window.parent.postMessage({ type: 'boardbridge-message', message: { type: 'reviews', reviews: message.reviews } }, '*');
+  else if (message.type === 'review' || message.type === 'diff') window.parent.postMessage({ type: 'boardbridge-message', message }, '*');
+}
+
 function onMessage(message) {
+  tellHost(message);
   switch (message.type) {
     case 'snapshot':
       $('workspace').textContent = message.workspace;
