@@ -360,10 +360,17 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.state = state;
     for (const change of changes) this.emitChange(change);
     const known = getToolCall(state, request.toolCall.toolCallId)!;
-    return this.broker.decide({
+    const response = await this.broker.decide({
       ...request,
       toolCall: { ...request.toolCall, kind: known.kind, title: known.title, content: known.content, locations: known.locations, rawInput: known.rawInput },
     });
+    // Gemini sends nothing more for a call whose permission was refused: close it here.
+    const chosen = response.outcome.outcome === 'selected' ? request.options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId) : undefined;
+    const current = getToolCall(this.state, known.toolCallId);
+    if (!chosen?.kind.startsWith('allow') && current && (current.status === 'pending' || current.status === 'in_progress')) {
+      this.apply({ sessionUpdate: 'tool_call_update', toolCallId: known.toolCallId, status: 'failed' });
+    }
+    return response;
   }
 
   private emitChange(change: StateChange): void {

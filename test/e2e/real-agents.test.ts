@@ -88,6 +88,9 @@ describe.each(agents)('boardbridge run with the real $name agent', ({ name }) =>
     expect(decisions.length).toBeGreaterThan(0);
     expect(decisions[0]).toMatchObject({ outcome: 'rejected', by: 'no-person' });
     expect(ofType(result.events, 'file_written')).toEqual([]);
+    // Every tool call ends in a final state, even where the agent says nothing more (gemini).
+    const last = new Map(ofType(result.events, 'tool_call').map((e) => [e.toolCall.toolCallId, e.toolCall.status]));
+    expect([...last.values()].every((status) => status === 'completed' || status === 'failed')).toBe(true);
   });
 
   it('cancels a running turn on SIGINT: the stop reason is cancelled and the exit code non-zero', async () => {
