@@ -16,7 +16,7 @@ interface ChatFlags extends AgentFlags {
   fqbn?: string;
 }
 
-const HELP = 'Type a message. /modes, /mode <id>, /restart, /quit. Ctrl-C cancels a running turn; Ctrl-D leaves.';
+const HELP = 'Type a message. /modes, /mode <id>, /config, /config <id> <value>, /restart, /quit. Ctrl-C cancels a running turn; Ctrl-D leaves.';
 
 export function registerChat(program: Command): void {
   addAgentFlags(
@@ -66,6 +66,15 @@ async function chat(flags: ChatFlags): Promise<number> {
       for (const m of session.state.modes.availableModes) process.stdout.write(`${m.id === session.state.modes.currentModeId ? '*' : ' '} ${m.id}  ${m.name}\n`);
     } else if (text.startsWith('/mode ')) {
       await session.setMode(text.slice(6).trim()).catch(printError);
+    } else if (text === '/config') {
+      if (!session.state.configOptions.length) process.stdout.write('This agent offers no session options.\n');
+      for (const o of session.state.configOptions) {
+        const current = 'currentValue' in o ? String(o.currentValue) : '';
+        process.stdout.write(`  ${o.id} = ${current}  (${o.name})\n`);
+      }
+    } else if (text.startsWith('/config ')) {
+      const [id, ...value] = text.slice(8).trim().split(/\s+/);
+      await session.setConfigOption(id, value.join(' ')).catch(printError);
     } else if (text === '/restart') {
       await session.restart().catch(printError);
     } else {

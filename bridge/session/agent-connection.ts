@@ -10,6 +10,8 @@ import {
   type InitializeResponse,
   type McpServer,
   type NewSessionResponse,
+  type SessionConfigOption,
+  type SessionModeState,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
@@ -90,8 +92,24 @@ export async function newSession(agent: AgentConnection, cwd: string, mcpServers
   }
 }
 
-export async function loadSession(agent: AgentConnection, sessionId: string, cwd: string, mcpServers: McpServer[]): Promise<void> {
-  await untilExit(agent.process, agent.connection.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers }), 'session/load');
+/**
+ * Re-opens an earlier session in a new agent process: `session/load` (the agent replays the
+ * history as updates) or else `session/resume`; undefined when the agent can do neither.
+ */
+export async function reopenSession(
+  agent: AgentConnection,
+  sessionId: string,
+  cwd: string,
+  mcpServers: McpServer[],
+): Promise<{ modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null } | undefined> {
+  const caps = agent.init.agentCapabilities ?? {};
+  if (caps.loadSession) {
+    return untilExit(agent.process, agent.connection.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers }), 'session/load');
+  }
+  if (caps.sessionCapabilities?.resume) {
+    return untilExit(agent.process, agent.connection.agent.request(methods.agent.session.resume, { sessionId, cwd, mcpServers }), 'session/resume');
+  }
+  return undefined;
 }
 
 function chooseAuthMethod(agent: AgentConnection, env: NodeJS.ProcessEnv): string | undefined {

@@ -29,7 +29,7 @@ import { WriteJournal } from '../services/fs/journal.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../services/permission/broker.js';
 import { TerminalService } from '../services/terminal/terminal-service.js';
-import { connectAgent, exitedError, loadSession, newSession, untilExit, type AgentConnection } from './agent-connection.js';
+import { connectAgent, exitedError, newSession, reopenSession, untilExit, type AgentConnection } from './agent-connection.js';
 import { ContextInjector } from './context-injection.js';
 import { BridgeError, errorMessage } from './errors.js';
 import type { BridgeEvent } from './events.js';
@@ -194,10 +194,13 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     let modes: SessionState['modes'] | undefined;
     let configOptions = undefined as SessionState['configOptions'] | undefined;
     try {
-      if (loadId && caps.loadSession) {
-        this.state = initialState(loadId);
-        await loadSession(this.agent, loadId, this.workspace, mcpServers);
+      // A load replays the history as updates: the state starts empty to receive it.
+      if (loadId) this.state = initialState(loadId);
+      const reopened = loadId ? await reopenSession(this.agent, loadId, this.workspace, mcpServers) : undefined;
+      if (loadId && reopened) {
         sessionId = loadId;
+        if (reopened.modes) this.state = { ...this.state, modes: { currentModeId: reopened.modes.currentModeId, availableModes: reopened.modes.availableModes } };
+        if (reopened.configOptions) this.state = { ...this.state, configOptions: reopened.configOptions };
       } else {
         const created = await newSession(this.agent, this.workspace, mcpServers, env);
         sessionId = created.sessionId;

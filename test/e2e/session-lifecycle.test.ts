@@ -38,6 +38,25 @@ describe('a session over its life', () => {
     expect(ofType(events, 'mode').at(-1)).toEqual({ type: 'mode', currentModeId: 'plan' });
   });
 
+  it('restarts a real agent (claude-code-acp) into the same session with session/load, its history replayed', async () => {
+    const { root, sketch } = tempSketch();
+    server = await startModelServer({ turns: [{ replies: [{ say: 'Pin 13 is the LED.' }] }, { replies: [{ say: 'Still here.' }] }] });
+    const launch = agentLaunch('claude-code-acp', server.url, root);
+    session = await BridgeSession.start({
+      launch: { id: 'claude', title: 'Claude', command: launch.command, args: launch.args, env: {}, via: 'command' },
+      env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+      workspace: sketch,
+      policy: ASK_EVERYTHING,
+    });
+    expect((await session.prompt('Where is the LED?')).stopReason).toBe('end_turn');
+    const id = session.sessionId;
+    await session.restart();
+    expect(session.sessionId).toBe(id);
+    const replayed = session.state.entries.toArray().filter((e) => e.type === 'agent_message').map((e) => (e.type === 'agent_message' ? e.text : ''));
+    expect(replayed.join('')).toContain('Pin 13 is the LED.');
+    expect((await session.prompt('Are you there?')).stopReason).toBe('end_turn');
+  });
+
   it('starts a fresh agent after a crash, keeps the journal, and the next turn works (stand-in agent)', async () => {
     const { root, sketch } = tempSketch();
     const events: BridgeEvent[] = [];
