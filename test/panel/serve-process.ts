@@ -73,7 +73,7 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-function agentChildren(parent: number): number {
+export function agentChildren(parent: number): number {
   let count = 0;
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;

@@ -1,0 +1,130 @@
+'use strict';
+// The extension's whole behaviour, given the VS Code API (the real one from
+// extension.js, or a stand-in in tests): start `boardbridge serve` for the open
+// sketch, show its panel in a webview, keep the bridge told about the board, port
+// and unsaved buffers, and open the agent's changes in the IDE's diff view.
+const { BridgeProcess, serveArgs } = require('./bridge-process.js');
+const { arduinoApi, selectionFromArduino, selectionFromFolder, watchSelection } = require('./arduino-selection.js');
+const { ChangeDiffs, ORIGINAL_SCHEME } = require('./change-diffs.js');
+const { unsavedBuffers, watchBuffers } = require('./unsaved-buffers.js');
+const { webviewHtml } = require('./webview-html.js');
+
+const VIEW_ID = 'boardbridge.panel';
+
+class BoardbridgeExtension {
+  /**
+   * @param vscode the VS Code API
+   * @param {{ subscriptions: { dispose(): unknown }[] }} context the extension context
+   * @param {NodeJS.ProcessEnv} env the environment the bridge runs in
+   */
+  constructor(vscode, context, env = process.env) {
+    this.vscode = vscode;
+    this.context = context;
+    this.env = env;
+    this.selection = {};
+    this.bridgeWatches = [];
+    this.diffs = new ChangeDiffs(vscode, (message) => this.toPanel(message));
+  }
+
+  async start() {
+    const vscode = this.vscode;
+    const api = await arduinoApi(vscode);
+    this.selection = api ? selectionFromArduino(api) : selectionFromFolder(vscode);
+    this.context.subscriptions.push(
+      vscode.window.registerWebviewViewProvider(VIEW_ID, { resolveWebviewView: (view) => this.showIn(view) }, { webviewOptions: { retainContextWhenHidden: true } }),
+      vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, this.diffs.contentProvider()),
+      vscode.commands.registerCommand('boardbridge.acceptChange', () => this.diffs.decide('accept')),
+      vscode.commands.registerCommand('boardbridge.rejectChange', () => this.diffs.decide('reject')),
+      vscode.commands.registerCommand('boardbridge.restart', () => this.restart()),
+      ...watchSelection(vscode, api, (selection) => this.onSelection(selection)),
+    );
+    await this.startBridge();
+  }
+
+  async stop() {
+    await this.stopBridge();
+  }
+
+  async restart() {
+    await this.stopBridge();
+    await this.startBridge();
+  }
+
+  async startBridge() {
+    const sketch = this.selection.sketch;
+    if (!sketch) {
+      this.problem = 'Open a sketch (or a folder) to start boardbridge.';
+      return this.render();
+    }
+    const config = this.vscode.workspace.getConfiguration('boardbridge');
+    const command = config.get('command', ['boardbridge']);
+    const args = serveArgs({
+      command,
+      sketch,
+      board: this.selection.board,
+      agent: config.get('agent', ''),
+      agentCommand: config.get('agentCommand', ''),
+      embedFrom: config.get('embedFrom', []),
+    });
+    this.problem = undefined;
+    this.url = undefined;
+    this.render();
+    this.bridge = new BridgeProcess({ command, args, cwd: sketch, env: this.env });
+    this.bridgeSketch = sketch;
+    try {
+      this.url = await this.bridge.start();
+    } catch (error) {
+      this.problem = error.message;
+      void this.vscode.window.showErrorMessage(`boardbridge: ${error.message}`);
+    }
+    this.bridgeWatches = watchBuffers(this.vscode, sketch, (buffers) => this.toPanel({ type: 'buffers', buffers }));
+    this.render();
+  }
+
+  async stopBridge() {
+    for (const watch of this.bridgeWatches) watch.dispose();
+    this.bridgeWatches = [];
+    await this.bridge?.stop();
+    this.bridge = undefined;
+    this.url = undefined;
+  }
+
+  showIn(view) {
+    this.view = view;
+    view.webview.options = { enableScripts: true };
+    view.webview.onDidReceiveMessage((message) => this.fromPanel(message));
+    this.render();
+  }
+
+  render() {
+    if (!this.view) return;
+    this.view.webview.html = this.url ? webviewHtml(this.url) : messageHtml(this.problem ?? 'Starting boardbridge…');
+  }
+
+  // The page sends its reviews on every (re)connect: then it also needs the IDE's state again.
+  fromPanel(message) {
+    if (message?.type === 'reviews') {
+      this.toPanel({ type: 'selection', board: this.selection.board, port: this.selection.port });
+      if (this.bridgeSketch) this.toPanel({ type: 'buffers', buffers: unsavedBuffers(this.vscode, this.bridgeSketch) });
+    }
+    return this.diffs.receive(message);
+  }
+
+  toPanel(message) {
+    void this.view?.webview.postMessage({ type: 'boardbridge-send', message });
+  }
+
+  async onSelection(selection) {
+    if (!selection.sketch) return;
+    this.selection = selection;
+    if (selection.sketch !== this.bridgeSketch) return this.restart();
+    this.toPanel({ type: 'selection', board: selection.board, port: selection.port });
+  }
+}
+
+function messageHtml(text) {
+  const escaped = String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+  return `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><pre style="white-space: pre-wrap">${escaped}</pre></body></html>`;
+}
+
+module.exports = { BoardbridgeExtension, VIEW_ID };

@@ -1,0 +1,86 @@
+'use strict';
+// The agent's file changes in the IDE's own diff view: the content before the
+// agent's writes (from the bridge's journal) on the left, the file on the right.
+// Accept and reject go back to the bridge, which restores rejected files from its journal.
+const path = require('node:path');
+
+const ORIGINAL_SCHEME = 'boardbridge-original';
+
+class ChangeDiffs {
+  /**
+   * @param vscode the VS Code API
+   * @param {(message: object) => void} send passes a message to the bridge through the panel
+   */
+  constructor(vscode, send) {
+    this.vscode = vscode;
+    this.send = send;
+    this.reviews = new Map();
+    this.originals = new Map();
+    this.awaitingDiff = new Set();
+    this.changed = new vscode.EventEmitter();
+  }
+
+  /** The read-only documents on the left of each diff. */
+  contentProvider() {
+    return {
+      onDidChange: this.changed.event,
+      provideTextDocumentContent: (uri) => this.originals.get(uri.path) ?? '',
+    };
+  }
+
+  /** A message the panel passed on: reviews (on every connect), a review change, or a diff. */
+  receive(message) {
+    if (message.type === 'reviews') {
+      for (const review of message.reviews) this.reviews.set(review.path, review);
+    } else if (message.type === 'review') {
+      const before = this.reviews.get(message.review.path);
+      this.reviews.set(message.review.path, message.review);
+      const isNew = !before || before.seqs.join() !== message.review.seqs.join() || before.status !== 'pending';
+      if (message.review.status === 'pending' && isNew) this.requestDiff(message.review.path);
+    } else if (message.type === 'diff') {
+      return this.showDiff(message);
+    }
+    this.updateContextKey();
+    return undefined;
+  }
+
+  requestDiff(file) {
+    this.awaitingDiff.add(file);
+    this.send({ type: 'diff', path: file });
+  }
+
+  async showDiff({ path: file, original }) {
+    this.originals.set(file, original);
+    const left = this.vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: file });
+    this.changed.fire(left);
+    // The page asks for diffs of its own; only the ones asked for here open an editor.
+    if (!this.awaitingDiff.delete(file)) return;
+    const name = path.basename(file);
+    await this.vscode.commands.executeCommand('vscode.diff', left, this.vscode.Uri.file(file), `${name}: before the agent ↔ now (boardbridge)`);
+  }
+
+  /** Accept or reject the change shown in the active diff editor (or the only pending one). */
+  decide(decision) {
+    const file = this.targetFile();
+    if (!file) {
+      this.vscode.window.showInformationMessage('boardbridge: no change from the agent is waiting for a decision.');
+      return;
+    }
+    this.send({ type: 'review', path: file, decision });
+  }
+
+  targetFile() {
+    const pending = [...this.reviews.values()].filter((r) => r.status === 'pending').map((r) => r.path);
+    const active = this.vscode.window.activeTextEditor?.document.uri;
+    const shown = active && (active.scheme === ORIGINAL_SCHEME ? active.path : active.fsPath);
+    if (shown && pending.includes(shown)) return shown;
+    return pending.length === 1 ? pending[0] : undefined;
+  }
+
+  updateContextKey() {
+    const pending = [...this.reviews.values()].some((r) => r.status === 'pending');
+    void this.vscode.commands.executeCommand('setContext', 'boardbridge.reviewing', pending);
+  }
+}
+
+module.exports = { ChangeDiffs, ORIGINAL_SCHEME };

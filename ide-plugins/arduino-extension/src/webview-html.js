@@ -1,0 +1,37 @@
+'use strict';
+// The webview shows the bridge's own panel in a frame and relays messages between
+// the panel page and the extension: the page never speaks to VS Code directly, and
+// only the frame's page (by its window and origin) is listened to.
+const { randomBytes } = require('node:crypto');
+
+/** @param {string} panelUrl the URL `boardbridge serve` printed (it carries the token) */
+function webviewHtml(panelUrl) {
+  const origin = new URL(panelUrl).origin;
+  const nonce = randomBytes(16).toString('base64');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; frame-src ${origin}; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'">
+<style>html, body, iframe { margin: 0; padding: 0; border: 0; width: 100%; height: 100%; overflow: hidden; }</style>
+</head>
+<body>
+<iframe id="panel" src="${panelUrl}" title="boardbridge"></iframe>
+<script nonce="${nonce}">
+  const vscode = acquireVsCodeApi();
+  const frame = document.getElementById('panel');
+  const panelOrigin = ${JSON.stringify(origin)};
+  window.addEventListener('message', (event) => {
+    const data = event.data;
+    if (event.source === frame.contentWindow) {
+      if (event.origin === panelOrigin && data && data.type === 'boardbridge-message') vscode.postMessage(data.message);
+    } else if (data && data.type === 'boardbridge-send') {
+      frame.contentWindow.postMessage(data, panelOrigin);
+    }
+  });
+</script>
+</body>
+</html>`;
+}
+
+module.exports = { webviewHtml };

@@ -1,0 +1,184 @@
+// The Arduino IDE 2.x / VS Code extension's logic, run against a stand-in for the
+// VS Code and Arduino APIs (the real IDE cannot run here). Everything behind the
+// stand-in is real: `boardbridge serve` with the claude-code-acp agent offline,
+// and the webview in headless Chromium with the panel in its frame.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentLaunch } from '../support/agents.js';
+import { startModelServer, type ModelServer } from '../support/model-server/index.js';
+import { cliMain, repoRoot, tempSketch } from '../e2e/run-cli.js';
+import { launchChromium, screenshot } from './browser.js';
+import { agentChildren } from './serve-process.js';
+import { standInArduino, standInVscode, StandInWebview, type StandInArduino, type StandInVscode } from './vscode-stand-in.js';
+
+const extensionDir = path.join(repoRoot, 'ide-plugins', 'arduino-extension');
+const load = createRequire(import.meta.url);
+const { BoardbridgeExtension } = load(path.join(extensionDir, 'src', 'boardbridge-extension.js')) as {
+  BoardbridgeExtension: new (vscode: unknown, context: { subscriptions: unknown[] }, env: NodeJS.ProcessEnv) => ExtensionUnderTest;
+};
+const { selectionFromFolder } = load(path.join(extensionDir, 'src', 'arduino-selection.js')) as {
+  selectionFromFolder: (vscode: unknown) => { sketch?: string; board?: string; port?: string };
+};
+
+interface ExtensionUnderTest {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  bridge?: { child?: { pid?: number; exitCode: number | null; signalCode: string | null } };
+}
+
+const WAIT = { timeout: 45_000 };
+const FADE = 'void setup() {}\nvoid loop() { analogWrite(9, 100); }\n';
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+let model: ModelServer;
+let browser: Browser;
+let page: Page;
+let webview: StandInWebview;
+let vscode: StandInVscode;
+let arduino: StandInArduino;
+let extension: ExtensionUnderTest;
+let ino: string;
+let original: string;
+
+async function until<T>(what: string, check: () => T | undefined | false): Promise<T> {
+  for (let i = 0; i < 900; i++) {
+    const value = check();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+function panelFrame(): Frame {
+  const frame = page.frames().find((f) => f.url().includes('127.0.0.1'));
+  if (!frame) throw new Error(`the webview shows no panel frame (frames: ${page.frames().map((f) => f.url()).join(', ')})`);
+  return frame;
+}
+
+beforeAll(async () => {
+  const temp = tempSketch();
+  ino = temp.ino;
+  original = readFileSync(ino, 'utf8');
+  model = await startModelServer({
+    turns: [
+      { whenUserSays: 'read the sketch', replies: [{ tool: { claude: { name: 'Read', input: { file_path: ino } } } }, { say: 'It blinks pin 7.' }] },
+      { whenUserSays: 'fade', replies: [{ tool: { claude: { name: 'Write', input: { file_path: ino, content: FADE } } } }, { say: 'It fades now.' }] },
+    ],
+  });
+  const launch = agentLaunch('claude-code-acp', model.url, temp.root);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 900, height: 800 } });
+  webview = new StandInWebview(page);
+  await webview.listen();
+  arduino = standInArduino(temp.sketch, 'arduino:avr:uno', '/dev/ttyACM0');
+  vscode = standInVscode({
+    arduino,
+    config: {
+      command: [process.execPath, cliMain],
+      agentCommand: [launch.command, ...launch.args].map(quote).join(' '),
+      embedFrom: [webview.origin],
+    },
+  });
+  extension = new BoardbridgeExtension(vscode.api, { subscriptions: [] }, { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(temp.root, 'state') });
+  await extension.start();
+});
+
+afterAll(async () => {
+  await extension?.stop();
+  await browser?.close();
+  await webview?.close();
+  await model?.close();
+});
+
+describe('the Arduino IDE extension, against a stand-in for the VS Code and Arduino APIs', () => {
+  it('starts boardbridge serve for the IDE\'s sketch and shows its panel, with the IDE\'s board, in the view (stand-in)', async () => {
+    vscode.viewProvider()!.resolveWebviewView(webview.view());
+    await until('the panel frame', () => page.frames().some((f) => f.url().includes('127.0.0.1')));
+    const frame = panelFrame();
+    await frame.waitForSelector('body[data-ready="true"]', WAIT);
+    expect(await frame.textContent('#agent')).toMatch(/claude/i);
+    await frame.click('#tabs button[data-tab="board"]');
+    await frame.waitForSelector('#board-name:has-text("arduino:avr:uno")', WAIT);
+    expect(extension.bridge?.child?.pid && agentChildren(extension.bridge.child.pid)).toBe(1);
+  });
+
+  it('follows the board the person picks in the IDE (stand-in)', async () => {
+    arduino.currentSketch.configOptions = 'arduino:avr:nano:cpu=atmega328old';
+    arduino.changed.fire({ object: arduino.currentSketch, changedProperties: ['configOptions'] });
+    const frame = panelFrame();
+    await frame.waitForSelector('#board-name:has-text("arduino:avr:nano:cpu=atmega328old")', WAIT);
+    expect(await frame.textContent('#board-name')).toContain('Nano');
+    await screenshot(page, 'extension-webview-board');
+  });
+
+  it('lets the agent read the unsaved editor contents instead of the file on disk (stand-in)', async () => {
+    const unsaved = '// unsaved: blink on pin 7\nvoid setup() { pinMode(7, OUTPUT); }\nvoid loop() {}\n';
+    vscode.documents.push({ uri: { scheme: 'file', path: ino, fsPath: ino }, isDirty: true, getText: () => unsaved });
+    vscode.documentChanged.fire({});
+    await until('the buffers sent to the panel', () => webview.posted.some((m) => JSON.stringify(m).includes('unsaved: blink on pin 7')));
+    const frame = panelFrame();
+    await frame.fill('#prompt', 'read the sketch');
+    await frame.press('#prompt', 'Enter');
+    await frame.waitForSelector('#log .line.stop', WAIT);
+    const toolResults = model.requests.map((r) => r.conversation?.lastToolResult ?? '').filter(Boolean);
+    expect(toolResults.join('\n')).toContain('unsaved: blink on pin 7');
+    expect(readFileSync(ino, 'utf8')).toBe(original);
+    vscode.documents.length = 0;
+    vscode.documentChanged.fire({});
+  });
+
+  it('opens the agent\'s change in the IDE\'s diff view and rejects it from the editor, restoring the file (stand-in)', async () => {
+    const frame = panelFrame();
+    await frame.fill('#prompt', 'make it fade');
+    await frame.press('#prompt', 'Enter');
+    const allow = frame.locator('#log .card.permission button[data-kind="allow_once"]');
+    await allow.waitFor(WAIT);
+    await allow.click();
+    const diff = await until('vscode.diff', () => vscode.executed.find((c) => c[0] === 'vscode.diff'));
+    const [, left, right, title] = diff as [string, { scheme: string; path: string }, { scheme: string; fsPath: string }, string];
+    expect(left.scheme).toBe('boardbridge-original');
+    expect(right).toMatchObject({ scheme: 'file', fsPath: ino });
+    expect(title).toContain('Blink.ino');
+    expect(vscode.contentProviders.get('boardbridge-original')!.provideTextDocumentContent(left as never)).toBe(original);
+    expect(readFileSync(ino, 'utf8')).toBe(FADE);
+    expect(vscode.executed).toContainEqual(['setContext', 'boardbridge.reviewing', true]);
+
+    vscode.setActiveEditor(ino);
+    await vscode.commands.get('boardbridge.rejectChange')!();
+    await frame.click('#tabs button[data-tab="changes"]');
+    await frame.waitForSelector(`#reviews li[data-status="rejected"]`, WAIT);
+    expect(readFileSync(ino, 'utf8')).toBe(original);
+    await screenshot(page, 'extension-webview-rejected');
+  });
+
+  it('stops the bridge and its agent when the extension is deactivated (stand-in)', async () => {
+    const child = extension.bridge!.child!;
+    const pid = child.pid!;
+    await extension.stop();
+    expect(child.exitCode !== null || child.signalCode !== null).toBe(true);
+    expect(agentChildren(pid)).toBe(0);
+  });
+});
+
+describe('the extension in plain VS Code, without the Arduino API', () => {
+  it('works on the first workspace folder with the board and port from its sketch.yaml (stand-in)', () => {
+    const { sketch } = tempSketch();
+    const plain = standInVscode({ folder: sketch, config: {} });
+    expect(selectionFromFolder(plain.api)).toEqual({ sketch, board: 'arduino:avr:uno', port: undefined });
+  });
+
+  it('packs into a .vsix with @vscode/vsce', async () => {
+    const out = path.join(repoRoot, 'test-artifacts', 'boardbridge-arduino.vsix');
+    const vsce = path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], { cwd: extensionDir, stdio: 'ignore' });
+      child.on('exit', resolve);
+    });
+    expect(code).toBe(0);
+    expect(existsSync(out)).toBe(true);
+  });
+});

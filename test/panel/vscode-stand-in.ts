@@ -1,0 +1,192 @@
+// A stand-in for the parts of the VS Code API and the Arduino IDE's
+// `vscode-arduino-api` that the extension uses (the real IDE cannot run here).
+// Its webview is a real Chromium page, so the extension's HTML, the framed panel
+// and the message relay all run for real.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+
+type Listener<T> = (value: T) => unknown;
+
+export class StandInEmitter<T> {
+  private readonly listeners = new Set<Listener<T>>();
+  readonly event = (listener: Listener<T>) => {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  };
+  fire(value: T): void {
+    for (const listener of this.listeners) listener(value);
+  }
+  dispose(): void {
+    this.listeners.clear();
+  }
+}
+
+export interface StandInUri {
+  scheme: string;
+  path: string;
+  fsPath: string;
+}
+
+const uri = (scheme: string, path: string): StandInUri => ({ scheme, path, fsPath: path });
+
+export interface StandInDocument {
+  uri: StandInUri;
+  isDirty: boolean;
+  getText(): string;
+}
+
+/** The Arduino IDE's context as `vscode-arduino-api` 0.2 exports it (the fields the extension reads). */
+export interface StandInArduino {
+  currentSketch: { sketchPath: string; configOptions?: string; board?: { fqbn: string }; port?: { address: string; protocol: string } };
+  onDidChangeCurrentSketch: StandInEmitter<unknown>['event'];
+  onDidChangeSketch: StandInEmitter<unknown>['event'];
+  changed: StandInEmitter<unknown>;
+}
+
+export function standInArduino(sketchPath: string, fqbn: string, port: string): StandInArduino {
+  const changed = new StandInEmitter<unknown>();
+  const current = new StandInEmitter<unknown>();
+  return {
+    currentSketch: { sketchPath, configOptions: fqbn, board: { fqbn: fqbn.split(':').slice(0, 3).join(':') }, port: { address: port, protocol: 'serial' } },
+    onDidChangeCurrentSketch: current.event,
+    onDidChangeSketch: changed.event,
+    changed,
+  };
+}
+
+export interface ContentProvider {
+  provideTextDocumentContent(uri: StandInUri): string;
+}
+
+export interface StandInVscode {
+  api: Record<string, unknown>;
+  executed: unknown[][];
+  errors: string[];
+  documents: StandInDocument[];
+  documentChanged: StandInEmitter<unknown>;
+  contentProviders: Map<string, ContentProvider>;
+  commands: Map<string, (...args: unknown[]) => unknown>;
+  viewProvider(): { resolveWebviewView(view: unknown): void } | undefined;
+  setActiveEditor(path: string | undefined): void;
+}
+
+export function standInVscode(options: { folder?: string; arduino?: StandInArduino; config: Record<string, unknown> }): StandInVscode {
+  const documents: StandInDocument[] = [];
+  const documentChanged = new StandInEmitter<unknown>();
+  const saved = new StandInEmitter<unknown>();
+  const closed = new StandInEmitter<unknown>();
+  const contentProviders = new Map<string, ContentProvider>();
+  const commands = new Map<string, (...args: unknown[]) => unknown>();
+  const executed: unknown[][] = [];
+  const errors: string[] = [];
+  const window = {
+    activeTextEditor: undefined as { document: { uri: StandInUri } } | undefined,
+    registerWebviewViewProvider: (id: string, provider: { resolveWebviewView(view: unknown): void }) => {
+      providers.set(id, provider);
+      return { dispose: () => providers.delete(id) };
+    },
+    showErrorMessage: async (message: string) => void errors.push(message),
+    showInformationMessage: async (message: string) => void errors.push(message),
+  };
+  const providers = new Map<string, { resolveWebviewView(view: unknown): void }>();
+  const api = {
+    EventEmitter: StandInEmitter,
+    Uri: { file: (path: string) => uri('file', path), from: (parts: { scheme: string; path: string }) => uri(parts.scheme, parts.path) },
+    extensions: {
+      getExtension: (id: string) => (id === 'dankeboy36.vscode-arduino-api' && options.arduino ? { isActive: true, exports: options.arduino } : undefined),
+    },
+    workspace: {
+      workspaceFolders: options.folder ? [{ uri: uri('file', options.folder) }] : undefined,
+      textDocuments: documents,
+      onDidChangeTextDocument: documentChanged.event,
+      onDidSaveTextDocument: saved.event,
+      onDidCloseTextDocument: closed.event,
+      registerTextDocumentContentProvider: (scheme: string, provider: ContentProvider) => {
+        contentProviders.set(scheme, provider);
+        return { dispose: () => contentProviders.delete(scheme) };
+      },
+      getConfiguration: () => ({ get: (key: string, fallback: unknown) => options.config[key] ?? fallback }),
+    },
+    window,
+    commands: {
+      registerCommand: (id: string, run: (...args: unknown[]) => unknown) => {
+        commands.set(id, run);
+        return { dispose: () => commands.delete(id) };
+      },
+      executeCommand: async (id: string, ...args: unknown[]) => {
+        executed.push([id, ...args]);
+        return commands.get(id)?.(...args);
+      },
+    },
+  };
+  return {
+    api,
+    executed,
+    errors,
+    documents,
+    documentChanged,
+    contentProviders,
+    commands,
+    viewProvider: () => providers.get('boardbridge.panel'),
+    setActiveEditor: (path) => (window.activeTextEditor = path ? { document: { uri: uri('file', path) } } : undefined),
+  };
+}
+
+/**
+ * A webview view whose HTML is shown in a real Chromium page at its own origin, with
+ * `acquireVsCodeApi` wired to the extension's message handler.
+ */
+export class StandInWebview {
+  readonly posted: unknown[] = [];
+  private handler?: (message: unknown) => unknown;
+  private html = '';
+  private server?: Server;
+  origin = '';
+
+  constructor(private readonly page: Page) {}
+
+  async listen(): Promise<void> {
+    this.server = createServer((_, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(this.html);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.origin = `http://localhost:${(this.server!.address() as AddressInfo).port}`;
+    await this.page.exposeFunction('__standInToExtension', (message: unknown) => this.handler?.(message));
+    await this.page.addInitScript(() => {
+      const w = window as unknown as { acquireVsCodeApi: () => unknown; __standInToExtension: (m: unknown) => void };
+      w.acquireVsCodeApi = () => ({ postMessage: (m: unknown) => w.__standInToExtension(m) });
+    });
+  }
+
+  /** The `WebviewView` handed to the extension's provider. */
+  view() {
+    const self = this;
+    return {
+      webview: {
+        options: {},
+        get html() {
+          return self.html;
+        },
+        set html(value: string) {
+          self.html = value;
+          void self.page.goto(`${self.origin}/`).catch(() => undefined);
+        },
+        onDidReceiveMessage: (handler: (message: unknown) => unknown) => {
+          self.handler = handler;
+          return { dispose: () => (self.handler = undefined) };
+        },
+        postMessage: async (message: unknown) => {
+          self.posted.push(message);
+          await self.page.evaluate((m) => window.postMessage(m, '*'), message).catch(() => undefined);
+          return true;
+        },
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
