@@ -147,12 +147,14 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     expect(readFileSync(ino, 'utf8')).toBe(FADE);
     expect(vscode.executed).toContainEqual(['setContext', 'boardbridge.reviewing', true]);
 
+    await frame.click('#tabs button[data-tab="changes"]');
+    await frame.waitForSelector(`#diff[data-ready="${ino}"] .monaco-diff-editor`, WAIT);
+    await screenshot(page, 'extension-webview-diff');
+
     vscode.setActiveEditor(ino);
     await vscode.commands.get('boardbridge.rejectChange')!();
-    await frame.click('#tabs button[data-tab="changes"]');
     await frame.waitForSelector(`#reviews li[data-status="rejected"]`, WAIT);
     expect(readFileSync(ino, 'utf8')).toBe(original);
-    await screenshot(page, 'extension-webview-rejected');
   });
 
   it('stops the bridge and its agent when the extension is deactivated (stand-in)', async () => {
