@@ -50,7 +50,8 @@ async function serve(flags: ServeFlags): Promise<number> {
   const workspace = flags.workspace ?? process.cwd();
   const contexts = new ContextService(allProviders());
   const selection = selectionOf(flags);
-  const hub = new PanelHub({ workspace, contexts, selection });
+  const hardware = new BridgeHardware();
+  const hub = new PanelHub({ workspace, contexts, selection, serial: hardware.hub });
   let session: BridgeSession;
   try {
     session = await Session.start({
@@ -59,7 +60,7 @@ async function serve(flags: ServeFlags): Promise<number> {
       policy: policyFromFlags(flags.allow, Boolean(flags.allowDevice)),
       ask: hub.ask,
       onEvent: hub.onEvent,
-      hardware: new BridgeHardware(),
+      hardware,
       contexts,
       selection,
     });
@@ -82,6 +83,8 @@ async function serve(flags: ServeFlags): Promise<number> {
     process.once('SIGTERM', resolve);
   });
   await server.close();
+  await hub.close();
   await session.close();
+  await hardware.close();
   return EXIT.ok;
 }

@@ -1,6 +1,7 @@
 // One served project: its BridgeSession, the pages watching it, and the person's
 // answers coming back. Every page gets the same view; a page that connects late
 // (reload, second tab) first receives the whole conversation so far.
+import type { SerialHub } from '../../boards/serial/hub.js';
 import type { ContextService } from '../context/context-service.js';
 import type { Selection } from '../../context-providers/types.js';
 import type { BridgeSession } from '../session/bridge-session.js';
@@ -9,6 +10,7 @@ import type { BridgeEvent } from '../session/events.js';
 import type { AskPerson } from '../services/permission/broker.js';
 import { toContextView } from './context-view.js';
 import { FileReviews } from './file-review.js';
+import { SerialMonitor } from './serial-monitor.js';
 import { parseClientMessage, type BoardContextView, type ClientMessage, type ServerMessage } from './protocol.js';
 
 export interface PanelClient {
@@ -19,6 +21,8 @@ export interface HubOptions {
   workspace: string;
   contexts?: ContextService;
   selection?: Selection;
+  /** The bridge's shared serial hub, for the monitor pane. */
+  serial?: SerialHub;
 }
 
 export class PanelHub {
@@ -27,6 +31,7 @@ export class PanelHub {
   private readonly clients = new Set<PanelClient>();
   private readonly answers = new Map<number, (optionId: string | undefined) => void>();
   private readonly reviews: FileReviews;
+  private readonly monitor?: SerialMonitor;
   private session?: BridgeSession;
   private busy = false;
   private buffers: Record<string, string> = {};
@@ -39,6 +44,7 @@ export class PanelHub {
   constructor(private readonly options: HubOptions) {
     this.journalHeader.workspace = options.workspace;
     this.selection = options.selection ?? {};
+    if (options.serial) this.monitor = new SerialMonitor(options.serial, (message) => this.broadcast(message));
     this.reviews = new FileReviews(options.workspace, () => ({ file: this.journalFile, header: this.journalHeader }));
   }
 
@@ -80,6 +86,7 @@ export class PanelHub {
       busy: this.busy,
       context: this.context,
       contextProblem: this.contextProblem,
+      serial: this.monitor?.snapshot(),
     });
     return {
       receive: (raw) => this.receive(client, raw),
@@ -138,7 +145,25 @@ export class PanelHub {
       case 'buffers':
         this.buffers = message.buffers;
         return;
+      case 'serial_ports':
+        return client.send({ type: 'serial_ports', ports: (await this.monitor?.ports()) ?? [] });
+      case 'serial_open':
+        return this.needMonitor().open(message.path, message.baudRate);
+      case 'serial_send':
+        return this.needMonitor().send(message.text);
+      case 'serial_close':
+        return this.needMonitor().close();
     }
+  }
+
+  /** Releases the monitor's port. */
+  async close(): Promise<void> {
+    await this.monitor?.close();
+  }
+
+  private needMonitor(): SerialMonitor {
+    if (!this.monitor) throw new Error('this bridge has no serial hub');
+    return this.monitor;
   }
 
   private async prompt(client: PanelClient, session: BridgeSession, text: string): Promise<void> {

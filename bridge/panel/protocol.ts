@@ -34,6 +34,15 @@ export interface BoardContextView {
   buses: { kind: string; name: string; pins: Record<string, string> }[];
 }
 
+/** The panel's serial monitor: `paused` while an upload has the port. */
+export interface SerialView {
+  state: 'closed' | 'opening' | 'open' | 'paused' | 'unplugged' | 'released';
+  path?: string;
+  baudRate?: number;
+  pausedBy?: string;
+  problem?: string;
+}
+
 export type ServerMessage =
   | {
       type: 'snapshot';
@@ -44,13 +53,17 @@ export type ServerMessage =
       busy: boolean;
       context?: BoardContextView;
       contextProblem?: string;
+      serial?: SerialView & { recent: string };
     }
   | { type: 'event'; event: BridgeEvent }
   | { type: 'busy'; busy: boolean }
   | { type: 'review'; review: FileReviewState }
   | { type: 'diff'; path: string; original: string; modified: string }
   | { type: 'context'; context?: BoardContextView; problem?: string }
-  | { type: 'problem'; message: string; hint?: string };
+  | { type: 'problem'; message: string; hint?: string }
+  | { type: 'serial'; text: string; missed: number }
+  | { type: 'serial_state'; serial: SerialView }
+  | { type: 'serial_ports'; ports: { path: string; board?: string }[] };
 
 export type ClientMessage =
   | { type: 'prompt'; text: string }
@@ -63,7 +76,11 @@ export type ClientMessage =
   /** From an IDE: the board and port the person picked there (they follow the IDE live). */
   | { type: 'selection'; board?: string; port?: string }
   /** From an IDE: its unsaved editor contents by absolute path, which the agent reads instead of the disk. */
-  | { type: 'buffers'; buffers: Record<string, string> };
+  | { type: 'buffers'; buffers: Record<string, string> }
+  | { type: 'serial_ports' }
+  | { type: 'serial_open'; path: string; baudRate: number }
+  | { type: 'serial_send'; text: string }
+  | { type: 'serial_close' };
 
 /** Reads one message from the page; anything malformed is an error value, never a throw. */
 export function parseClientMessage(raw: string): ClientMessage | { error: string } {
@@ -100,6 +117,16 @@ export function parseClientMessage(raw: string): ClientMessage | { error: string
       const ok = typeof buffers === 'object' && buffers !== null && Object.values(buffers).every((v) => typeof v === 'string');
       return ok ? { type: 'buffers', buffers: buffers as Record<string, string> } : { error: 'buffers maps file paths to their text' };
     }
+    case 'serial_ports':
+      return { type: 'serial_ports' };
+    case 'serial_close':
+      return { type: 'serial_close' };
+    case 'serial_open':
+      return str('path') && Number.isInteger(m.baudRate) && (m.baudRate as number) > 0
+        ? { type: 'serial_open', path: m.path as string, baudRate: m.baudRate as number }
+        : { error: 'serial_open needs a port path and a baud rate' };
+    case 'serial_send':
+      return str('text') ? { type: 'serial_send', text: m.text as string } : { error: 'serial_send needs text' };
     case 'mode':
       return str('modeId') ? { type: 'mode', modeId: m.modeId as string } : { error: 'mode needs a modeId' };
     default:

@@ -4,6 +4,7 @@
 import { BoardView } from './board.js';
 import { ChangesView } from './changes.js';
 import { Conversation } from './conversation.js';
+import { SerialPane } from './serial.js';
 
 const $ = (id) => document.getElementById(id);
 let socket;
@@ -17,6 +18,7 @@ function send(message) {
 const conversation = new Conversation($('log'), $('plan'), send);
 const changes = new ChangesView(send);
 const board = new BoardView();
+const serial = new SerialPane(send);
 
 function setBusy(busy) {
   $('busy').hidden = !busy;
@@ -57,6 +59,7 @@ function onMessage(message) {
       for (const event of message.events) onEvent(event);
       changes.reset(message.reviews);
       board.show(message.context, message.contextProblem);
+      serial.reset(message.serial);
       setBusy(message.busy);
       document.body.dataset.ready = 'true';
       return;
@@ -72,6 +75,12 @@ function onMessage(message) {
       return board.show(message.context, message.problem);
     case 'problem':
       return showProblem(message);
+    case 'serial':
+      return serial.append(message.text, message.missed);
+    case 'serial_state':
+      return serial.state(message.serial);
+    case 'serial_ports':
+      return serial.ports(message.ports);
   }
 }
 
@@ -131,6 +140,7 @@ for (const tab of document.querySelectorAll('#tabs button')) {
     for (const other of document.querySelectorAll('#tabs button')) other.classList.toggle('active', other === tab);
     for (const pane of document.querySelectorAll('.tab')) pane.hidden = pane.id !== `tab-${tab.dataset.tab}`;
     if (tab.dataset.tab === 'changes') changes.layout();
+    if (tab.dataset.tab === 'serial') serial.shown();
   });
 }
 connect();

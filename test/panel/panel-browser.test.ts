@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { WebSocket as NodeSocket } from 'ws';
+import { openBoardEnd } from '../rig/board-end.js';
+import { ptyPair, stop as stopSocat, type PtyPair } from '../rig/pty-pair.js';
 import { launchChromium, screenshot } from './browser.js';
 import { servePanel, type ServedPanel } from './serve-process.js';
 
@@ -17,6 +19,7 @@ const WAIT = { timeout: 45_000 };
 let panel: ServedPanel;
 let browser: Browser;
 let page: Page;
+let pair: PtyPair | undefined;
 
 beforeAll(async () => {
   panel = await servePanel(({ ino }) => ({
@@ -34,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await panel?.stop();
+  if (pair) await stopSocat(pair.socat);
 });
 
 async function send(text: string): Promise<void> {
@@ -144,6 +148,37 @@ describe('the sidecar panel in Chromium with a real agent', () => {
     expect(await page.locator('#log .line.stop').last().textContent()).toBe('done (cancelled)');
     await page.waitForSelector('body[data-busy="false"]', WAIT);
     expect(readFileSync(panel.ino, 'utf8')).toBe(FADE);
+  });
+});
+
+describe('the serial monitor pane', () => {
+  it('shows what the board sends, sends the person\'s line, and keeps recent output across a reload', async () => {
+    pair = await ptyPair();
+    const board = await openBoardEnd(pair.board);
+    try {
+      await page.click('#tabs button[data-tab="serial"]');
+      await page.fill('#serial-port', pair.device);
+      await page.selectOption('#serial-baud', '115200');
+      await page.click('#serial-connect');
+      await page.waitForSelector('#serial-state[data-state="open"]', WAIT);
+      await board.write('temperature 21.5 C\r\n');
+      await page.waitForSelector('#serial-out:has-text("temperature 21.5 C")', WAIT);
+      await page.fill('#serial-input', 'led on');
+      await page.press('#serial-input', 'Enter');
+      for (let i = 0; i < 400 && !board.received().toString().includes('led on\n'); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(board.received().toString()).toBe('led on\n');
+      await screenshot(page, 'panel-serial-monitor');
+
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]', WAIT);
+      await page.click('#tabs button[data-tab="serial"]');
+      expect(await page.textContent('#serial-out')).toContain('temperature 21.5 C');
+      expect(await page.getAttribute('#serial-state', 'data-state')).toBe('open');
+      await page.click('#serial-disconnect');
+      await page.waitForSelector('#serial-state[data-state="closed"]', WAIT);
+    } finally {
+      await board.close();
+    }
   });
 });
 
