@@ -25,6 +25,25 @@ beforeAll(async () => {
   panel = await servePanel(({ ino }) => ({
     turns: [
       { whenUserSays: 'which pin', replies: [{ say: 'Pin 13 drives the built-in LED on the Uno; pins 3, 5, 6, 9, 10 and 11 have PWM.' }] },
+      {
+        whenUserSays: 'plan',
+        replies: [
+          {
+            tool: {
+              claude: {
+                name: 'TodoWrite',
+                input: {
+                  todos: [
+                    { content: 'Read the Uno pin map', status: 'completed', activeForm: 'Reading the Uno pin map' },
+                    { content: 'Move the LED to a PWM pin', status: 'in_progress', activeForm: 'Moving the LED' },
+                  ],
+                },
+              },
+            },
+          },
+          { say: 'Here is the plan.' },
+        ],
+      },
       { whenUserSays: 'fade', replies: [{ tool: { claude: { name: 'Write', input: { file_path: ino, content: FADE } } } }, { say: 'The LED on pin 9 now fades.' }] },
       { whenUserSays: 'pin 3', replies: [{ tool: { claude: { name: 'Write', input: { file_path: ino, content: 'void setup() {}\nvoid loop() {}\n' } } } }, { say: 'Moved.' }] },
       { whenUserSays: 'faster', replies: [{ tool: { claude: { name: 'Write', input: { file_path: ino, content: FASTER } } } }, { say: 'It fades four times faster.' }] },
@@ -40,13 +59,16 @@ afterAll(async () => {
   if (pair) await stopSocat(pair.socat);
 });
 
+let turns = 0;
 async function send(text: string): Promise<void> {
+  turns++;
   await page.fill('#prompt', text);
   await page.press('#prompt', 'Enter');
 }
 
-async function turnDone(count: number): Promise<void> {
-  await page.waitForFunction((n) => document.querySelectorAll('#log .line.stop').length >= n, count, WAIT);
+/** Waits for the stop line of the turn sent last. */
+async function turnDone(): Promise<void> {
+  await page.waitForFunction((n) => document.querySelectorAll('#log .line.stop').length >= n, turns, WAIT);
 }
 
 describe('the sidecar panel in Chromium with a real agent', () => {
@@ -66,12 +88,20 @@ describe('the sidecar panel in Chromium with a real agent', () => {
   it('sends a prompt and streams the reply into the conversation', async () => {
     await send('which pin drives the LED?');
     await page.waitForSelector('#log .msg.user:has-text("which pin drives the LED?")', WAIT);
-    await turnDone(1);
+    await turnDone();
     const reply = page.locator('#log .msg.agent').last();
     expect(await reply.textContent()).toBe('Pin 13 drives the built-in LED on the Uno; pins 3, 5, 6, 9, 10 and 11 have PWM.');
     expect(Number(await reply.getAttribute('data-chunks'))).toBeGreaterThan(1);
     expect(await page.textContent('#log .line.stop')).toBe('done (end_turn)');
     await screenshot(page, 'panel-streamed-reply');
+  });
+
+  it('shows the agent\'s plan as a checklist', async () => {
+    await send('plan the change first');
+    await turnDone();
+    await page.waitForSelector('#plan:not([hidden]) li', WAIT);
+    expect(await page.locator('#plan li').allTextContents()).toEqual(['☑ Read the Uno pin map', '☐ Move the LED to a PWM pin']);
+    expect(await page.locator('#plan li').evaluateAll((items) => items.map((i) => i.className))).toEqual(['completed', 'in_progress']);
   });
 
   it('shows the tool call as a card and takes the permission answer from a click', async () => {
@@ -85,7 +115,7 @@ describe('the sidecar panel in Chromium with a real agent', () => {
     await allow.click();
     await page.waitForSelector('#log .card.permission[data-decided="allowed"]', WAIT);
     await page.waitForSelector('#log .card.tool[data-status="completed"]', WAIT);
-    await turnDone(2);
+    await turnDone();
     expect(readFileSync(panel.ino, 'utf8')).toBe(FADE);
   });
 
@@ -106,7 +136,7 @@ describe('the sidecar panel in Chromium with a real agent', () => {
     const allow = page.locator('#log .card.permission button[data-kind="allow_once"]').last();
     await allow.waitFor(WAIT);
     await allow.click();
-    await turnDone(3);
+    await turnDone();
     expect(readFileSync(panel.ino, 'utf8')).toBe(FASTER);
     const item = page.locator(`#reviews li[data-path="${panel.ino}"][data-status="pending"]`);
     await item.waitFor(WAIT);
@@ -144,7 +174,7 @@ describe('the sidecar panel in Chromium with a real agent', () => {
     expect(await open.locator('button').allTextContents()).toEqual(['Always Allow', 'Allow', 'Reject']);
     await page.click('#stop');
     await page.waitForSelector('#log .card.permission[data-decided="withdrawn"]', WAIT);
-    await turnDone(4);
+    await turnDone();
     expect(await page.locator('#log .line.stop').last().textContent()).toBe('done (cancelled)');
     await page.waitForSelector('body[data-busy="false"]', WAIT);
     expect(readFileSync(panel.ino, 'utf8')).toBe(FADE);
