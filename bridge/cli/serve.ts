@@ -31,7 +31,7 @@ export function registerServe(program: Command): void {
 
 async function serve(flags: ServeFlags): Promise<number> {
   // Loaded here, not at start-up: other commands stay quick.
-  const [{ BridgeSession: Session }, { BridgeHardware }, { ContextService }, { allProviders }, { policyFromFlags }, { launchFor }, { PanelHub }, { startPanelServer }] =
+  const [{ BridgeSession: Session }, { BridgeHardware }, { ContextService }, { allProviders }, { policyFromFlags }, { launchFor }, { PanelHub }, { startPanelServer, checkedSources }] =
     await Promise.all([
       import('../session/bridge-session.js'),
       import('../hardware/bridge-hardware.js'),
@@ -46,6 +46,12 @@ async function serve(flags: ServeFlags): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     printError(new Error(`--port takes a port number from 0 to 65535 (got "${flags.port}")`));
     return EXIT.error;
+  }
+  try {
+    checkedSources(flags.embedFrom ?? []);
+  } catch (error) {
+    printError(error);
+    return EXIT.usage;
   }
   const workspace = flags.workspace ?? process.cwd();
   const contexts = new ContextService(allProviders());

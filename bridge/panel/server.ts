@@ -152,7 +152,7 @@ async function serveFile(roots: { page: string; monaco: string }, rest: string, 
 
 // A source list goes into a header: anything but a plain CSP source (a header
 // break, a quote, a `;` that would start another directive) is refused up front.
-function checkedSources(sources: string[]): string {
+export function checkedSources(sources: string[]): string {
   for (const source of sources) {
     if (!/^[a-z][a-z0-9+.-]*:(\/\/[\w*.-]+(:(\d+|\*))?)?$/i.test(source)) {
       throw new Error(`--embed-from takes CSP sources like vscode-webview: or http://*.webview.localhost:* (got "${source}")`);
