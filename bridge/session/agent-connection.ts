@@ -68,10 +68,16 @@ export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: C
     );
     return { process: agent, connection, init };
   } catch (error) {
+    // An agent that dies at start breaks the pipe before its exit is seen: wait a moment for it.
+    const exit = error instanceof BridgeError ? undefined : await Promise.race([agent.exited, delay(1000)]);
     connection.close();
     await agent.close();
-    throw error;
+    throw exit ? exitedError(agent, exit, 'start-up') : error;
   }
+}
+
+export function delay(ms: number): Promise<undefined> {
+  return new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 }
 
 /** `session/new`, authenticating once and retrying when the agent answers -32000. */

@@ -29,7 +29,7 @@ import { WriteJournal } from '../services/fs/journal.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../services/permission/broker.js';
 import { TerminalService } from '../services/terminal/terminal-service.js';
-import { connectAgent, exitedError, newSession, reopenSession, untilExit, type AgentConnection } from './agent-connection.js';
+import { connectAgent, delay, exitedError, newSession, reopenSession, untilExit, type AgentConnection } from './agent-connection.js';
 import { ContextInjector } from './context-injection.js';
 import { BridgeError, errorMessage } from './errors.js';
 import type { BridgeEvent } from './events.js';
@@ -413,9 +413,6 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   }
 }
 
-function delay(ms: number): Promise<undefined> {
-  return new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref());
-}
 
 function checkWorkspace(dir: string): string {
   const resolved = path.resolve(dir);

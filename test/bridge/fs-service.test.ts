@@ -108,6 +108,15 @@ describe('the fs service', () => {
     expect((await readJournals(workspace, env))[0].undone).toBe(true);
   });
 
+  it('tells listeners about a write only once the file on disk holds it', async () => {
+    const journal = new WriteJournal(workspace, 'listen', 'test', env);
+    const seen: string[] = [];
+    journal.onEntry((entry) => seen.push(readFileSync(entry.path, 'utf8')));
+    const svc = new FsService({ guard: new WorkspaceGuard([workspace]), journal });
+    await svc.write({ sessionId: 's', path: path.join(workspace, 'Blink.ino'), content: 'new content' });
+    expect(seen).toEqual(['new content']);
+  });
+
   it('does not undo over a file the person changed after the agent wrote it, unless forced', async () => {
     const ino = path.join(workspace, 'Blink.ino');
     await write(ino, 'agent edit');

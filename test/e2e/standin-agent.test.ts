@@ -75,6 +75,15 @@ describe('boardbridge run with a stand-in agent', () => {
     expect(r.stderr).toContain('boardbridge doctor');
   });
 
+  it('names the agent and its exit when it dies at start, not a broken pipe', async () => {
+    const { root, sketch } = tempSketch();
+    const r = await runCli(['run', 'hi', '--workspace', sketch, '--agent-command', 'sh -c "echo no API key here >&2; exit 4"'], { env: { PATH: process.env.PATH ?? '', HOME: root } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('exited with code 4 during');
+    expect(r.stderr).toContain('no API key here');
+    expect(r.stderr).not.toContain('EPIPE');
+  });
+
   it('says clearly when the workspace does not exist', async () => {
     const r = await runCli(['run', 'hi', '--workspace', '/nonexistent/Blink', '--agent-command', standin]);
     expect(r.code).toBe(1);

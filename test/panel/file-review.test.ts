@@ -19,8 +19,9 @@ function setup() {
   // What the bridge's fs service does for an agent write: journal it, then write it.
   const agentWrites = (file: string, content: string) => {
     const before = existsSync(file) ? readFileSync(file, 'utf8') : null;
-    journal.record(file, before, content);
+    const entry = journal.record(file, before, content);
     writeFileSync(file, content);
+    journal.written(entry);
   };
   return { workspace, reviews, agentWrites };
 }

@@ -46,8 +46,9 @@ export class FsService {
       if (error instanceof RequestError) throw error;
       before = null;
     }
-    this.options.journal.record(file, before, params.content);
+    const entry = this.options.journal.record(file, before, params.content);
     await writeFileAtomic(file, params.content);
+    this.options.journal.written(entry);
     return {};
   }
 }

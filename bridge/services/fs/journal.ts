@@ -49,17 +49,22 @@ export class WriteJournal {
     appendFileSync(this.file, JSON.stringify(header) + '\n');
   }
 
+  /** Called for each agent write once the file on disk holds the new content. */
   onEntry(listener: (entry: JournalEntry) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  // Appended synchronously before the write is answered: a crash right after still leaves the record.
+  // Appended synchronously before the file is written: a crash in between still leaves the record.
   record(file: string, before: string | null, after: string): JournalEntry {
     const entry: JournalEntry = { seq: ++this.seq, time: new Date().toISOString(), path: file, before, after };
     appendFileSync(this.file, JSON.stringify({ type: 'write', ...entry }) + '\n');
-    for (const listener of this.listeners) listener(entry);
     return entry;
+  }
+
+  /** The write `entry` describes is on disk now: tell the faces. */
+  written(entry: JournalEntry): void {
+    for (const listener of this.listeners) listener(entry);
   }
 }
 
