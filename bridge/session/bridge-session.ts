@@ -81,6 +81,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   private selection: Selection = {};
   private consentRequests = 0;
   private closed = false;
+  private shuttingDown = false;
   private readonly env: NodeJS.ProcessEnv;
 
   private constructor(private readonly options: SessionOptions) {
@@ -191,8 +192,6 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     const caps = this.agent.init.agentCapabilities ?? {};
     const mcpServers = await this.mcpServersFor(Boolean(caps.mcpCapabilities?.http));
     let sessionId: string;
-    let modes: SessionState['modes'] | undefined;
-    let configOptions = undefined as SessionState['configOptions'] | undefined;
     try {
       // A load replays the history as updates: the state starts empty to receive it.
       if (loadId) this.state = initialState(loadId);
@@ -204,9 +203,10 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       } else {
         const created = await newSession(this.agent, this.workspace, mcpServers, env);
         sessionId = created.sessionId;
-        modes = created.modes ? { currentModeId: created.modes.currentModeId, availableModes: created.modes.availableModes } : undefined;
-        configOptions = created.configOptions ?? undefined;
-        this.state = initialState(sessionId, { modes, configOptions });
+        this.state = initialState(sessionId, {
+          modes: created.modes ? { currentModeId: created.modes.currentModeId, availableModes: created.modes.availableModes } : undefined,
+          configOptions: created.configOptions ?? undefined,
+        });
       }
     } catch (error) {
       await this.shutdownAgent();
@@ -234,8 +234,10 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
           : this.emitEvent({ type: 'terminal_exited', terminalId: e.terminalId, command: e.command, exitCode: e.exit?.exitCode ?? null, signal: e.exit?.signal ?? null }),
     });
     this.injector = new ContextInjector(Boolean(caps.promptCapabilities?.embeddedContext));
-    void this.agent.process.exited.then((exit) => {
-      if (this.closed) return;
+    const agentProcess = this.agent.process;
+    void agentProcess.exited.then((exit) => {
+      // Only an exit nobody asked for is news: not a close, not the old process of a restart.
+      if (this.closed || this.shuttingDown || agentProcess !== this.agent.process) return;
       this.emitEvent({ type: 'agent_exited', code: exit.code, signal: exit.signal, stderrTail: this.agent.process.stderr.tail(8), duringTurn: Boolean(this.turn) });
       this.broker.cancelAll();
       void this.terminals.releaseAll();
@@ -407,9 +409,14 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
 
   private async shutdownAgent(): Promise<void> {
     if (!this.agent) return;
-    await this.terminals?.releaseAll();
-    this.agent.connection.close();
-    await this.agent.process.close();
+    this.shuttingDown = true;
+    try {
+      await this.terminals?.releaseAll();
+      this.agent.connection.close();
+      await this.agent.process.close();
+    } finally {
+      this.shuttingDown = false;
+    }
   }
 }
 
