@@ -11,6 +11,7 @@ import type { AskPerson } from '../services/permission/broker.js';
 import { toContextView } from './context-view.js';
 import { FileReviews } from './file-review.js';
 import { SerialMonitor } from './serial-monitor.js';
+import { readWorkspaceFile } from './workspace-file.js';
 import { parseClientMessage, type BoardContextView, type ClientMessage, type ServerMessage } from './protocol.js';
 
 export interface PanelClient {
@@ -121,6 +122,11 @@ export class PanelHub {
         const diff = this.reviews.diff(message.path);
         if (!diff) return client.send({ type: 'problem', message: `the agent has not changed ${message.path} in this session` });
         return client.send({ type: 'diff', path: message.path, ...diff });
+      }
+      case 'open_file': {
+        const file = await readWorkspaceFile(this.options.workspace, message.path, this.buffers);
+        if ('error' in file) return client.send({ type: 'problem', message: file.error, hint: file.hint });
+        return client.send({ type: 'file', path: file.path, requested: message.path, text: file.text });
       }
       case 'review': {
         const outcome = message.decision === 'accept' ? this.reviews.accept(message.path) : await this.reviews.reject(message.path);

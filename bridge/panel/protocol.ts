@@ -59,6 +59,8 @@ export type ServerMessage =
   | { type: 'busy'; busy: boolean }
   | { type: 'review'; review: FileReviewState }
   | { type: 'diff'; path: string; original: string; modified: string }
+  /** A workspace file the page asked to see (a diagnostic's link), by absolute path. */
+  | { type: 'file'; path: string; requested: string; text: string }
   | { type: 'context'; context?: BoardContextView; problem?: string }
   | { type: 'problem'; message: string; hint?: string }
   | { type: 'serial'; text: string; missed: number }
@@ -70,6 +72,8 @@ export type ClientMessage =
   | { type: 'cancel' }
   | { type: 'permission'; id: number; optionId: string }
   | { type: 'diff'; path: string }
+  /** Show a workspace file (absolute or workspace-relative), e.g. from a compiler diagnostic. */
+  | { type: 'open_file'; path: string }
   | { type: 'review'; path: string; decision: 'accept' | 'reject' }
   | { type: 'mode'; modeId: string }
   | { type: 'restart' }
@@ -104,6 +108,8 @@ export function parseClientMessage(raw: string): ClientMessage | { error: string
       return Number.isInteger(m.id) && str('optionId') ? { type: 'permission', id: m.id as number, optionId: m.optionId as string } : { error: 'permission needs id and optionId' };
     case 'diff':
       return str('path') ? { type: 'diff', path: m.path as string } : { error: 'diff needs a path' };
+    case 'open_file':
+      return str('path') ? { type: 'open_file', path: m.path as string } : { error: 'open_file needs a path' };
     case 'review':
       return str('path') && (m.decision === 'accept' || m.decision === 'reject')
         ? { type: 'review', path: m.path as string, decision: m.decision }

@@ -5,7 +5,8 @@ const $ = (id) => document.getElementById(id);
 const LANGUAGES = { '.ino': 'cpp', '.cpp': 'cpp', '.c': 'c', '.h': 'cpp', '.hpp': 'cpp', '.py': 'python', '.json': 'json', '.yaml': 'yaml', '.yml': 'yaml', '.md': 'markdown', '.S': 'asm' };
 
 let monacoReady;
-function loadMonaco() {
+/** Monaco, loaded once by the first view that needs it. */
+export function loadMonaco() {
   monacoReady ??= new Promise((resolve, reject) => {
     window.require.config({ paths: { vs: new URL('vs', document.baseURI).href } });
     window.require(['vs/editor/editor.main'], () => resolve(window.monaco), reject);
@@ -13,7 +14,7 @@ function loadMonaco() {
   return monacoReady;
 }
 
-function languageOf(file) {
+export function languageOf(file) {
   const dot = file.lastIndexOf('.');
   return (dot >= 0 && LANGUAGES[file.slice(dot)]) || 'plaintext';
 }

@@ -1,6 +1,9 @@
 // The conversation as BridgeSession events draw it: messages that grow chunk by
 // chunk, tool calls as cards whose status changes in place, permission requests
-// as buttons with the agent's own options, the plan as a checklist.
+// as buttons with the agent's own options, the plan as a checklist. A tool's
+// output shows under its card, diagnostics' `file:line` as links.
+import { linkFileLines, toolOutputText } from './file-links.js';
+
 const el = (tag, className, text) => {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -11,10 +14,12 @@ const el = (tag, className, text) => {
 const DECISION = { selected: 'allowed', rejected: 'refused', cancelled: 'withdrawn' };
 
 export class Conversation {
-  constructor(log, plan, send) {
+  /** `openFile({ path, line, col })` follows a diagnostic's link. */
+  constructor(log, plan, send, openFile) {
     this.log = log;
     this.plan = plan;
     this.send = send;
+    this.openFile = openFile;
     this.reset();
   }
 
@@ -104,6 +109,23 @@ export class Conversation {
     status.textContent = call.status;
     status.className = `status ${call.status}`;
     card.dataset.status = call.status;
+    this.showOutput(card, toolOutputText(call));
+  }
+
+  // Long outputs (a whole file read) stay folded; output with diagnostics opens itself.
+  showOutput(card, text) {
+    let output = card.querySelector('.output');
+    if (!text) return output?.remove();
+    if (output?.shownText === text) return;
+    if (!output) {
+      output = el('details', 'output');
+      output.append(el('summary', '', 'output'), el('pre'));
+      card.append(output);
+    }
+    output.shownText = text;
+    const body = linkFileLines(text, this.openFile);
+    if (body.querySelector('.file-link')) output.open = true;
+    output.querySelector('pre').replaceChildren(body);
   }
 
   permission(event) {

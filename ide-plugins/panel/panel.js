@@ -4,6 +4,7 @@
 import { BoardView } from './board.js';
 import { ChangesView } from './changes.js';
 import { Conversation } from './conversation.js';
+import { FileView } from './file-view.js';
 import { SerialPane } from './serial.js';
 
 const $ = (id) => document.getElementById(id);
@@ -15,8 +16,9 @@ function send(message) {
   else showProblem({ message: 'not connected to boardbridge; reconnecting…' });
 }
 
-const conversation = new Conversation($('log'), $('plan'), send);
 const changes = new ChangesView(send);
+const fileView = new FileView(send, showTab);
+const conversation = new Conversation($('log'), $('plan'), send, openFile);
 const board = new BoardView();
 const serial = new SerialPane(send);
 
@@ -43,6 +45,11 @@ if (embedded) {
   window.addEventListener('message', (e) => {
     if (e.source === window.parent && e.data?.type === 'boardbridge-send') send(e.data.message);
   });
+}
+// A diagnostic's link: inside an IDE its own editor opens the file at the line; here, the File tab.
+function openFile(target) {
+  if (embedded) window.parent.postMessage({ type: 'boardbridge-message', message: { type: 'open_file', ...target } }, '*');
+  else fileView.open(target);
 }
 function tellHost(message) {
   if (!embedded) return;
@@ -71,6 +78,8 @@ function onMessage(message) {
       return changes.update(message.review);
     case 'diff':
       return changes.showDiff(message);
+    case 'file':
+      return fileView.show(message);
     case 'context':
       return board.show(message.context, message.problem);
     case 'problem':
@@ -135,12 +144,12 @@ $('prompt').addEventListener('keydown', (e) => {
 });
 $('stop').addEventListener('click', () => send({ type: 'cancel' }));
 $('mode').addEventListener('change', () => send({ type: 'mode', modeId: $('mode').value }));
-for (const tab of document.querySelectorAll('#tabs button')) {
-  tab.addEventListener('click', () => {
-    for (const other of document.querySelectorAll('#tabs button')) other.classList.toggle('active', other === tab);
-    for (const pane of document.querySelectorAll('.tab')) pane.hidden = pane.id !== `tab-${tab.dataset.tab}`;
-    if (tab.dataset.tab === 'changes') changes.layout();
-    if (tab.dataset.tab === 'serial') serial.shown();
-  });
+function showTab(name) {
+  for (const tab of document.querySelectorAll('#tabs button')) tab.classList.toggle('active', tab.dataset.tab === name);
+  for (const pane of document.querySelectorAll('.tab')) pane.hidden = pane.id !== `tab-${name}`;
+  if (name === 'changes') changes.layout();
+  if (name === 'serial') serial.shown();
+  if (name === 'file') fileView.layout();
 }
+for (const tab of document.querySelectorAll('#tabs button')) tab.addEventListener('click', () => showTab(tab.dataset.tab));
 connect();

@@ -6,6 +6,7 @@
 const { BridgeProcess, serveArgs } = require('./bridge-process.js');
 const { arduinoApi, selectionFromArduino, selectionFromFolder, watchSelection } = require('./arduino-selection.js');
 const { ChangeDiffs, ORIGINAL_SCHEME } = require('./change-diffs.js');
+const { openAtLine } = require('./source-links.js');
 const { unsavedBuffers, watchBuffers } = require('./unsaved-buffers.js');
 const { webviewHtml } = require('./webview-html.js');
 
@@ -103,6 +104,7 @@ class BoardbridgeExtension {
 
   // The page sends its reviews on every (re)connect: then it also needs the IDE's state again.
   fromPanel(message) {
+    if (message?.type === 'open_file') return this.bridgeSketch ? openAtLine(this.vscode, this.bridgeSketch, message) : undefined;
     if (message?.type === 'reviews') {
       this.toPanel({ type: 'selection', board: this.selection.board, port: this.selection.port });
       if (this.bridgeSketch) this.toPanel({ type: 'buffers', buffers: unsavedBuffers(this.vscode, this.bridgeSketch) });
