@@ -63,6 +63,8 @@ export class FileReviews {
     if (!review) return unknownFile(file);
     if (review.status !== 'pending') return { error: `${this.name(file)} was already ${review.status}` };
     const [step] = await planUndo({ ...this.journal(), writes: review.entries, undone: false });
+    // Restored already (an IDE puts the old text back through its editor, so its undo works).
+    if (step.conflict && step.original !== null && (await currentText(step.path)) === step.original) return this.decided(file, review, 'rejected');
     if (step.conflict) {
       review.problem = `${this.name(file)} changed after the agent wrote it; it was left as it is`;
       return { error: review.problem, hint: 'undo your own change first, or edit the file by hand' };
@@ -74,7 +76,11 @@ export class FileReviews {
       review.problem = `${this.name(file)} could not be restored: ${(error as Error).message}`;
       return { error: review.problem, hint: 'check the folder permissions; the journal still holds the old content (boardbridge undo)' };
     }
-    review.status = 'rejected';
+    return this.decided(file, review, 'rejected');
+  }
+
+  private decided(file: string, review: Review, status: ReviewStatus): ReviewOutcome {
+    review.status = status;
     review.problem = undefined;
     return { review: this.view(file)! };
   }
@@ -95,6 +101,14 @@ export class FileReviews {
   private name(file: string): string {
     const relative = path.relative(this.workspace, file);
     return relative.startsWith('..') ? file : relative;
+  }
+}
+
+async function currentText(file: string): Promise<string | null> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch {
+    return null;
   }
 }
 

@@ -3,7 +3,7 @@
 // stand-in is real: `boardbridge serve` with the claude-code-acp agent offline,
 // and the webview in headless Chromium with the panel in its frame.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
 import { cliMain, repoRoot, tempSketch } from '../e2e/run-cli.js';
+import { BROKEN } from '../rig/sketches.js';
 import { launchChromium, screenshot } from './browser.js';
 import { agentChildren } from './serve-process.js';
-import { standInArduino, standInVscode, StandInWebview, type StandInArduino, type StandInVscode } from './vscode-stand-in.js';
+import { standInArduino, standInVscode, StandInTextDocument, StandInWebview, type StandInArduino, type StandInVscode } from './vscode-stand-in.js';
 
 const extensionDir = path.join(repoRoot, 'ide-plugins', 'arduino-extension');
 const load = createRequire(import.meta.url);
@@ -67,6 +68,10 @@ beforeAll(async () => {
     turns: [
       { whenUserSays: 'read the sketch', replies: [{ tool: { claude: { name: 'Read', input: { file_path: ino } } } }, { say: 'It blinks pin 7.' }] },
       { whenUserSays: 'fade', replies: [{ tool: { claude: { name: 'Write', input: { file_path: ino, content: FADE } } } }, { say: 'It fades now.' }] },
+      {
+        whenUserSays: 'compile',
+        replies: [{ tool: { claude: { name: 'mcp__boardbridge__compile', input: { sketch: temp.sketch, fqbn: 'arduino:avr:uno' } } } }, { say: 'Line 6 does not build.' }],
+      },
     ],
   });
   const launch = agentLaunch('claude-code-acp', model.url, temp.root);
@@ -131,7 +136,7 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     vscode.documentChanged.fire({});
   });
 
-  it('opens the agent\'s change in the IDE\'s diff view and rejects it from the editor, restoring the file (stand-in)', async () => {
+  it('opens the agent\'s change in the IDE\'s diff view and rejects it from the editor through an edit the IDE can undo, restoring the file (stand-in)', async () => {
     const frame = panelFrame();
     await frame.fill('#prompt', 'make it fade');
     await frame.press('#prompt', 'Enter');
@@ -155,6 +160,29 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     await vscode.commands.get('boardbridge.rejectChange')!();
     await frame.waitForSelector(`#reviews li[data-status="rejected"]`, WAIT);
     expect(readFileSync(ino, 'utf8')).toBe(original);
+    // The old text went back through the open document as one edit, then the document was saved.
+    expect(vscode.appliedEdits.map((e) => e.replacements.map((r) => [r.uri.fsPath, r.text]))).toEqual([[[ino, original]]]);
+    const document = vscode.documents.find((d) => d.uri.fsPath === ino);
+    expect(document).toBeInstanceOf(StandInTextDocument);
+    const edited = document as StandInTextDocument;
+    expect([edited.getText(), edited.isDirty]).toEqual([original, false]);
+    expect(edited.undoHistory.at(-1)).toBe(FADE);
+    vscode.documents.length = 0;
+  });
+
+  it('opens a compile error\'s file:line link from the panel in the IDE\'s editor at that line (stand-in)', async () => {
+    writeFileSync(ino, BROKEN);
+    const frame = panelFrame();
+    await frame.fill('#prompt', 'compile the sketch');
+    await frame.press('#prompt', 'Enter');
+    const link = frame.locator('#log .card.tool .output a.file-link', { hasText: /Blink\.ino:6:3/ }).first();
+    await link.waitFor({ timeout: 90_000 });
+    await link.click();
+    const shown = await until('showTextDocument', () => vscode.shown[0]);
+    expect(shown.document.uri.fsPath).toBe(ino);
+    expect(shown.options?.selection?.start).toMatchObject({ line: 5, character: 2 });
+    expect(await frame.isHidden('#tab-file-button')).toBe(true);
+    writeFileSync(ino, original);
   });
 
   it('stops the bridge and its agent when the extension is deactivated (stand-in)', async () => {

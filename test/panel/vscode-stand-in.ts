@@ -2,6 +2,7 @@
 // `vscode-arduino-api` that the extension uses (the real IDE cannot run here).
 // Its webview is a real Chromium page, so the extension's HTML, the framed panel
 // and the message relay all run for real.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
@@ -36,6 +37,68 @@ export interface StandInDocument {
   getText(): string;
 }
 
+export class StandInPosition {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
+
+export class StandInRange {
+  constructor(
+    readonly start: StandInPosition,
+    readonly end: StandInPosition,
+  ) {}
+}
+
+export class StandInWorkspaceEdit {
+  readonly replacements: { uri: StandInUri; range: StandInRange; text: string }[] = [];
+  replace(uri: StandInUri, range: StandInRange, text: string): void {
+    this.replacements.push({ uri, range, text });
+  }
+}
+
+/** An open editor document: edits change its text (each remembered, as the IDE's undo would) until it is saved. */
+export class StandInTextDocument implements StandInDocument {
+  readonly uri: StandInUri;
+  /** The texts edits replaced, newest last: what undo would bring back. */
+  readonly undoHistory: string[] = [];
+
+  constructor(
+    path: string,
+    private text: string,
+    public isDirty = false,
+  ) {
+    this.uri = uri('file', path);
+  }
+
+  getText(): string {
+    return this.text;
+  }
+
+  positionAt(offset: number): StandInPosition {
+    const before = this.text.slice(0, offset).split('\n');
+    return new StandInPosition(before.length - 1, before[before.length - 1].length);
+  }
+
+  offsetAt(position: StandInPosition): number {
+    const lines = this.text.split('\n');
+    return lines.slice(0, position.line).reduce((sum, line) => sum + line.length + 1, 0) + position.character;
+  }
+
+  replace(range: StandInRange, text: string): void {
+    this.undoHistory.push(this.text);
+    this.text = this.text.slice(0, this.offsetAt(range.start)) + text + this.text.slice(this.offsetAt(range.end));
+    this.isDirty = true;
+  }
+
+  async save(): Promise<boolean> {
+    writeFileSync(this.uri.fsPath, this.text);
+    this.isDirty = false;
+    return true;
+  }
+}
+
 /** The Arduino IDE's context as `vscode-arduino-api` 0.2 exports it (the fields the extension reads). */
 export interface StandInArduino {
   currentSketch: { sketchPath: string; configOptions?: string; board?: { fqbn: string }; port?: { address: string; protocol: string } };
@@ -67,6 +130,10 @@ export interface StandInVscode {
   documentChanged: StandInEmitter<unknown>;
   contentProviders: Map<string, ContentProvider>;
   commands: Map<string, (...args: unknown[]) => unknown>;
+  /** Every WorkspaceEdit applied, in order. */
+  appliedEdits: StandInWorkspaceEdit[];
+  /** Every showTextDocument call: the document and its options. */
+  shown: { document: StandInDocument; options?: { selection?: StandInRange; preview?: boolean } }[];
   viewProvider(): { resolveWebviewView(view: unknown): void } | undefined;
   setActiveEditor(path: string | undefined): void;
 }
@@ -80,6 +147,15 @@ export function standInVscode(options: { folder?: string; arduino?: StandInArdui
   const commands = new Map<string, (...args: unknown[]) => unknown>();
   const executed: unknown[][] = [];
   const errors: string[] = [];
+  const appliedEdits: StandInWorkspaceEdit[] = [];
+  const shown: StandInVscode['shown'] = [];
+  const openTextDocument = async (at: StandInUri) => {
+    const open = documents.find((d) => d.uri.fsPath === at.fsPath);
+    if (open) return open;
+    const document = new StandInTextDocument(at.fsPath, readFileSync(at.fsPath, 'utf8'));
+    documents.push(document);
+    return document;
+  };
   const window = {
     activeTextEditor: undefined as { document: { uri: StandInUri } } | undefined,
     registerWebviewViewProvider: (id: string, provider: { resolveWebviewView(view: unknown): void }) => {
@@ -88,10 +164,14 @@ export function standInVscode(options: { folder?: string; arduino?: StandInArdui
     },
     showErrorMessage: async (message: string) => void errors.push(message),
     showInformationMessage: async (message: string) => void errors.push(message),
+    showTextDocument: async (document: StandInDocument, options?: StandInVscode['shown'][number]['options']) => void shown.push({ document, options }),
   };
   const providers = new Map<string, { resolveWebviewView(view: unknown): void }>();
   const api = {
     EventEmitter: StandInEmitter,
+    Position: StandInPosition,
+    Range: StandInRange,
+    WorkspaceEdit: StandInWorkspaceEdit,
     Uri: { file: (path: string) => uri('file', path), from: (parts: { scheme: string; path: string }) => uri(parts.scheme, parts.path) },
     extensions: {
       getExtension: (id: string) => (id === 'dankeboy36.vscode-arduino-api' && options.arduino ? { isActive: true, exports: options.arduino } : undefined),
@@ -105,6 +185,17 @@ export function standInVscode(options: { folder?: string; arduino?: StandInArdui
       registerTextDocumentContentProvider: (scheme: string, provider: ContentProvider) => {
         contentProviders.set(scheme, provider);
         return { dispose: () => contentProviders.delete(scheme) };
+      },
+      openTextDocument,
+      applyEdit: async (edit: StandInWorkspaceEdit) => {
+        for (const { uri: at, range, text } of edit.replacements) {
+          const document = await openTextDocument(at);
+          if (!(document instanceof StandInTextDocument)) return false;
+          document.replace(range, text);
+        }
+        appliedEdits.push(edit);
+        documentChanged.fire({});
+        return true;
       },
       getConfiguration: () => ({ get: (key: string, fallback: unknown) => options.config[key] ?? fallback }),
     },
@@ -128,6 +219,8 @@ export function standInVscode(options: { folder?: string; arduino?: StandInArdui
     documentChanged,
     contentProviders,
     commands,
+    appliedEdits,
+    shown,
     viewProvider: () => providers.get('boardbridge.panel'),
     setActiveEditor: (path) => (window.activeTextEditor = path ? { document: { uri: uri('file', path) } } : undefined),
   };

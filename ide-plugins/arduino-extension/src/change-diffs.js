@@ -1,7 +1,10 @@
 'use strict';
 // The agent's file changes in the IDE's own diff view: the content before the
 // agent's writes (from the bridge's journal) on the left, the file on the right.
-// Accept and reject go back to the bridge, which restores rejected files from its journal.
+// Accept and reject go back to the bridge. Rejecting first puts the old text back
+// through the open document (a WorkspaceEdit, then save), so the IDE's undo can
+// bring the agent's version back; the bridge then finds the file restored and
+// only records the decision (it restores from its journal when the editor could not).
 const path = require('node:path');
 
 const ORIGINAL_SCHEME = 'boardbridge-original';
@@ -16,6 +19,7 @@ class ChangeDiffs {
     this.send = send;
     this.reviews = new Map();
     this.originals = new Map();
+    this.agentVersions = new Map();
     this.awaitingDiff = new Set();
     this.changed = new vscode.EventEmitter();
   }
@@ -49,8 +53,9 @@ class ChangeDiffs {
     this.send({ type: 'diff', path: file });
   }
 
-  async showDiff({ path: file, original }) {
+  async showDiff({ path: file, original, modified }) {
     this.originals.set(file, original);
+    this.agentVersions.set(file, modified);
     const left = this.vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: file });
     this.changed.fire(left);
     // The page asks for diffs of its own; only the ones asked for here open an editor.
@@ -60,13 +65,34 @@ class ChangeDiffs {
   }
 
   /** Accept or reject the change shown in the active diff editor (or the only pending one). */
-  decide(decision) {
+  async decide(decision) {
     const file = this.targetFile();
     if (!file) {
       this.vscode.window.showInformationMessage('boardbridge: no change from the agent is waiting for a decision.');
       return;
     }
+    if (decision === 'reject') await this.restoreInEditor(file);
     this.send({ type: 'review', path: file, decision });
+  }
+
+  // Only when the document holds exactly the agent's version: the person's own edits
+  // are never overwritten (the bridge then reports the conflict). A file the agent
+  // created is removed by the bridge, as an edit cannot delete it.
+  async restoreInEditor(file) {
+    const original = this.originals.get(file);
+    if (original === undefined || this.reviews.get(file)?.created) return;
+    const vscode = this.vscode;
+    try {
+      const document =
+        vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file) ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(file)));
+      const text = document.getText();
+      if (text !== this.agentVersions.get(file)) return;
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(text.length)), original);
+      if (await vscode.workspace.applyEdit(edit)) await document.save();
+    } catch (error) {
+      void vscode.window.showErrorMessage(`boardbridge: ${path.basename(file)} could not be restored in the editor (${error.message}); restoring it on disk instead.`);
+    }
   }
 
   targetFile() {
