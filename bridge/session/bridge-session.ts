@@ -195,7 +195,11 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     try {
       // A load replays the history as updates: the state starts empty to receive it.
       if (loadId) this.state = initialState(loadId);
-      const reopened = loadId ? await reopenSession(this.agent, loadId, this.workspace, mcpServers) : undefined;
+      const reopened = loadId ? await reopenSession(this.agent, loadId, this.workspace, mcpServers).catch((error: unknown) => {
+        // The agent could not load its own record of the session: go on in a new one, and say so.
+        this.emitEvent({ type: 'error', code: 'session_not_reloaded', message: `${this.options.launch.title} could not re-open session ${loadId}: ${errorMessage(error)}`, hint: 'a new session starts; the files and the journal are kept' });
+        return undefined;
+      }) : undefined;
       if (loadId && reopened) {
         sessionId = loadId;
         if (reopened.modes) this.state = { ...this.state, modes: { currentModeId: reopened.modes.currentModeId, availableModes: reopened.modes.availableModes } };

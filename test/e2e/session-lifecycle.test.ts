@@ -1,5 +1,6 @@
 // A session over its life: modes exposed and switched on a real agent, and a fresh
 // agent process after a crash, with the journal kept.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ASK_EVERYTHING } from '../../bridge/services/permission/broker.js';
@@ -10,6 +11,19 @@ import { startModelServer, type ModelServer } from '../support/model-server/inde
 import { ofType, repoRoot, tempSketch } from './run-cli.js';
 
 let session: BridgeSession | undefined;
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
+}
+
+function transcriptHolds(dir: string, name: string, text: string): boolean {
+  if (!existsSync(dir)) return false;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory() ? transcriptHolds(file, name, text) : entry.name === name && readFileSync(file, 'utf8').includes(text)) return true;
+  }
+  return false;
+}
 let server: ModelServer | undefined;
 afterEach(async () => {
   await session?.close();
@@ -50,6 +64,8 @@ describe('a session over its life', () => {
     });
     expect((await session.prompt('Where is the LED?')).stopReason).toBe('end_turn');
     const id = session.sessionId;
+    // Claude Code writes its transcript after the turn: restart once the reply is on disk.
+    await until(() => transcriptHolds(path.join(root, 'home', '.claude', 'projects'), `${id}.jsonl`, 'Pin 13 is the LED.'));
     await session.restart();
     expect(session.sessionId).toBe(id);
     const replayed = session.state.entries.toArray().filter((e) => e.type === 'agent_message').map((e) => (e.type === 'agent_message' ? e.text : ''));
