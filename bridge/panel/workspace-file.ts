@@ -9,17 +9,23 @@ export type WorkspaceFile = { path: string; text: string } | { error: string; hi
 /** `requested` is absolute or relative to the workspace (gcc prints both). */
 export async function readWorkspaceFile(workspace: string, requested: string, buffers: Record<string, string> = {}): Promise<WorkspaceFile> {
   const wanted = path.resolve(workspace, requested);
-  let real: string;
+  const outside = { error: `${requested} is outside the workspace ${workspace}`, hint: 'the panel only shows files of the served project' };
   let root: string;
   try {
-    [real, root] = await Promise.all([fs.realpath(wanted), fs.realpath(workspace)]);
+    root = await fs.realpath(workspace);
+  } catch {
+    return { error: `the workspace ${workspace} is gone`, hint: 'restart boardbridge serve on the project folder' };
+  }
+  // Checked before touching the file, so the page learns nothing about files elsewhere
+  // (gcc may print the workspace's path with its links resolved: both spellings count).
+  if (!inside(workspace, wanted) && !inside(root, wanted)) return outside;
+  let real: string;
+  try {
+    real = await fs.realpath(wanted);
   } catch {
     return { error: `${requested} does not exist`, hint: 'it may have been renamed or deleted since the tool ran' };
   }
-  const relative = path.relative(root, real);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) {
-    return { error: `${requested} is outside the workspace ${workspace}`, hint: 'the panel only shows files of the served project' };
-  }
+  if (!inside(root, real)) return outside;
   if (buffers[wanted] !== undefined) return { path: wanted, text: buffers[wanted] };
   try {
     const stat = await fs.stat(real);
@@ -28,4 +34,9 @@ export async function readWorkspaceFile(workspace: string, requested: string, bu
   } catch (error) {
     return { error: `${requested} could not be read: ${(error as Error).message}` };
   }
+}
+
+function inside(folder: string, file: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }

@@ -1,11 +1,12 @@
 // Accepting and rejecting the agent's changes against a real journal and real files.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileReviews } from '../../bridge/panel/file-review.js';
 import { WriteJournal } from '../../bridge/services/fs/journal.js';
 import { parseClientMessage } from '../../bridge/panel/protocol.js';
+import { readWorkspaceFile } from '../../bridge/panel/workspace-file.js';
 
 function setup() {
   const root = mkdtempSync(path.join(os.tmpdir(), 'bb-review-'));
@@ -66,6 +67,16 @@ describe('reviewing the files the agent changed', () => {
     expect(reviews.list()[0]).toMatchObject({ status: 'pending', problem: expect.stringContaining('changed after') });
   });
 
+  it('records a rejection when the file already holds its old content again (an IDE restored it through its editor)', async () => {
+    const { workspace, reviews, agentWrites } = setup();
+    const ino = path.join(workspace, 'Blink.ino');
+    writeFileSync(ino, 'original\n');
+    agentWrites(ino, 'changed\n');
+    writeFileSync(ino, 'original\n');
+    expect(await reviews.reject(ino)).toMatchObject({ review: { status: 'rejected', problem: undefined } });
+    expect(readFileSync(ino, 'utf8')).toBe('original\n');
+  });
+
   it('answers decisions about files the agent never touched, or already decided, with an error', async () => {
     const { workspace, reviews, agentWrites } = setup();
     const ino = path.join(workspace, 'Blink.ino');
@@ -87,6 +98,28 @@ describe('messages from the page', () => {
     expect(parseClientMessage('{"type":"prompt","text":""}')).toEqual({ error: 'prompt needs text' });
     expect(parseClientMessage('not json')).toEqual({ error: 'the message is not JSON' });
     expect(parseClientMessage('null')).toEqual({ error: 'the message is not an object' });
+    expect(parseClientMessage('{"type":"open_file","path":"Blink.ino"}')).toEqual({ type: 'open_file', path: 'Blink.ino' });
+    expect(parseClientMessage('{"type":"open_file"}')).toEqual({ error: 'open_file needs a path' });
     expect(parseClientMessage('{"type":"session/prompt"}')).toEqual({ error: 'unknown message type "session/prompt"' });
+  });
+});
+
+describe('files a diagnostic link asks for', () => {
+  it('are read by absolute or workspace-relative path, unsaved IDE contents first', async () => {
+    const { workspace } = setup();
+    const ino = path.join(workspace, 'Blink.ino');
+    writeFileSync(ino, 'on disk\n');
+    expect(await readWorkspaceFile(workspace, ino)).toEqual({ path: ino, text: 'on disk\n' });
+    expect(await readWorkspaceFile(workspace, 'Blink.ino')).toEqual({ path: ino, text: 'on disk\n' });
+    expect(await readWorkspaceFile(workspace, 'Blink.ino', { [ino]: 'unsaved\n' })).toEqual({ path: ino, text: 'unsaved\n' });
+  });
+
+  it('are refused outside the workspace, through .. or a symbolic link, and when missing', async () => {
+    const { workspace } = setup();
+    symlinkSync('/etc', path.join(workspace, 'etc'));
+    expect(await readWorkspaceFile(workspace, '../state/x.ino')).toMatchObject({ error: expect.stringContaining('outside the workspace') });
+    expect(await readWorkspaceFile(workspace, '/etc/hostname')).toMatchObject({ error: expect.stringContaining('outside the workspace') });
+    expect(await readWorkspaceFile(workspace, 'etc/hostname')).toMatchObject({ error: expect.stringContaining('outside the workspace') });
+    expect(await readWorkspaceFile(workspace, 'Missing.ino')).toMatchObject({ error: 'Missing.ino does not exist' });
   });
 });

@@ -12,7 +12,7 @@ const path = require('node:path');
 async function openAtLine(vscode, folder, target) {
   const file = path.resolve(folder, String(target.path));
   const relative = path.relative(folder, file);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+  if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
     void vscode.window.showErrorMessage(`boardbridge: ${target.path} is outside the sketch folder ${folder}; it was not opened.`);
     return;
   }
