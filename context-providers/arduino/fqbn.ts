@@ -1,4 +1,5 @@
 // Fully Qualified Board Names: `VENDOR:ARCH:BOARD[:opt=val,opt2=val2]` (arduino-cli pkg/fqbn).
+import { editDistance } from '../edit-distance.js';
 
 export interface Fqbn {
   vendor: string;
@@ -45,27 +46,11 @@ export function formatFqbn(fqbn: Fqbn): string {
   return `${base}:${[...fqbn.options].map(([option, value]) => `${option}=${value}`).join(',')}`;
 }
 
-/** Levenshtein distance, for "did you mean" suggestions on unknown boards, options and values. */
-export function editDistance(a: string, b: string): number {
-  const left = a.toLowerCase();
-  const right = b.toLowerCase();
-  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= left.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= right.length; j++) {
-      const cost = left[i - 1] === right[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-    }
-    previous = current;
-  }
-  return previous[right.length];
-}
-
 export function nearestMatch(word: string, choices: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const choice of choices) {
-    const distance = choice.toLowerCase().includes(word.toLowerCase()) ? 0.5 : editDistance(word, choice);
+    const distance = choice.toLowerCase().includes(word.toLowerCase()) ? 0.5 : editDistance(word.toLowerCase(), choice.toLowerCase());
     if (distance < bestDistance) {
       best = choice;
       bestDistance = distance;

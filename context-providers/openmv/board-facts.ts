@@ -1,6 +1,7 @@
 // OpenMV board facts (boards/data/openmv-boards.json) and pure look-ups by board id, product
 // name, USB identity and the arch string a camera reports. No I/O: the data is imported.
 import boardData from '../../boards/data/openmv-boards.json' with { type: 'json' };
+import { editDistance } from '../edit-distance.js';
 
 /** The two camera firmware generations: 4.x (`sensor`, usbdbg) and 5.x (`csi`, OpenMV Protocol). */
 export type Generation = '4' | '5';
@@ -149,18 +150,6 @@ function nearestBoard(text: string): string | undefined {
   return best && best.distance <= Math.max(2, Math.ceil(key.length / 2)) ? best.id : undefined;
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length];
-}
 
 export interface FrameBufferBudget {
   bytes: number;
