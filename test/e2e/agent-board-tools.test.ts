@@ -12,10 +12,10 @@ import { ASK_EVERYTHING, type PendingPermission } from '../../bridge/services/pe
 import { BridgeSession } from '../../bridge/session/bridge-session.js';
 import type { BridgeEvent } from '../../bridge/session/events.js';
 import { allProviders } from '../../context-providers/index.js';
-import { agentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
 import { startEmulatedUno, type EmulatedUno } from '../rig/emulated-uno.js';
 import { GREETER, sketchFolder } from '../rig/sketches.js';
+import { claudeSession } from './run-cli.js';
 
 const FQBN = 'arduino:avr:uno';
 let uno: EmulatedUno;
@@ -48,13 +48,11 @@ describe('a real agent on an emulated Uno through the hardware MCP tools', () =>
       ],
     });
     const root = mkdtempSync(path.join(os.tmpdir(), 'bb-agent-board-'));
-    const launch = agentLaunch('claude-code-acp', server.url, root);
     const asked: PendingPermission[] = [];
     const events: BridgeEvent[] = [];
     hardware = new BridgeHardware();
     const session = await BridgeSession.start({
-      launch: { id: 'claude', title: 'Claude Code (ACP)', command: launch.command, args: launch.args, env: {}, via: 'command' },
-      env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+      ...claudeSession(server.url, root),
       workspace: sketch,
       policy: ASK_EVERYTHING,
       ask: async (pending) => {
@@ -91,12 +89,10 @@ describe('a real agent on an emulated Uno through the hardware MCP tools', () =>
       turns: [{ replies: [{ tool: { claude: { name: 'Bash', input: { command: monitorLine, description: 'watch the board', timeout: 60000 } } } }, { say: 'It ticks.' }] }],
     });
     const root = mkdtempSync(path.join(os.tmpdir(), 'bb-agent-term-'));
-    const launch = agentLaunch('claude-code-acp', server.url, root);
     const events: BridgeEvent[] = [];
     hardware ??= new BridgeHardware();
     const session = await BridgeSession.start({
-      launch: { id: 'claude', title: 'Claude Code (ACP)', command: launch.command, args: launch.args, env: {}, via: 'command' },
-      env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+      ...claudeSession(server.url, root),
       workspace: sketch,
       policy: { reads: true, edits: true, all: true, device: false },
       hardware,

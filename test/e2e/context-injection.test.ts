@@ -9,11 +9,9 @@ import { ASK_EVERYTHING } from '../../bridge/services/permission/broker.js';
 import { BridgeSession } from '../../bridge/session/bridge-session.js';
 import type { BridgeEvent } from '../../bridge/session/events.js';
 import { allProviders } from '../../context-providers/index.js';
-import { agentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
-import { ofType, repoRoot, tempSketch } from './run-cli.js';
+import { claudeSession, ofType, standinLaunch, tempSketch } from './run-cli.js';
 
-const standin = { id: 'standin', title: 'stand-in agent', command: process.execPath, args: [path.join(repoRoot, 'test', 'support', 'standin-agent.mjs')], env: {}, via: 'command' as const };
 
 let session: BridgeSession | undefined;
 let server: ModelServer | undefined;
@@ -28,7 +26,7 @@ async function start(env: Record<string, string> = {}) {
   const { root, sketch } = tempSketch();
   const events: BridgeEvent[] = [];
   session = await BridgeSession.start({
-    launch: standin,
+    launch: standinLaunch,
     env: { PATH: process.env.PATH ?? '', HOME: root, BOARDBRIDGE_STATE_DIR: path.join(root, 'state'), ...env },
     workspace: sketch,
     policy: ASK_EVERYTHING,
@@ -77,11 +75,9 @@ describe('hardware context injection with the real claude-code-acp agent', () =>
     const { root, sketch } = tempSketch();
     const variant = '/usr/share/arduino/hardware/arduino/avr/variants/standard/pins_arduino.h';
     server = await startModelServer({ turns: [{ replies: [{ tool: { claude: { name: 'Read', input: { file_path: variant } } } }, { say: 'Pin 3 has PWM.' }] }] });
-    const launch = agentLaunch('claude-code-acp', server.url, root);
     const events: BridgeEvent[] = [];
     session = await BridgeSession.start({
-      launch: { id: 'claude', title: 'Claude', command: launch.command, args: launch.args, env: {}, via: 'command' },
-      env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+      ...claudeSession(server.url, root),
       workspace: sketch,
       policy: { reads: true, edits: false, all: false, device: false },
       contexts: new ContextService(allProviders()),

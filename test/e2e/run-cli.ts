@@ -4,7 +4,9 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { AgentLaunch } from '../../bridge/agents/resolve.js';
 import type { BridgeEvent } from '../../bridge/session/events.js';
+import { agentLaunch } from '../support/agents.js';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const cliMain = path.join(repoRoot, 'dist', 'bridge', 'cli', 'main.js');
@@ -65,3 +67,22 @@ export function tempSketch(): { root: string; sketch: string; ino: string } {
 
 export const ofType = <T extends BridgeEvent['type']>(events: BridgeEvent[], type: T) =>
   events.filter((e): e is Extract<BridgeEvent, { type: T }> => e.type === type);
+
+/** What BridgeSession.start needs to run the real claude-code-acp against `modelUrl`, state under `root`. */
+export function claudeSession(modelUrl: string, root: string): { launch: AgentLaunch; env: Record<string, string> } {
+  const agent = agentLaunch('claude-code-acp', modelUrl, root);
+  return {
+    launch: { id: 'claude', title: 'Claude Code (ACP)', command: agent.command, args: agent.args, env: {}, via: 'command' },
+    env: { ...agent.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+  };
+}
+
+/** The stand-in ACP agent (test/support/standin-agent.mjs), for what no real agent does offline. */
+export const standinLaunch: AgentLaunch = {
+  id: 'standin',
+  title: 'stand-in agent',
+  command: process.execPath,
+  args: [path.join(repoRoot, 'test', 'support', 'standin-agent.mjs')],
+  env: {},
+  via: 'command',
+};

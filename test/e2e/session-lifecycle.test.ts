@@ -6,9 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ASK_EVERYTHING } from '../../bridge/services/permission/broker.js';
 import { BridgeSession } from '../../bridge/session/bridge-session.js';
 import type { BridgeEvent } from '../../bridge/session/events.js';
-import { agentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
-import { ofType, repoRoot, tempSketch } from './run-cli.js';
+import { claudeSession, ofType, standinLaunch, tempSketch } from './run-cli.js';
 
 let session: BridgeSession | undefined;
 
@@ -36,11 +35,9 @@ describe('a session over its life', () => {
   it("exposes the real agent's modes and switches them", async () => {
     const { root, sketch } = tempSketch();
     server = await startModelServer({ turns: [] });
-    const launch = agentLaunch('claude-code-acp', server.url, root);
     const events: BridgeEvent[] = [];
     session = await BridgeSession.start({
-      launch: { id: 'claude', title: 'Claude', command: launch.command, args: launch.args, env: {}, via: 'command' },
-      env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+      ...claudeSession(server.url, root),
       workspace: sketch,
       policy: ASK_EVERYTHING,
       onEvent: (e) => events.push(e),
@@ -55,10 +52,8 @@ describe('a session over its life', () => {
   it('restarts a real agent (claude-code-acp) into the same session with session/load, its history replayed', async () => {
     const { root, sketch } = tempSketch();
     server = await startModelServer({ turns: [{ replies: [{ say: 'Pin 13 is the LED.' }] }, { replies: [{ say: 'Still here.' }] }] });
-    const launch = agentLaunch('claude-code-acp', server.url, root);
     session = await BridgeSession.start({
-      launch: { id: 'claude', title: 'Claude', command: launch.command, args: launch.args, env: {}, via: 'command' },
-      env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+      ...claudeSession(server.url, root),
       workspace: sketch,
       policy: ASK_EVERYTHING,
     });
@@ -77,7 +72,7 @@ describe('a session over its life', () => {
     const { root, sketch } = tempSketch();
     const events: BridgeEvent[] = [];
     session = await BridgeSession.start({
-      launch: { id: 'standin', title: 'stand-in agent', command: process.execPath, args: [path.join(repoRoot, 'test', 'support', 'standin-agent.mjs')], env: {}, via: 'command' },
+      launch: standinLaunch,
       env: { PATH: process.env.PATH ?? '', HOME: root, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
       workspace: sketch,
       policy: ASK_EVERYTHING,
