@@ -17,6 +17,9 @@ export const STOP_TEXT: Record<StopReason, string> = {
   cancelled: 'cancelled',
 };
 
+const FAILED_TAIL_LINES = 12;
+const FAILED_TAIL_CHARS = 8192;
+
 const STATUS_MARK: Record<string, string> = { pending: '○', in_progress: '◐', completed: '●', failed: '✗' };
 
 export class TextRenderer {
@@ -24,6 +27,8 @@ export class TextRenderer {
   private lastRole?: string;
   private readonly shownStatus = new Map<string, string>();
   private readonly shownDiffs = new Set<string>();
+  /** The end of each running terminal's output: shown when the command fails. */
+  private readonly terminalTails = new Map<string, string>();
   private readonly color: boolean;
 
   constructor(private readonly out: NodeJS.WriteStream, private readonly workspace: string) {
@@ -53,8 +58,17 @@ export class TextRenderer {
         return this.line(this.dim(`${event.created ? 'created' : 'wrote'} ${this.rel(event.path)} (undo: boardbridge undo)`));
       case 'terminal_started':
         return this.line(this.dim(`$ ${event.command}${event.inProcess ? '   (run by boardbridge)' : ''}`));
-      case 'terminal_exited':
-        return this.line(this.dim(`  exit ${event.exitCode ?? event.signal}`));
+      case 'terminal_output':
+        this.terminalTails.set(event.terminalId, ((this.terminalTails.get(event.terminalId) ?? '') + event.text).slice(-FAILED_TAIL_CHARS));
+        return;
+      case 'terminal_exited': {
+        const tail = this.terminalTails.get(event.terminalId);
+        this.terminalTails.delete(event.terminalId);
+        this.line(this.dim(`  exit ${event.exitCode ?? event.signal}`));
+        // A failed command's last lines (a compile error with its file:line) are what the person needs to see.
+        if (event.exitCode !== 0 && tail?.trim()) for (const l of tail.trimEnd().split('\n').slice(-FAILED_TAIL_LINES)) this.line(`  │ ${l}`);
+        return;
+      }
       case 'stop':
         return this.line(event.stopReason === 'end_turn' ? this.dim(STOP_TEXT.end_turn) : this.yellow(STOP_TEXT[event.stopReason]));
       case 'agent_exited':

@@ -29,6 +29,7 @@ export interface HubOptions {
 export class PanelHub {
   private readonly events: BridgeEvent[] = [];
   private readonly toolCallAt = new Map<string, number>();
+  private readonly terminalOutputAt = new Map<string, number>();
   private readonly clients = new Set<PanelClient>();
   private readonly answers = new Map<number, (optionId: string | undefined) => void>();
   private readonly reviews: FileReviews;
@@ -209,6 +210,16 @@ export class PanelHub {
     if (event.type === 'message_chunk' && last?.type === 'message_chunk' && last.role === event.role) {
       this.events[this.events.length - 1] = { ...last, text: last.text + event.text };
       return;
+    }
+    // One entry per terminal holds its output so far, where it first appeared.
+    if (event.type === 'terminal_output') {
+      const at = this.terminalOutputAt.get(event.terminalId);
+      const earlier = at === undefined ? undefined : this.events[at];
+      if (earlier?.type === 'terminal_output') {
+        this.events[at!] = { ...earlier, text: earlier.text + event.text, ...(event.truncated ? { truncated: true } : {}) };
+        return;
+      }
+      this.terminalOutputAt.set(event.terminalId, this.events.length);
     }
     if (event.type === 'tool_call') {
       const at = this.toolCallAt.get(event.toolCall.toolCallId);

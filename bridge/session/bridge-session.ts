@@ -232,10 +232,11 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       guard: this.guard,
       commands: this.options.hardware?.commands(this.deviceConsent, 'the agent (terminal)'),
       env,
-      onEvent: (e) =>
-        e.type === 'terminal_started'
-          ? this.emitEvent({ type: 'terminal_started', terminalId: e.terminalId, command: e.command, inProcess: e.inProcess })
-          : this.emitEvent({ type: 'terminal_exited', terminalId: e.terminalId, command: e.command, exitCode: e.exit?.exitCode ?? null, signal: e.exit?.signal ?? null }),
+      onEvent: (e) => {
+        if (e.type === 'terminal_output') return this.emitEvent(e);
+        if (e.type === 'terminal_started') return this.emitEvent({ type: 'terminal_started', terminalId: e.terminalId, command: e.command, inProcess: e.inProcess });
+        this.emitEvent({ type: 'terminal_exited', terminalId: e.terminalId, command: e.command, exitCode: e.exit?.exitCode ?? null, signal: e.exit?.signal ?? null });
+      },
     });
     this.injector = new ContextInjector(Boolean(caps.promptCapabilities?.embeddedContext));
     const agentProcess = this.agent.process;

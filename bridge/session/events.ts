@@ -54,6 +54,8 @@ export type BridgeEvent =
     }
   | { type: 'file_written'; path: string; created: boolean; seq: number }
   | { type: 'terminal_started'; terminalId: string; command: string; inProcess: boolean }
+  /** A terminal's output as it arrives (the first 256 KiB; `truncated` marks where faces stop seeing it). */
+  | { type: 'terminal_output'; terminalId: string; text: string; truncated?: boolean }
   | { type: 'terminal_exited'; terminalId: string; command: string; exitCode: number | null; signal: string | null }
   | { type: 'stop'; stopReason: StopReason }
   | { type: 'agent_exited'; code: number | null; signal: string | null; stderrTail: string; duringTurn: boolean }

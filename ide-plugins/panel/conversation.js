@@ -28,7 +28,10 @@ export class Conversation {
     this.plan.hidden = true;
     this.current = undefined;
     this.toolCards = new Map();
+    this.toolCalls = new Map();
     this.permissions = new Map();
+    /** terminalId → { text, truncated, owner: toolCallId or the `$ command` line } */
+    this.terminals = new Map();
   }
 
   apply(event) {
@@ -59,7 +62,9 @@ export class Conversation {
       case 'file_written':
         return this.line(`${event.created ? 'created' : 'wrote'} ${event.path} — review it under Changes`);
       case 'terminal_started':
-        return this.line(`$ ${event.command}`);
+        return this.terminalStarted(event);
+      case 'terminal_output':
+        return this.terminalOutput(event);
       case 'terminal_exited':
         return this.line(`exited ${event.exitCode ?? event.signal}: ${event.command}`);
       case 'stop':
@@ -109,7 +114,50 @@ export class Conversation {
     status.textContent = call.status;
     status.className = `status ${call.status}`;
     card.dataset.status = call.status;
-    this.showOutput(card, toolOutputText(call));
+    this.toolCalls.set(call.toolCallId, call);
+    for (const item of call.content ?? []) {
+      const terminal = item.type === 'terminal' ? this.terminal(item.terminalId) : undefined;
+      if (terminal && terminal.owner !== card) {
+        terminal.owner?.querySelector?.('.output')?.remove();
+        terminal.owner = card;
+      }
+    }
+    this.showOutput(card, this.outputOf(call));
+  }
+
+  outputOf(call) {
+    return toolOutputText(call, (id) => {
+      const terminal = this.terminals.get(id);
+      return terminal && terminal.text + (terminal.truncated ? '\n… (the rest went to the agent only)' : '');
+    });
+  }
+
+  terminal(id) {
+    let terminal = this.terminals.get(id);
+    if (!terminal) this.terminals.set(id, (terminal = { text: '', truncated: false, owner: undefined }));
+    return terminal;
+  }
+
+  // A terminal's output shows in the card of the tool call that ran it, or under its
+  // `$ command` line when no tool call claims it.
+  terminalStarted(event) {
+    this.current = undefined;
+    const line = el('div', 'line terminal', `$ ${event.command}`);
+    line.dataset.terminalId = event.terminalId;
+    this.log.append(line);
+    const terminal = this.terminal(event.terminalId);
+    terminal.line = line;
+    terminal.owner ??= line;
+  }
+
+  terminalOutput(event) {
+    const terminal = this.terminal(event.terminalId);
+    terminal.text += event.text;
+    terminal.truncated ||= Boolean(event.truncated);
+    const owner = terminal.owner;
+    if (!owner) return;
+    if (owner.classList.contains('tool')) return this.showOutput(owner, this.outputOf(this.toolCalls.get(owner.dataset.toolCallId)));
+    this.showOutput(owner, terminal.text);
   }
 
   // Long outputs (a whole file read) stay folded; output with diagnostics opens itself.

@@ -27,13 +27,27 @@ export function linkFileLines(text, open) {
   return fragment;
 }
 
-/** The text a tool call's content and raw output carry, as the agent saw it. */
-export function toolOutputText(call) {
+/**
+ * The text a tool call's content and raw output carry, as the agent saw it. A
+ * terminal in the content shows the output the bridge streamed for it
+ * (`terminalText(terminalId)`), as Zed shows a client terminal inside its card.
+ */
+export function toolOutputText(call, terminalText = () => undefined) {
   const parts = [];
   for (const item of call.content ?? []) {
     if (item.type === 'content' && item.content?.type === 'text') parts.push(item.content.text);
-    else if (item.type === 'terminal' && typeof item.output === 'string') parts.push(item.output);
+    else if (item.type === 'terminal') {
+      const text = typeof item.output === 'string' ? item.output : terminalText(item.terminalId);
+      if (text) parts.push(text);
+    }
   }
-  if (parts.length === 0 && typeof call.rawOutput === 'string') parts.push(call.rawOutput);
+  if (parts.length === 0) parts.push(rawOutputText(call.rawOutput));
   return parts.join('\n').trim();
+}
+
+// claude-code-acp reports a tool's result as a list of text blocks; others as a string.
+function rawOutputText(raw) {
+  if (typeof raw === 'string') return raw;
+  if (Array.isArray(raw)) return raw.filter((b) => b?.type === 'text' && typeof b.text === 'string').map((b) => b.text).join('\n');
+  return '';
 }

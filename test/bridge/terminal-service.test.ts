@@ -4,13 +4,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandTable } from '../../boards/command.js';
 import { WorkspaceGuard } from '../../bridge/services/fs/workspace-guard.js';
-import { TerminalService } from '../../bridge/services/terminal/terminal-service.js';
+import { FACE_OUTPUT_BUDGET, TerminalService, type TerminalEvent } from '../../bridge/services/terminal/terminal-service.js';
 
 const workspace = mkdtempSync(path.join(os.tmpdir(), 'bb-term-'));
 let service: TerminalService;
 
-function make(commands?: CommandTable) {
-  service = new TerminalService({ guard: new WorkspaceGuard([workspace]), commands });
+function make(commands?: CommandTable, onEvent?: (event: TerminalEvent) => void) {
+  service = new TerminalService({ guard: new WorkspaceGuard([workspace]), commands, onEvent });
   return service;
 }
 
@@ -112,5 +112,32 @@ describe('the terminal service', () => {
     const { terminalId } = t.create({ sessionId: 's', command: 'boardbridge ports | cat' });
     await t.waitForExit(terminalId);
     expect(calls).toEqual([]);
+  });
+
+  it('streams the output to faces as it arrives, whole characters only, and stops at the face budget', async () => {
+    const faces: TerminalEvent[] = [];
+    // 'é' is split across two writes; then far more than the faces are shown.
+    const script = `process.stdout.write(Buffer.from([0x63, 0x61, 0x66, 0xc3])); setTimeout(() => { process.stdout.write(Buffer.from([0xa9, 0x0a])); process.stdout.write('x'.repeat(${FACE_OUTPUT_BUDGET + 5000})); }, 50)`;
+    const t = make(undefined, (e) => faces.push(e));
+    const { terminalId } = t.create({ sessionId: 's', command: 'node', args: ['-e', script] });
+    await t.waitForExit(terminalId);
+    const outputs = faces.filter((e): e is Extract<TerminalEvent, { type: 'terminal_output' }> => e.type === 'terminal_output');
+    expect(outputs.every((e) => e.terminalId === terminalId && !e.text.includes('\ufffd'))).toBe(true);
+    const shown = outputs.map((e) => e.text).join('');
+    expect(shown.startsWith('café\n')).toBe(true);
+    expect(Buffer.byteLength(shown)).toBe(FACE_OUTPUT_BUDGET);
+    expect(outputs.filter((e) => e.truncated)).toHaveLength(1);
+    expect(outputs.at(-1)?.truncated).toBe(true);
+    // The agent still gets everything up to its own limit.
+    expect(t.output(terminalId).output).toBe('café\n' + 'x'.repeat(FACE_OUTPUT_BUDGET + 5000));
+    expect(faces.map((e) => e.type)).toEqual(['terminal_started', ...outputs.map(() => 'terminal_output'), 'terminal_exited']);
+  });
+
+  it('streams what an in-process board command writes', async () => {
+    const faces: TerminalEvent[] = [];
+    const t = make(new Map([['compile', async (_argv, io) => (io.write('Blink.ino:6:3: error: x was not declared\n'), 1)]]), (e) => faces.push(e));
+    const { terminalId } = t.create({ sessionId: 's', command: 'boardbridge compile' });
+    expect(await t.waitForExit(terminalId)).toEqual({ exitCode: 1, signal: null });
+    expect(faces.find((e) => e.type === 'terminal_output')).toEqual({ type: 'terminal_output', terminalId, text: 'Blink.ino:6:3: error: x was not declared\n' });
   });
 });

@@ -22,6 +22,13 @@ beforeAll(async () => {
           whenUserSays: 'compile',
           replies: [{ tool: { claude: { name: 'mcp__boardbridge__compile', input: { sketch, fqbn: 'arduino:avr:uno' } } } }, { say: 'It does not build: line 6.' }],
         },
+        {
+          whenUserSays: 'in a terminal',
+          replies: [
+            { tool: { claude: { name: 'Bash', input: { command: `boardbridge compile --fqbn arduino:avr:uno ${sketch}`, description: 'compile the sketch', timeout: 120000 } } } },
+            { say: 'Same error at line 6.' },
+          ],
+        },
       ],
     }),
   );
@@ -55,6 +62,25 @@ describe('compile diagnostics in the sidecar panel', () => {
     });
     expect(selected).toBe(6);
     await screenshot(page, 'panel-diagnostic-link');
+  });
+
+  it('shows a terminal compile\'s streamed output in the Bash card with the error line linked', async () => {
+    await page.fill('#prompt', 'compile it in a terminal');
+    await page.press('#prompt', 'Enter');
+    // Bash asks first (the agent's own permission step); the compile then runs in-process on the bridge.
+    await page.locator('#log .card.permission:not([data-decided]) button[data-kind="allow_once"]').first().click(WAIT);
+    const card = page.locator('#log .card.tool', { hasText: 'execute · compile the sketch' }).last();
+    const link = card.locator('.output a.file-link', { hasText: /Blink\.ino:6:3/ }).first();
+    await link.waitFor(WAIT);
+    // The bridge's own stream of the terminal, not the agent's summary of it ("Exited with code 1.Final output: …").
+    const shown = await card.locator('.output pre').textContent();
+    expect(shown).toMatch(/^Compiling .*Blink for arduino:avr:uno/);
+    expect(shown).toContain("error: 'undeclaredThing' was not declared");
+    // The output sits in the card, not a second time under the `$ boardbridge compile` line.
+    expect(await page.locator('#log .line.terminal .output').count()).toBe(0);
+    await link.click();
+    await page.waitForSelector('#file-view[data-line="6"] .monaco-editor', WAIT);
+    await screenshot(page, 'panel-terminal-compile');
   });
 
   it('refuses to show a file outside the workspace', async () => {

@@ -8,7 +8,11 @@ export class OutputBuffer {
   private size = 0;
   private dropped = false;
 
-  constructor(readonly limit: number) {
+  /** `onAppend` sees every chunk as it comes, before any is dropped. */
+  constructor(
+    readonly limit: number,
+    private readonly onAppend?: (data: Buffer) => void,
+  ) {
     if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`output limit must be a whole number of bytes, got ${limit}`);
   }
 
@@ -18,6 +22,7 @@ export class OutputBuffer {
 
   append(data: Buffer): void {
     if (data.length === 0) return;
+    this.onAppend?.(data);
     this.chunks.push(data);
     this.size += data.length;
     // Trimming copies the kept bytes: do it in batches, not on every chunk of a flood.

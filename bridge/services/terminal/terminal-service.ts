@@ -3,6 +3,7 @@
 // share the bridge's one serial hub.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type {
   CreateTerminalRequest,
@@ -29,8 +30,16 @@ export interface TerminalServiceOptions {
   /** Board commands the bridge runs itself when the agent asks for `boardbridge <name> ...`. */
   commands?: CommandTable;
   env?: NodeJS.ProcessEnv;
-  onEvent?: (event: { type: 'terminal_started' | 'terminal_exited'; terminalId: string; command: string; inProcess: boolean; exit?: TerminalExitStatus }) => void;
+  onEvent?: (event: TerminalEvent) => void;
 }
+
+export type TerminalEvent =
+  | { type: 'terminal_started' | 'terminal_exited'; terminalId: string; command: string; inProcess: boolean; exit?: TerminalExitStatus }
+  /** Output as it arrives, for faces; after FACE_OUTPUT_BUDGET bytes of one terminal only the agent gets the rest. */
+  | { type: 'terminal_output'; terminalId: string; text: string; truncated?: boolean };
+
+/** How much of one terminal's output the faces are shown live (the agent's own limit is separate). */
+export const FACE_OUTPUT_BUDGET = 256 * 1024;
 
 export class TerminalService {
   private readonly terminals = new Map<string, Terminal>();
@@ -46,7 +55,7 @@ export class TerminalService {
     const env: Record<string, string> = { ...(this.options.env ?? process.env) } as Record<string, string>;
     for (const variable of params.env ?? []) env[variable.name] = variable.value;
     const id = `term-${randomUUID()}`;
-    const output = new OutputBuffer(limit);
+    const output = new OutputBuffer(limit, this.faceTee(id));
     const argv = params.args?.length ? [params.command, ...params.args] : splitShellWords(params.command, { plainOnly: true });
     const board = argv && argv[0] === 'boardbridge' ? this.options.commands?.get(argv[1] ?? '') : undefined;
     const commandLine = params.args?.length ? [params.command, ...params.args].join(' ') : params.command;
@@ -59,6 +68,24 @@ export class TerminalService {
       this.options.onEvent?.({ type: 'terminal_exited', terminalId: id, command: commandLine, inProcess: Boolean(board), exit }),
     );
     return { terminalId: id };
+  }
+
+  // Faces see what the agent sees, as it arrives, decoded on character boundaries and
+  // bounded per terminal so a flooding monitor cannot fill a face's history.
+  private faceTee(terminalId: string): ((data: Buffer) => void) | undefined {
+    const onEvent = this.options.onEvent;
+    if (!onEvent) return undefined;
+    const decoder = new StringDecoder('utf8');
+    let shown = 0;
+    let cut = false;
+    return (data) => {
+      if (cut) return;
+      const part = data.subarray(0, FACE_OUTPUT_BUDGET - shown);
+      shown += part.length;
+      cut = part.length < data.length;
+      const text = decoder.write(part) + (cut ? decoder.end() : '');
+      if (text || cut) onEvent({ type: 'terminal_output', terminalId, text, ...(cut ? { truncated: true } : {}) });
+    };
   }
 
   output(terminalId: string): TerminalOutputResponse {

@@ -1,0 +1,50 @@
+// The terminal chat's rendering of terminal events: a failed command's last lines
+// (a compile error with its file:line) are printed; a command that worked stays one line.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { TextRenderer } from '../../bridge/cli/render-text.js';
+
+function rendered(events: Parameters<TextRenderer['render']>[0][]): string {
+  const out = new PassThrough();
+  let text = '';
+  out.setEncoding('utf8').on('data', (t: string) => (text += t));
+  const renderer = new TextRenderer(out as unknown as NodeJS.WriteStream, '/ws');
+  for (const event of events) renderer.render(event);
+  return text;
+}
+
+const started = (terminalId: string, command: string) => ({ type: 'terminal_started' as const, terminalId, command, inProcess: true });
+const output = (terminalId: string, text: string) => ({ type: 'terminal_output' as const, terminalId, text });
+const exited = (terminalId: string, command: string, exitCode: number) => ({ type: 'terminal_exited' as const, terminalId, command, exitCode, signal: null });
+
+describe('terminal output in the chat', () => {
+  it('shows the last lines of a failed command, split across chunks', () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+    const text = rendered([
+      started('t1', 'boardbridge compile'),
+      output('t1', lines.slice(0, 10).join('\n') + '\nBlink.ino:6:3: err'),
+      output('t1', 'or: x was not declared\n' + lines.slice(10).join('\n') + '\n'),
+      exited('t1', 'boardbridge compile', 1),
+    ]);
+    expect(text).toContain('$ boardbridge compile   (run by boardbridge)');
+    expect(text).toContain('  exit 1');
+    expect(text).toContain('  │ line 20');
+    expect(text).toContain('  │ line 10');
+    expect(text).not.toContain('line 9\n');
+    expect(text).toContain('  │ Blink.ino:6:3: error: x was not declared\n');
+    expect(text.trimEnd().split('\n').filter((l) => l.startsWith('  │ '))).toHaveLength(12);
+  });
+
+  it('keeps a command that worked to its exit line, and terminals apart', () => {
+    const text = rendered([
+      started('a', 'boardbridge ports'),
+      started('b', 'make'),
+      output('a', '/dev/ttyACM0 Arduino Uno\n'),
+      output('b', 'main.c:3:1: error: expected ;\n'),
+      exited('a', 'boardbridge ports', 0),
+      exited('b', 'make', 2),
+    ]);
+    expect(text).not.toContain('ttyACM0');
+    expect(text).toContain('  │ main.c:3:1: error: expected ;');
+  });
+});
