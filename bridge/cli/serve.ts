@@ -1,7 +1,14 @@
 // `boardbridge serve [project]`: the sidecar panel for IDEs that cannot host an
 // extension (MPLAB X, OpenMV IDE) or for any browser beside the editor. One agent
 // session per served project; every page that opens the printed URL shares it.
+// With `--follow mplabx|openmv` the served project follows the one the IDE records
+// in its settings file (bridge/panel/ide-follow.ts, following-panel.ts).
 import type { Command } from 'commander';
+import type { AgentLaunch } from '../agents/resolve.js';
+import type { Selection } from '../../context-providers/types.js';
+import type { FollowingPanelOptions, ServedProject } from '../panel/following-panel.js';
+import type { Followed } from '../panel/ide-follow.js';
+import type { IdeKind } from '../panel/ide-projects.js';
 import type { BridgeSession } from '../session/bridge-session.js';
 import { EXIT, printError } from './errors.js';
 import { addAgentFlags, selectionOf, type AgentFlags } from './session-setup.js';
@@ -12,7 +19,11 @@ interface ServeFlags extends AgentFlags {
   fqbn?: string;
   port?: string;
   embedFrom?: string[];
+  follow?: string;
+  ideSettings?: string;
 }
+
+const FOLLOWABLE: IdeKind[] = ['mplabx', 'openmv'];
 
 export function registerServe(program: Command): void {
   addAgentFlags(
@@ -23,7 +34,9 @@ export function registerServe(program: Command): void {
       .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
       .option('--allow <level>', 'grant without asking: reads, edits (inside the workspace) or all', 'none')
       .option('--allow-device', 'allow uploads and other device changes without asking')
-      .option('--embed-from <source...>', 'pages that may show the panel in a frame, as CSP sources (an IDE webview: vscode-webview:)'),
+      .option('--embed-from <source...>', 'pages that may show the panel in a frame, as CSP sources (an IDE webview: vscode-webview:)')
+      .option('--follow <ide>', 'serve the project the IDE has open and switch when it changes: mplabx or openmv')
+      .option('--ide-settings <file>', "with --follow: the IDE's settings file, if not in its usual place"),
   ).action(async (project: string | undefined, flags: ServeFlags) => {
     process.exitCode = await serve({ ...flags, workspace: project ?? flags.workspace });
   });
@@ -49,48 +62,104 @@ async function serve(flags: ServeFlags): Promise<number> {
   }
   try {
     checkedSources(flags.embedFrom ?? []);
+    checkFollowFlags(flags);
   } catch (error) {
     printError(error);
     return EXIT.usage;
   }
-  const workspace = flags.workspace ?? process.cwd();
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  const following = flags.follow ? await startFollowing(flags.follow as IdeKind, flags.ideSettings, say) : undefined;
+  const first = following?.first?.kind === 'project' ? following.first : undefined;
+  const workspace = first?.workspace ?? flags.workspace ?? process.cwd();
   const contexts = new ContextService(allProviders());
-  const selection = selectionOf(flags);
   const hardware = new BridgeHardware();
-  const hub = new PanelHub({ workspace, contexts, selection, serial: hardware.hub });
-  let session: BridgeSession;
+  let launch: AgentLaunch;
+  const policy = policyFromFlags(flags.allow, Boolean(flags.allowDevice));
+  // One project's session and the hub its pages talk to.
+  const startProject = async (workspace: string, followed: Selection = {}) => {
+    const selection = { ...selectionOf(flags), ...followed };
+    const hub = new PanelHub({ workspace, contexts, selection, serial: hardware.hub });
+    try {
+      const session = await Session.start({ launch, workspace, policy, ask: hub.ask, onEvent: hub.onEvent, hardware, contexts, selection });
+      hub.attach(session);
+      return { hub, session };
+    } catch (error) {
+      await hub.close();
+      throw error;
+    }
+  };
+  let served: Awaited<ReturnType<typeof startProject>>;
   try {
-    session = await Session.start({
-      launch: await launchFor(flags),
-      workspace,
-      policy: policyFromFlags(flags.allow, Boolean(flags.allowDevice)),
-      ask: hub.ask,
-      onEvent: hub.onEvent,
-      hardware,
-      contexts,
-      selection,
-    });
+    launch = await launchFor(flags);
+    served = await startProject(workspace, first?.selection);
   } catch (error) {
+    following?.follower.close();
+    await hardware.close();
     printError(error);
     return EXIT.error;
   }
-  hub.attach(session);
+  const panel = following?.panel(served, startProject);
   let server: Awaited<ReturnType<typeof startPanelServer>>;
   try {
-    server = await startPanelServer({ hub, port, embedFrom: flags.embedFrom });
+    server = await startPanelServer({ hub: panel ?? served.hub, port, embedFrom: flags.embedFrom });
   } catch (error) {
-    await session.close();
+    following?.follower.close();
+    await (panel ? panel.close() : closeProject(served));
+    await hardware.close();
     printError(error);
     return EXIT.error;
   }
-  process.stdout.write(`boardbridge panel for ${session.workspace}\n  ${server.url}\nOpen it in a browser beside your IDE. Ctrl-C stops the agent and the panel.\n`);
+  process.stdout.write(`boardbridge panel for ${served.session.workspace}\n  ${server.url}\nOpen it in a browser beside your IDE. Ctrl-C stops the agent and the panel.\n`);
+  following?.started(served.session.workspace);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  following?.follower.close();
   await server.close();
-  await hub.close();
-  await session.close();
+  await (panel ? panel.close() : closeProject(served));
   await hardware.close();
   return EXIT.ok;
+}
+
+async function closeProject(served: { hub: { close(): Promise<void> }; session: BridgeSession }): Promise<void> {
+  await served.hub.close();
+  await served.session.close();
+}
+
+function checkFollowFlags(flags: ServeFlags): void {
+  if (flags.follow !== undefined && !FOLLOWABLE.includes(flags.follow as IdeKind)) throw new Error(`--follow takes ${FOLLOWABLE.join(' or ')} (got "${flags.follow}")`);
+  if (flags.ideSettings !== undefined && flags.follow === undefined) throw new Error('--ide-settings needs --follow mplabx or --follow openmv');
+}
+
+/**
+ * Reads what the IDE has open before the first session starts; changes that come before
+ * the panel exists wait for it. `panel()` makes the FollowingPanel once the first project runs,
+ * `started()` tells it what the IDE had open then.
+ */
+async function startFollowing(ide: IdeKind, settingsFile: string | undefined, say: (line: string) => void) {
+  const [{ IdeFollower }, { FollowingPanel }, { IDE_TITLE }] = await Promise.all([import('../panel/ide-follow.js'), import('../panel/following-panel.js'), import('../panel/ide-projects.js')]);
+  const title = IDE_TITLE[ide];
+  let panel: InstanceType<typeof FollowingPanel> | undefined;
+  let early: Followed | undefined;
+  const follower = new IdeFollower({
+    ide,
+    settingsFile,
+    onChange: (followed) => (panel ? panel.follow(followed) : (early = followed)),
+    onProblem: (message) => (panel ? panel.problem(message) : say(message)),
+  });
+  const first = await follower.start();
+  return {
+    follower,
+    first,
+    panel(served: ServedProject, start: FollowingPanelOptions['start']) {
+      return (panel = new FollowingPanel(served, { ide: title, start, log: say }));
+    },
+    started(workspace: string) {
+      if (first?.kind === 'project') panel!.tell(`Following ${title}: ${first.name}${first.detail ? ` (${first.detail})` : ''}`);
+      else if (first) panel!.tell(`${first.reason} — the panel serves ${workspace} until ${title} has a project`);
+      else panel!.tell(`${title}'s settings cannot be read yet — the panel serves ${workspace} until they can`);
+      if (early) panel!.follow(early);
+    },
+  };
 }

@@ -77,6 +77,12 @@ export class PanelHub {
     void this.refreshContext();
   }
 
+  /** `serve --follow`: the script and port the IDE recorded for this same folder. */
+  async follow(selection: Selection): Promise<void> {
+    this.selection = { ...this.selection, files: selection.files, port: selection.port ?? this.selection.port };
+    await this.refreshContext();
+  }
+
   /** A page connected: it gets the snapshot, then live messages. Returns what to call on its messages and on leaving. */
   connect(client: PanelClient): { receive(raw: string): Promise<void>; leave(): void } {
     this.clients.add(client);

@@ -65,7 +65,12 @@ export type ServerMessage =
   | { type: 'problem'; message: string; hint?: string }
   | { type: 'serial'; text: string; missed: number }
   | { type: 'serial_state'; serial: SerialView }
-  | { type: 'serial_ports'; ports: { path: string; board?: string }[] };
+  | { type: 'serial_ports'; ports: { path: string; board?: string }[] }
+  /**
+   * `serve --follow`: the IDE's project changed (or cannot be followed). `pending`: the switch waits for
+   * the running turn; otherwise the new project's snapshot follows at once.
+   */
+  | { type: 'project'; ide: string; workspace: string; reason: string; pending?: boolean };
 
 export type ClientMessage =
   | { type: 'prompt'; text: string }

@@ -13,7 +13,8 @@ import type { PanelHub } from './panel-hub.js';
 import type { ServerMessage } from './protocol.js';
 
 export interface PanelServerOptions {
-  hub: PanelHub;
+  /** The hub pages connect to (`serve --follow`: one that moves them between projects). */
+  hub: Pick<PanelHub, 'connect'>;
   /** 0 (the default) picks a free port. */
   port?: number;
   token?: string;
@@ -99,7 +100,7 @@ export async function startPanelServer(options: PanelServerOptions): Promise<Pan
   };
 }
 
-function attachPage(hub: PanelHub, ws: WebSocket): void {
+function attachPage(hub: PanelServerOptions['hub'], ws: WebSocket): void {
   const page = hub.connect({
     send: (message: ServerMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));

@@ -90,7 +90,17 @@ function onMessage(message) {
       return serial.state(message.serial);
     case 'serial_ports':
       return serial.ports(message.ports);
+    case 'project':
+      return showProject(message);
   }
+}
+
+// `serve --follow`: the IDE opened another project. The new project's snapshot follows
+// (at once, or when the running turn ends: `pending`) and redraws everything else.
+function showProject(message) {
+  $('project-note').textContent = message.reason;
+  $('project-note').hidden = false;
+  document.body.dataset.followPending = String(Boolean(message.pending));
 }
 
 function onEvent(event) {
