@@ -142,6 +142,30 @@ export interface Selection {
   files?: string[];
   /** The connected device's firmware version when known, e.g. an OpenMV camera's `4.6.20` or `5.0.0`. */
   firmware?: string;
+  /** What Arduino IDE 2.x reported through `vscode-arduino-api` (its extension passes it on). */
+  arduinoIde?: ArduinoIdeState;
+}
+
+/** The Arduino IDE's own view of the build: board details and the last compile, as arduino-cli gave them to it. */
+export interface ArduinoIdeState {
+  /** The board the build properties belong to (board details' FQBN, without options). */
+  fqbn?: string;
+  /** `board details` build properties, expanded, for the board and options selected in the IDE. */
+  buildProperties?: Record<string, string>;
+  /** arduino-cli's data folder (platforms, tools) and the sketchbook, as the IDE uses them. */
+  dataDir?: string;
+  userDir?: string;
+  /** The IDE's last Verify/Upload of this sketch. */
+  lastCompile?: ArduinoCompileSummary;
+}
+
+export interface ArduinoCompileSummary {
+  buildPath?: string;
+  /** `text` (flash) and `data` (RAM) with their maxima, as arduino-cli measured them. */
+  sections: Array<{ name: string; size: number; maxSize: number }>;
+  libraries: Array<{ name: string; version?: string; installDir?: string }>;
+  /** The platform that built it (`arduino:avr` 1.8.6), and where it is installed. */
+  platform?: { id: string; version?: string; installDir?: string };
 }
 
 export interface DetectedProject {

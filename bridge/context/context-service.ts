@@ -1,5 +1,6 @@
 // Finds the provider that recognises the workspace, loads its HardwareContext
 // (rebuilt only when one of its input files changed) and renders it for prompts.
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection } from '../../context-providers/types.js';
 
@@ -32,7 +33,8 @@ export class ContextService {
   async load(root: string, selection: Selection = {}): Promise<LoadedContext | undefined> {
     const found = await this.detect(root);
     if (!found) return undefined;
-    const key = JSON.stringify([found.provider.kind, found.project.root, selection.board, selection.configuration, selection.files]);
+    // Everything selected counts (the Arduino IDE's build facts too); hashed, as those can be large.
+    const key = JSON.stringify([found.provider.kind, found.project.root, createHash('sha1').update(JSON.stringify(selection)).digest('hex')]);
     const cached = this.cache.get(key);
     if (cached && (await unchanged(cached.stamps))) return cached.loaded;
     const context = await found.provider.load(found.project, selection);

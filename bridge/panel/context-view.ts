@@ -14,6 +14,10 @@ export function toContextView(context: HardwareContext): BoardContextView {
       functions: [...(pin.functions ?? []), ...(pin.assigned ?? [])],
       interrupt: pin.interrupt,
     })),
+    notes: (context.notes ?? []).map((note) => ({ topic: note.topic, text: note.text })),
+    findings: context.findings
+      .filter((finding) => finding.severity !== 'info')
+      .map((finding) => ({ severity: finding.severity, message: finding.message, ...(finding.file ? { where: `${finding.file}${finding.line ? `:${finding.line}` : ''}` } : {}) })),
     buses: context.buses.map((bus) => ({
       kind: bus.kind,
       name: bus.name,

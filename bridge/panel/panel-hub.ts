@@ -150,8 +150,14 @@ export class PanelHub {
       case 'restart':
         return session.restart();
       case 'selection': {
-        const changed = message.board !== this.selection.board || message.port !== this.selection.port;
-        this.selection = { ...this.selection, board: message.board ?? this.selection.board, port: message.port ?? this.selection.port };
+        const next: Selection = {
+          ...this.selection,
+          board: message.board ?? this.selection.board,
+          port: message.port ?? this.selection.port,
+          arduinoIde: message.arduinoIde ?? this.selection.arduinoIde,
+        };
+        const changed = JSON.stringify([next.board, next.port, next.arduinoIde]) !== JSON.stringify([this.selection.board, this.selection.port, this.selection.arduinoIde]);
+        this.selection = next;
         if (changed) await this.refreshContext();
         return;
       }

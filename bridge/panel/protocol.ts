@@ -1,6 +1,8 @@
 // What travels over the panel's WebSocket. The page sees BridgeSession events and
 // sends the person's answers; nothing here is ACP, so a face never builds an ACP message.
+import type { ArduinoIdeState } from '../../context-providers/types.js';
 import type { BridgeEvent } from '../session/events.js';
+import { checkArduinoIdeState } from './arduino-ide-state.js';
 
 export type ReviewStatus = 'pending' | 'accepted' | 'rejected';
 
@@ -32,6 +34,10 @@ export interface BoardContextView {
   mcu?: string;
   pins: PinRow[];
   buses: { kind: string; name: string; pins: Record<string, string> }[];
+  /** Facts without a field of their own (e.g. the Arduino IDE's last compile). */
+  notes: { topic: string; text: string }[];
+  /** What the check found in the project, as the agent is told it (`file:line` when it has one). */
+  findings: { severity: string; message: string; where?: string }[];
 }
 
 /** The panel's serial monitor: `paused` while an upload has the port. */
@@ -82,8 +88,8 @@ export type ClientMessage =
   | { type: 'review'; path: string; decision: 'accept' | 'reject' }
   | { type: 'mode'; modeId: string }
   | { type: 'restart' }
-  /** From an IDE: the board and port the person picked there (they follow the IDE live). */
-  | { type: 'selection'; board?: string; port?: string }
+  /** From an IDE: the board and port the person picked there (they follow the IDE live), and what the Arduino IDE knows of the build. */
+  | { type: 'selection'; board?: string; port?: string; arduinoIde?: ArduinoIdeState }
   /** From an IDE: its unsaved editor contents by absolute path, which the agent reads instead of the disk. */
   | { type: 'buffers'; buffers: Record<string, string> }
   | { type: 'serial_ports' }
@@ -119,10 +125,12 @@ export function parseClientMessage(raw: string): ClientMessage | { error: string
       return str('path') && (m.decision === 'accept' || m.decision === 'reject')
         ? { type: 'review', path: m.path as string, decision: m.decision }
         : { error: 'review needs a path and decision accept or reject' };
-    case 'selection':
-      return (m.board === undefined || str('board')) && (m.port === undefined || str('port'))
-        ? { type: 'selection', board: m.board as string | undefined, port: m.port as string | undefined }
-        : { error: 'selection takes a board and a port as strings' };
+    case 'selection': {
+      if (!((m.board === undefined || str('board')) && (m.port === undefined || str('port')))) return { error: 'selection takes a board and a port as strings' };
+      const ide = m.arduinoIde === undefined ? undefined : checkArduinoIdeState(m.arduinoIde);
+      if (ide && 'error' in ide) return { error: `selection: ${ide.error}` };
+      return { type: 'selection', board: m.board as string | undefined, port: m.port as string | undefined, ...(ide ? { arduinoIde: ide.value } : {}) };
+    }
     case 'buffers': {
       const buffers = m.buffers;
       const ok = typeof buffers === 'object' && buffers !== null && Object.values(buffers).every((v) => typeof v === 'string');

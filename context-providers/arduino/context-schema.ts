@@ -81,6 +81,7 @@ export const arduinoContextSchema = z
     warnings: z.array(finding),
     readOnlyRoots: z.array(z.string()),
     inputs: z.array(z.string()),
+    notes: z.array(z.object({ topic: z.string(), text: z.string(), source: source.optional() }).strict()).optional(),
   })
   .strict();
 

@@ -1,11 +1,13 @@
 // The Arduino context provider: recognises a sketch folder (<name>/<name>.ino), picks the board
 // (the face's selection, else sketch.yaml), resolves it against the installed platforms and
 // builds the HardwareContext, cached until one of its files changes.
+import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection, SourceRef } from '../types.js';
 import { buildBoardContext, libraryFolders } from './board-context.js';
 import { ContextCache } from './cache.js';
+import { addLastCompile, applyIdeProperties, ideBuildProperties, lastCompileSize } from './ide-state.js';
 import { discoverPlatforms, type DiscoverOptions, type InstalledPlatforms } from './platforms.js';
 import { renderArduinoContext } from './render.js';
 import { ResolveError, resolveFqbn } from './resolve.js';
@@ -71,11 +73,17 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
 
   async function load(project: DetectedProject, selection: Selection): Promise<HardwareContext> {
     const sketch = readSketch(project.root);
-    const key = JSON.stringify([project.root, selection.board ?? null]);
+    const ide = selection.arduinoIde;
+    const key = JSON.stringify([project.root, selection.board ?? null, ide ? createHash('sha1').update(JSON.stringify(ide)).digest('hex') : null]);
     const cached = cache.get(key);
     if (cached) return cached;
 
-    const installed = await discoverPlatforms(options);
+    // The IDE's own data folder and sketchbook are where its platforms and libraries are.
+    const installed = await discoverPlatforms({
+      ...options,
+      dataDirs: options.dataDirs ?? (ide?.dataDir ? [ide.dataDir] : undefined),
+      sketchbookDirs: options.sketchbookDirs ?? (ide?.userDir ? [ide.userDir] : undefined),
+    });
     const choice = chooseBoard(selection, sketch);
     if (!choice) throw new ArduinoBoardError(noBoardMessage(project.root, installed));
     let board;
@@ -88,13 +96,17 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
       }
       throw error;
     }
+    const ideProperties = ideBuildProperties(ide, board);
+    const ideNote = ideProperties ? applyIdeProperties(board, ideProperties) : undefined;
     const context = buildBoardContext({
       board,
       installed,
       sketch,
-      buildSize: options.buildSize?.(project.root),
+      buildSize: options.buildSize?.(project.root) ?? lastCompileSize(ide),
       selectionSource: choice.source,
     });
+    if (ideNote) (context.notes ??= []).push(ideNote);
+    addLastCompile(context, ide);
     // A boards.local.txt or a new library folder appearing must rebuild too.
     const watched = [...board.platform.files(), ...libraryFolders(board, installed).map((folder) => folder.dir), project.root];
     cache.set(key, context, watched);

@@ -113,6 +113,10 @@ export function renderArduinoContext(context: HardwareContext): string {
       lines.push(withSource(`- ${ref.include} → ${where}`, cite(ref.source)));
     }
   }
+  if (context.notes && context.notes.length > 0) {
+    lines.push('## From the Arduino IDE');
+    for (const note of context.notes) lines.push(`- ${note.topic}: ${note.text}`);
+  }
   if (context.findings.length > 0) {
     lines.push('## Findings in the sketch');
     lines.push(...context.findings.slice(0, MAX_FINDINGS).map((finding) => renderFinding(finding, cite)));

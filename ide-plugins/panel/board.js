@@ -8,6 +8,13 @@ const cell = (text) => {
   return td;
 };
 
+const item = (text, className) => {
+  const li = document.createElement('li');
+  li.className = className;
+  li.textContent = text;
+  return li;
+};
+
 export class BoardView {
   show(context, problem) {
     $('board-problem').hidden = Boolean(context);
@@ -20,6 +27,11 @@ export class BoardView {
         row.append(cell(pin.number), cell(pin.names.join(', ')), cell(pin.capabilities.join(', ')), cell(pin.functions.join(', ')), cell(pin.interrupt ?? ''));
         return row;
       }),
+    );
+    // What the agent is told besides the pins: the IDE's last compile, and the sketch check's findings.
+    $('board-notes').replaceChildren(
+      ...(context?.notes ?? []).map((note) => item(`${note.topic}: ${note.text}`, 'note')),
+      ...(context?.findings ?? []).map((finding) => item(`${finding.severity}: ${finding.message}${finding.where ? ` (${finding.where})` : ''}`, `finding ${finding.severity}`)),
     );
     $('buses').replaceChildren(
       ...(context?.buses ?? []).map((bus) => {

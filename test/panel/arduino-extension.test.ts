@@ -14,16 +14,38 @@ import { cliMain, repoRoot, tempSketch } from '../e2e/run-cli.js';
 import { BROKEN } from '../rig/sketches.js';
 import { launchChromium, screenshot } from './browser.js';
 import { agentChildren } from './serve-process.js';
-import { standInArduino, standInVscode, StandInTextDocument, StandInWebview, type StandInArduino, type StandInVscode } from './vscode-stand-in.js';
+import { discoverPlatforms } from '../../context-providers/arduino/platforms.js';
+import { resolveFqbn } from '../../context-providers/arduino/resolve.js';
+import { StandInArduino, standInVscode, StandInTextDocument, StandInWebview, type StandInBoardDetails, type StandInVscode } from './vscode-stand-in.js';
 
 const extensionDir = path.join(repoRoot, 'ide-plugins', 'arduino-extension');
 const load = createRequire(import.meta.url);
 const { BoardbridgeExtension } = load(path.join(extensionDir, 'src', 'boardbridge-extension.js')) as {
   BoardbridgeExtension: new (vscode: unknown, context: { subscriptions: unknown[] }, env: NodeJS.ProcessEnv) => ExtensionUnderTest;
 };
-const { selectionFromFolder } = load(path.join(extensionDir, 'src', 'arduino-selection.js')) as {
+const { selectionFromFolder, selectionFromArduino } = load(path.join(extensionDir, 'src', 'arduino-selection.js')) as {
   selectionFromFolder: (vscode: unknown) => { sketch?: string; board?: string; port?: string };
+  selectionFromArduino: (api: unknown) => { sketch?: string; board?: string; port?: string; arduinoIde?: Record<string, unknown> };
 };
+
+/**
+ * Board details as the IDE gets them from arduino-cli for the installed platform (here
+ * Debian's): expanded build properties and every menu with the selected value.
+ */
+async function boardDetails(fqbnWithOptions: string): Promise<StandInBoardDetails> {
+  const board = resolveFqbn(fqbnWithOptions, await discoverPlatforms({ dataDirs: [], sketchbookDirs: [] }));
+  return {
+    fqbn: `${board.vendor}:${board.architecture}:${board.boardId}`,
+    buildProperties: Object.fromEntries([...board.properties.keys()].map((key) => [key, board.expanded(key) ?? ''])),
+    configOptions: [...board.board.menus].map(([option, values]) => ({
+      option,
+      optionLabel: board.options.find((o) => o.option === option)?.optionLabel ?? option,
+      values: [...values].map(([value, valueLabel]) => ({ value, valueLabel, selected: board.options.some((o) => o.option === option && o.value === value) })),
+    })),
+    programmers: [],
+    toolsDependencies: [],
+  };
+}
 
 interface ExtensionUnderTest {
   start(): Promise<void>;
@@ -68,8 +90,10 @@ beforeAll(async () => {
     turns: [
       { whenUserSays: 'read the sketch', replies: [{ tool: { claude: { name: 'Read', input: { file_path: ino } } } }, { say: 'It blinks pin 7.' }] },
       { whenUserSays: 'fade', replies: [{ tool: { claude: { name: 'Write', input: { file_path: ino, content: FADE } } } }, { say: 'It fades now.' }] },
+      { whenUserSays: 'how full', replies: [{ say: 'The last build does not fit.' }] },
       {
-        whenUserSays: 'compile',
+        // Not just 'compile': the board context now mentions the IDE's last compile.
+        whenUserSays: 'compile the sketch',
         replies: [{ tool: { claude: { name: 'mcp__boardbridge__compile', input: { sketch: temp.sketch, fqbn: 'arduino:avr:uno' } } } }, { say: 'Line 6 does not build.' }],
       },
     ],
@@ -79,7 +103,7 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 900, height: 800 } });
   webview = new StandInWebview(page);
   await webview.listen();
-  arduino = standInArduino(temp.sketch, 'arduino:avr:uno', '/dev/ttyACM0');
+  arduino = new StandInArduino({ sketchPath: temp.sketch, fqbn: 'arduino:avr:uno', boardDetails: await boardDetails('arduino:avr:uno'), port: '/dev/ttyACM0' });
   vscode = standInVscode({
     arduino,
     config: {
@@ -111,13 +135,40 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     expect(extension.bridge?.child?.pid && agentChildren(extension.bridge.child.pid)).toBe(1);
   });
 
-  it('follows the board the person picks in the IDE (stand-in)', async () => {
-    arduino.currentSketch.configOptions = 'arduino:avr:nano:cpu=atmega328old';
-    arduino.changed.fire({ object: arduino.currentSketch, changedProperties: ['configOptions'] });
+  it('follows the board and its options as the IDE reports them: fqbn first, then the board details (stand-in)', async () => {
+    arduino.update('fqbn', 'arduino:avr:nano');
     const frame = panelFrame();
+    // The details still describe the Uno: the Nano's default options until its own details arrive.
+    await frame.waitForSelector('#board-name:has-text("arduino:avr:nano,")', WAIT);
+    arduino.update('boardDetails', await boardDetails('arduino:avr:nano:cpu=atmega328old'));
     await frame.waitForSelector('#board-name:has-text("arduino:avr:nano:cpu=atmega328old")', WAIT);
     expect(await frame.textContent('#board-name')).toContain('Nano');
     await screenshot(page, 'extension-webview-board');
+  });
+
+  it("gives the agent the IDE's last compile, checked against the board, and shows it on the Board tab (stand-in)", async () => {
+    // What arduino-cli reports after Verify, as the IDE passes it on (0.1.2 CompileSummary).
+    arduino.update('compileSummary', {
+      buildPath: '/tmp/arduino/sketches/4F2D1C0B',
+      executableSectionsSize: [
+        { name: 'text', size: 31022, maxSize: 30720 },
+        { name: 'data', size: 412, maxSize: 2048 },
+      ],
+      usedLibraries: [{ name: 'Servo', version: '1.2.2', installDir: '/home/anna/Arduino/libraries/Servo', sourceDir: '/home/anna/Arduino/libraries/Servo/src', location: 1 }],
+      boardPlatform: { id: 'arduino:avr', version: '1.8.6', installDir: '/home/anna/.arduino15/packages/arduino/hardware/avr/1.8.6', packageUrl: '' },
+      buildPlatform: { id: 'arduino:avr', version: '1.8.6', installDir: '/home/anna/.arduino15/packages/arduino/hardware/avr/1.8.6', packageUrl: '' },
+      buildProperties: {},
+    });
+    const frame = panelFrame();
+    await frame.waitForSelector('#board-notes li.note:has-text("flash 31022 of 30720 bytes")', WAIT);
+    expect(await frame.textContent('#board-notes')).toContain('Sketch uses 31022 bytes of flash');
+    await frame.fill('#prompt', 'how full is the flash?');
+    await frame.press('#prompt', 'Enter');
+    await frame.waitForSelector('#log .msg.agent:has-text("does not fit")', WAIT);
+    const asked = model.requests.filter((r) => r.handledAs === 'script' && JSON.stringify(r.body).includes('how full'));
+    const sent = JSON.stringify(asked.at(-1)?.body);
+    expect(sent).toContain('Last compile in the IDE: flash 31022 of 30720 bytes (101%)');
+    expect(sent).toContain('libraries linked: Servo 1.2.2');
   });
 
   it('lets the agent read the unsaved editor contents instead of the file on disk (stand-in)', async () => {
@@ -126,9 +177,10 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     vscode.documentChanged.fire({});
     await until('the buffers sent to the panel', () => webview.posted.some((m) => JSON.stringify(m).includes('unsaved: blink on pin 7')));
     const frame = panelFrame();
+    const turnsBefore = await frame.locator('#log .line.stop').count();
     await frame.fill('#prompt', 'read the sketch');
     await frame.press('#prompt', 'Enter');
-    await frame.waitForSelector('#log .line.stop', WAIT);
+    await frame.locator('#log .line.stop').nth(turnsBefore).waitFor(WAIT);
     const toolResults = model.requests.map((r) => r.conversation?.lastToolResult ?? '').filter(Boolean);
     expect(toolResults.join('\n')).toContain('unsaved: blink on pin 7');
     expect(readFileSync(ino, 'utf8')).toBe(original);
@@ -195,6 +247,21 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
 });
 
 describe('the extension in plain VS Code, without the Arduino API', () => {
+  it("reads the 0.2 API's current sketch (BoardLab in VS Code) with its options and board details (stand-in)", async () => {
+    const details = await boardDetails('arduino:avr:nano:cpu=atmega328old');
+    const api = {
+      openedSketches: [],
+      currentSketch: { sketchPath: '/home/anna/Arduino/Blink', configOptions: 'arduino:avr:nano:cpu=atmega328old', board: { ...details, name: 'Arduino Nano' }, port: { protocol: 'serial', address: '/dev/ttyUSB0' }, compileSummary: undefined },
+      config: { dataDirPath: '/home/anna/.arduino15', userDirPath: '/home/anna/Arduino' },
+    };
+    const selection = selectionFromArduino(api);
+    expect(selection).toMatchObject({ sketch: '/home/anna/Arduino/Blink', board: 'arduino:avr:nano:cpu=atmega328old', port: '/dev/ttyUSB0' });
+    expect(selection.arduinoIde).toMatchObject({ fqbn: 'arduino:avr:nano', dataDir: '/home/anna/.arduino15', userDir: '/home/anna/Arduino' });
+    expect((selection.arduinoIde?.buildProperties as Record<string, string>)['build.mcu']).toBe('atmega328p');
+    // Only a board identifier, no details yet: the FQBN, nothing about the build.
+    expect(selectionFromArduino({ ...api, currentSketch: { ...api.currentSketch, configOptions: undefined, board: { name: 'Arduino Uno', fqbn: 'arduino:avr:uno' } } })).toMatchObject({ board: 'arduino:avr:uno' });
+  });
+
   it('works on the first workspace folder with the board and port from its sketch.yaml (stand-in)', () => {
     const { sketch } = tempSketch();
     const plain = standInVscode({ folder: sketch, config: {} });

@@ -102,6 +102,27 @@ describe('messages from the page', () => {
     expect(parseClientMessage('{"type":"open_file"}')).toEqual({ error: 'open_file needs a path' });
     expect(parseClientMessage('{"type":"session/prompt"}')).toEqual({ error: 'unknown message type "session/prompt"' });
   });
+
+  it("take the Arduino IDE's build facts with a selection only when every field has its type", () => {
+    const ide = {
+      fqbn: 'arduino:avr:uno',
+      buildProperties: { 'build.mcu': 'atmega328p', 'upload.maximum_size': '32256' },
+      dataDir: '/home/anna/.arduino15',
+      lastCompile: { buildPath: '/tmp/b', sections: [{ name: 'text', size: 924, maxSize: 32256 }], libraries: [{ name: 'Servo', version: '1.2.2', extra: 'dropped' }], platform: { id: 'arduino:avr', version: '1.8.6' } },
+    };
+    expect(parseClientMessage(JSON.stringify({ type: 'selection', board: 'arduino:avr:uno', arduinoIde: ide }))).toEqual({
+      type: 'selection',
+      board: 'arduino:avr:uno',
+      port: undefined,
+      arduinoIde: { ...ide, lastCompile: { ...ide.lastCompile, libraries: [{ name: 'Servo', version: '1.2.2' }] } },
+    });
+    const bad = (arduinoIde: unknown) => parseClientMessage(JSON.stringify({ type: 'selection', arduinoIde }));
+    expect(bad({ buildProperties: { 'build.mcu': 328 } })).toEqual({ error: 'selection: arduinoIde.buildProperties must map property names to strings' });
+    expect(bad({ buildProperties: ['build.mcu=atmega328p'] })).toEqual({ error: 'selection: arduinoIde.buildProperties must map property names to strings' });
+    expect(bad({ lastCompile: { sections: [{ name: 'text', size: '924' }] } })).toEqual({ error: 'selection: arduinoIde.lastCompile.sections must be [{name, size, maxSize}]' });
+    expect(bad({ dataDir: 5 })).toEqual({ error: 'selection: arduinoIde.fqbn, dataDir and userDir must be strings' });
+    expect(bad('uno')).toEqual({ error: 'selection: arduinoIde must be an object' });
+  });
 });
 
 describe('files a diagnostic link asks for', () => {

@@ -99,23 +99,52 @@ export class StandInTextDocument implements StandInDocument {
   }
 }
 
-/** The Arduino IDE's context as `vscode-arduino-api` 0.2 exports it (the fields the extension reads). */
-export interface StandInArduino {
-  currentSketch: { sketchPath: string; configOptions?: string; board?: { fqbn: string }; port?: { address: string; protocol: string } };
-  onDidChangeCurrentSketch: StandInEmitter<unknown>['event'];
-  onDidChangeSketch: StandInEmitter<unknown>['event'];
-  changed: StandInEmitter<unknown>;
+/**
+ * The Arduino IDE's context as `vscode-arduino-api` 0.1.2 exports it — the version
+ * every Arduino IDE from 2.2 bundles: flat properties and one event per property,
+ * fired after the value changed. Like the IDE, `fqbn` carries no board options (they
+ * are the selected values in `boardDetails.configOptions`), and a board change sends
+ * the new `fqbn` before the new `boardDetails`.
+ */
+export class StandInArduino {
+  sketchPath: string | undefined;
+  fqbn: string | undefined;
+  boardDetails: StandInBoardDetails | undefined;
+  port: { address: string; protocol: string; label: string; hardwareId: string; properties: Record<string, string> } | undefined;
+  compileSummary: unknown;
+  dataDirPath: string | undefined;
+  userDirPath: string | undefined;
+  private readonly emitters = new Map<string, StandInEmitter<unknown>>();
+
+  constructor(o: { sketchPath: string; fqbn: string; boardDetails?: StandInBoardDetails; port?: string; dataDirPath?: string; userDirPath?: string }) {
+    this.sketchPath = o.sketchPath;
+    this.fqbn = o.fqbn;
+    this.boardDetails = o.boardDetails;
+    this.port = o.port ? { address: o.port, protocol: 'serial', label: o.port, hardwareId: '', properties: {} } : undefined;
+    this.dataDirPath = o.dataDirPath;
+    this.userDirPath = o.userDirPath;
+  }
+
+  onDidChange(property: string): StandInEmitter<unknown>['event'] {
+    let emitter = this.emitters.get(property);
+    if (!emitter) this.emitters.set(property, (emitter = new StandInEmitter<unknown>()));
+    return emitter.event;
+  }
+
+  /** What the IDE's `arduinoAPI.updateState` does: store the value, then fire that property's event. */
+  update(property: 'sketchPath' | 'fqbn' | 'boardDetails' | 'port' | 'compileSummary', value: unknown): void {
+    (this as unknown as Record<string, unknown>)[property] = value;
+    this.emitters.get(property)?.fire(value);
+  }
 }
 
-export function standInArduino(sketchPath: string, fqbn: string, port: string): StandInArduino {
-  const changed = new StandInEmitter<unknown>();
-  const current = new StandInEmitter<unknown>();
-  return {
-    currentSketch: { sketchPath, configOptions: fqbn, board: { fqbn: fqbn.split(':').slice(0, 3).join(':') }, port: { address: port, protocol: 'serial' } },
-    onDidChangeCurrentSketch: current.event,
-    onDidChangeSketch: changed.event,
-    changed,
-  };
+/** `BoardDetails` of vscode-arduino-api 0.1.2 (no name, build properties as a record). */
+export interface StandInBoardDetails {
+  fqbn: string;
+  buildProperties: Record<string, string>;
+  configOptions: { option: string; optionLabel: string; values: { value: string; valueLabel: string; selected: boolean }[] }[];
+  programmers: { platform: string; id: string; name: string }[];
+  toolsDependencies: { name: string; version: string; packager: string }[];
 }
 
 export interface ContentProvider {

@@ -106,7 +106,7 @@ class BoardbridgeExtension {
   fromPanel(message) {
     if (message?.type === 'open_file') return this.bridgeSketch ? openAtLine(this.vscode, this.bridgeSketch, message) : undefined;
     if (message?.type === 'reviews') {
-      this.toPanel({ type: 'selection', board: this.selection.board, port: this.selection.port });
+      this.toPanel(selectionMessage(this.selection));
       if (this.bridgeSketch) this.toPanel({ type: 'buffers', buffers: unsavedBuffers(this.vscode, this.bridgeSketch) });
     }
     return this.diffs.receive(message);
@@ -120,8 +120,13 @@ class BoardbridgeExtension {
     if (!selection.sketch) return;
     this.selection = selection;
     if (selection.sketch !== this.bridgeSketch) return this.restart();
-    this.toPanel({ type: 'selection', board: selection.board, port: selection.port });
+    this.toPanel(selectionMessage(selection));
   }
+}
+
+/** The board, port and the IDE's build facts, as the bridge's `selection` message. */
+function selectionMessage(selection) {
+  return { type: 'selection', board: selection.board, port: selection.port, ...(selection.arduinoIde ? { arduinoIde: selection.arduinoIde } : {}) };
 }
 
 function messageHtml(text) {

@@ -16,7 +16,7 @@ function webviewHtml(panelUrl) {
 <style>html, body, iframe { margin: 0; padding: 0; border: 0; width: 100%; height: 100%; overflow: hidden; }</style>
 </head>
 <body>
-<iframe id="panel" src="${panelUrl}" title="boardbridge"></iframe>
+<iframe id="panel" src="${panelUrl}" title="boardbridge" allow="clipboard-read; clipboard-write"></iframe>
 <script nonce="${nonce}">
   const vscode = acquireVsCodeApi();
   const frame = document.getElementById('panel');
