@@ -17,7 +17,7 @@ export interface ServedPanel {
   ino: string;
   model: ModelServer;
   output(): string;
-  /** Agent processes the bridge has started and not ended (children running claude-code-acp). */
+  /** Agent processes the bridge has started and not ended (children running claude-code-acp or the stand-in). */
   agentProcesses(): number;
   stop(): Promise<void>;
 }
@@ -28,17 +28,26 @@ export async function servePanel(scriptFor: (sketch: { sketch: string; ino: stri
   const { root, sketch, ino } = tempSketch();
   const model = await startModelServer(scriptFor({ sketch, ino }));
   const launch = agentLaunch('claude-code-acp', model.url, root);
-  const agentCommand = [launch.command, ...launch.args].map(quote).join(' ');
-  const child = spawn(process.execPath, [cliMain, 'serve', sketch, '--agent-command', agentCommand, ...extraArgs], {
-    env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state'), CI: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const served = await startServe([sketch, '--agent-command', claudeCommand(launch), ...extraArgs], { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state'), CI: 'true' }, () => model.close());
+  return { ...served, sketch, ino, model };
+}
+
+/** The real claude-code-acp as one `--agent-command` line. */
+export function claudeCommand(launch: { command: string; args: string[] }): string {
+  return [launch.command, ...launch.args].map(quote).join(' ');
+}
+
+export type ServeProcess = Omit<ServedPanel, 'sketch' | 'ino' | 'model'>;
+
+/** Runs `boardbridge serve <args>` until it prints its URL; `stop` ends it (SIGTERM), then runs `after`. */
+export async function startServe(args: string[], env: NodeJS.ProcessEnv, after: () => Promise<void> = async () => undefined): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [cliMain, 'serve', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (t: string) => (output += t));
   child.stderr!.setEncoding('utf8').on('data', (t: string) => (output += t));
   const stop = async () => {
     await stopProcess(child);
-    await model.close();
+    await after();
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -57,7 +66,7 @@ export async function servePanel(scriptFor: (sketch: { sketch: string; ino: stri
       });
     });
     const parsed = new URL(url);
-    return { url, port: Number(parsed.port), token: parsed.pathname.split('/')[1], sketch, ino, model, output: () => output, agentProcesses: () => agentChildren(child.pid!), stop };
+    return { url, port: Number(parsed.port), token: parsed.pathname.split('/')[1]!, output: () => output, agentProcesses: () => agentChildren(child.pid!), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -81,7 +90,7 @@ export function agentChildren(parent: number): number {
       // Field 4 of /proc/<pid>/stat is the parent pid; the command name (field 2) may hold spaces.
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === parent && readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('claude-code-acp')) count++;
+      if (ppid === parent && /claude-code-acp|standin-agent/.test(readFileSync(`/proc/${name}/cmdline`, 'utf8'))) count++;
     } catch {
       // the process ended while we looked
     }
