@@ -1,7 +1,9 @@
 // Who may talk to the panel: the token in the URL path on every request, a Host
 // header naming the loopback address we listen on (a DNS-rebinding page sends its
 // own host name) and, when a browser sends one, an Origin that is the panel itself
-// (so no other web page can drive the bridge through the socket).
+// (so no other web page can drive the bridge through the socket). Pages that may
+// frame the panel (`--embed-from`) may also load its pages: Chromium sends the
+// embedding webview's Origin when it navigates a cross-site frame.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
@@ -17,6 +19,8 @@ export class PanelAccess {
   constructor(
     token: string,
     private readonly port: () => number,
+    /** CSP source expressions of the pages that may frame the panel. */
+    private readonly embedders: string[] = [],
   ) {
     this.token = Buffer.from(token);
   }
@@ -29,7 +33,8 @@ export class PanelAccess {
     }
     const origin = request.headers.origin;
     if (socket && !origin) return { ok: false, status: 403, reason: 'a socket needs an Origin header' };
-    if (origin !== undefined && !this.origins().includes(origin.toLowerCase())) {
+    const embedding = !socket && origin !== undefined && this.embedders.some((source) => sourceMatches(source, origin));
+    if (origin !== undefined && !embedding && !this.origins().includes(origin.toLowerCase())) {
       return { ok: false, status: 403, reason: `Origin "${origin}" may not use this panel` };
     }
     const url = request.url ?? '/';
@@ -49,4 +54,22 @@ export class PanelAccess {
   private origins(): string[] {
     return this.hosts().map((h) => `http://${h}`);
   }
+}
+
+/**
+ * Whether an Origin matches a CSP source expression as `frame-ancestors` would: a
+ * scheme alone (`vscode-webview:`), or scheme://host[:port] with `*.` host and `*` port
+ * wildcards (`http://*.webview.localhost:*`).
+ */
+export function sourceMatches(source: string, origin: string): boolean {
+  const s = /^([a-z][a-z0-9+.-]*):(?:\/\/([^:/]+)(?::(\d+|\*))?)?$/i.exec(source);
+  const o = /^([a-z][a-z0-9+.-]*):\/\/([^:/]+)(?::(\d+))?$/i.exec(origin);
+  if (!s || !o) return false;
+  const [, scheme, host, port] = s;
+  if (scheme.toLowerCase() !== o[1].toLowerCase()) return false;
+  if (host === undefined) return true;
+  const wanted = host.toLowerCase();
+  const given = o[2].toLowerCase();
+  const hostOk = wanted.startsWith('*.') ? given.endsWith(wanted.slice(1)) && given.length > wanted.length - 1 : given === wanted;
+  return hostOk && (port === '*' || (port ?? '') === (o[3] ?? ''));
 }

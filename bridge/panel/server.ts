@@ -57,7 +57,7 @@ export function monacoRoot(): string {
 export async function startPanelServer(options: PanelServerOptions): Promise<PanelServer> {
   const token = options.token ?? newToken();
   let port = options.port ?? 0;
-  const access = new PanelAccess(token, () => port);
+  const access = new PanelAccess(token, () => port, options.embedFrom ?? []);
   const frameAncestors = checkedSources(options.embedFrom ?? []);
   const roots = { page: pageRoot(), monaco: monacoRoot() };
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
