@@ -25,18 +25,35 @@ interface ServeFlags extends AgentFlags {
 
 const FOLLOWABLE: IdeKind[] = ['mplabx', 'openmv'];
 
+const FOLLOW_HELP = `
+Examples:
+  boardbridge serve path/to/Blink.X
+  boardbridge serve --follow mplabx              follow MPLAB X's main project (or its only open one)
+  boardbridge serve --follow openmv --board OPENMV4
+                                                 follow OpenMV IDE's latest script and serial port
+
+--follow reads the file the IDE records its project in and switches the panel (same URL)
+when it changes, after the agent's current turn:
+  mplabx  ~/.mplab_ide/dev/v*/config/Preferences/org/netbeans/modules/projectui.properties
+          (Windows %APPDATA%\\mplab_ide\\dev\\v*, macOS ~/Library/Application Support/mplab_ide/dev/v*);
+          written within a second of opening a project or setting the main project
+  openmv  ~/.config/OpenMV/OpenMVIDE.ini ($XDG_CONFIG_HOME; Windows %APPDATA%\\OpenMV);
+          written only when OpenMV IDE exits or its Options dialog closes
+`;
+
 export function registerServe(program: Command): void {
   addAgentFlags(
     program
       .command('serve')
-      .description('serve the chat, diffs and pin table as a local web panel beside your IDE')
+      .description('serve the chat, diffs and pin table as a local web panel beside your IDE; --follow mplabx|openmv follows the project the IDE has open')
       .argument('[project]', 'the sketch or project folder (default: --workspace or the current folder)')
       .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
       .option('--allow <level>', 'grant without asking: reads, edits (inside the workspace) or all', 'none')
       .option('--allow-device', 'allow uploads and other device changes without asking')
       .option('--embed-from <source...>', 'pages that may show the panel in a frame, as CSP sources (an IDE webview: vscode-webview:)')
       .option('--follow <ide>', 'serve the project the IDE has open and switch when it changes: mplabx or openmv')
-      .option('--ide-settings <file>', "with --follow: the IDE's settings file, if not in its usual place"),
+      .option('--ide-settings <file>', "with --follow: the IDE's settings file, if not in its usual place")
+      .addHelpText('after', FOLLOW_HELP),
   ).action(async (project: string | undefined, flags: ServeFlags) => {
     process.exitCode = await serve({ ...flags, workspace: project ?? flags.workspace });
   });

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { sharedFixtures } from '../context-providers/mplabx/support.js';
 import { agentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
 import { runCli, standinLaunch, tempSketch } from '../e2e/run-cli.js';
@@ -16,7 +17,6 @@ import { launchChromium, screenshot } from './browser.js';
 import { claudeCommand, startServe, type ServeProcess } from './serve-process.js';
 
 const WAIT = { timeout: 45_000 };
-const FIXTURES = '/work/shared/fixtures/mplabx';
 const NOTE = 'CAN-FD notes: the demo uses CAN1.\n';
 
 let browser: Browser;
@@ -100,8 +100,8 @@ describe('serve --follow mplabx (settings file written as MPLAB X writes it; rea
     root = mkdtempSync(path.join(os.tmpdir(), 'bb-follow-mplab-'));
     pic = path.join(root, 'MPLABXProjects', 'pic18-demo.X');
     dspic = path.join(root, 'MPLABXProjects', 'dspic-canfd.X');
-    cpSync(path.join(FIXTURES, 'pic18f47q10-curiosity-hpc-demo-code.X'), pic, { recursive: true });
-    cpSync(path.join(FIXTURES, 'dspic33ck-curiosity-canfd.X'), dspic, { recursive: true });
+    cpSync(path.join(sharedFixtures, 'pic18f47q10-curiosity-hpc-demo-code.X'), pic, { recursive: true });
+    cpSync(path.join(sharedFixtures, 'dspic33ck-curiosity-canfd.X'), dspic, { recursive: true });
     settings = path.join(root, 'mplab_ide', 'dev', 'v6.25', 'config', 'Preferences', 'org', 'netbeans', 'modules', 'projectui.properties');
     mkdirSync(path.dirname(settings), { recursive: true });
     writeFileSync(settings, projectui(pic), 'latin1');
