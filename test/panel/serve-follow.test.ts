@@ -221,7 +221,9 @@ describe('serve --follow openmv (settings file written as OpenMV IDE writes it; 
     settings = path.join(root, 'config', 'OpenMV', 'OpenMVIDE.ini');
     mkdirSync(path.dirname(settings), { recursive: true });
     saveIni([blob, qr], 'ttyACM0');
-    served = await startServe(['--follow', 'openmv', '--board', 'OPENMV4', '--agent-command', standinCommand], {
+    // The stand-in refuses to start in a folder holding `refuse-agent`, as an agent that cannot run there would.
+    const refusing = `sh -c 'test -e refuse-agent && exit 3; exec ${standinCommand}'`;
+    served = await startServe(['--follow', 'openmv', '--board', 'OPENMV4', '--agent-command', refusing], {
       ...(process.env as Record<string, string>),
       XDG_CONFIG_HOME: path.join(root, 'config'),
       BOARDBRIDGE_STATE_DIR: path.join(root, 'state'),
@@ -263,5 +265,16 @@ describe('serve --follow openmv (settings file written as OpenMV IDE writes it; 
     expect(context).not.toContain('blob.py uses');
     expect(await page.locator('#log').innerText()).toContain('blob.py uses the sensor module');
     await until('the old agent to end', () => served.agentProcesses() === 1);
+  });
+
+  it('stays on its project, saying why, when the agent cannot start in the new one', async () => {
+    const broken = script(path.join(root, 'Documents', 'OpenMV', 'broken'), 'b.py', 'import sensor\n');
+    writeFileSync(path.join(path.dirname(broken), 'refuse-agent'), '');
+    saveIni([broken, faces], 'ttyACM1');
+    await shows(page, '#project-note', 'OpenMV IDE switched to b.py, but the agent could not start there (');
+    expect(await page.textContent('#project-note')).toMatch(/— the panel stays on blobs$/);
+    expect(await page.textContent('#workspace')).toBe(path.dirname(blob));
+    expect(await echoedContext()).toContain('echo-blocks');
+    expect(served.agentProcesses()).toBe(1);
   });
 });
