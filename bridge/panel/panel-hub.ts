@@ -14,6 +14,9 @@ import { SerialMonitor } from './serial-monitor.js';
 import { readWorkspaceFile } from './workspace-file.js';
 import { parseClientMessage, type BoardContextView, type ClientMessage, type ServerMessage } from './protocol.js';
 
+/** How long the IDE may take to apply and save an agent's write before the bridge writes it itself. */
+const EDITOR_WRITE_TIMEOUT_MS = 15_000;
+
 export interface PanelClient {
   send(message: ServerMessage): void;
 }
@@ -37,6 +40,10 @@ export class PanelHub {
   private session?: BridgeSession;
   private busy = false;
   private buffers: Record<string, string> = {};
+  /** The page inside an IDE that applies the agent's writes through the IDE's editor. */
+  private editor?: PanelClient;
+  private readonly editorWrites = new Map<number, (applied: boolean) => void>();
+  private nextWriteId = 1;
   private selection: Selection;
   private context?: BoardContextView;
   private contextProblem?: string;
@@ -73,6 +80,7 @@ export class PanelHub {
 
   attach(session: BridgeSession): void {
     this.session = session;
+    session.setEditorWriter(this.editorWrite);
     session.journal.onEntry((entry) => this.broadcast({ type: 'review', review: this.reviews.record(entry) }));
     void this.refreshContext();
   }
@@ -98,7 +106,10 @@ export class PanelHub {
     });
     return {
       receive: (raw) => this.receive(client, raw),
-      leave: () => this.clients.delete(client),
+      leave: () => {
+        this.clients.delete(client);
+        if (client === this.editor) this.dropEditor();
+      },
     };
   }
 
@@ -161,6 +172,11 @@ export class PanelHub {
         if (changed) await this.refreshContext();
         return;
       }
+      case 'editor':
+        this.editor = client;
+        return;
+      case 'write_applied':
+        return this.editorWrites.get(message.id)?.(message.ok);
       case 'buffers':
         this.buffers = message.buffers;
         return;
@@ -173,6 +189,32 @@ export class PanelHub {
       case 'serial_close':
         return this.needMonitor().close();
     }
+  }
+
+  /**
+   * For BridgeSession: the agent's write to an existing file goes to the IDE's editor
+   * (an edit its undo can take back, then a save). Without an IDE, or when it does not
+   * answer in time, the bridge writes the file itself.
+   */
+  readonly editorWrite = (file: string, text: string): Promise<boolean> => {
+    const editor = this.editor;
+    if (!editor) return Promise.resolve(false);
+    const id = this.nextWriteId++;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => settle(false), EDITOR_WRITE_TIMEOUT_MS);
+      const settle = (applied: boolean) => {
+        clearTimeout(timer);
+        this.editorWrites.delete(id);
+        resolve(applied);
+      };
+      this.editorWrites.set(id, settle);
+      editor.send({ type: 'apply_write', id, path: file, text });
+    });
+  };
+
+  private dropEditor(): void {
+    this.editor = undefined;
+    for (const settle of [...this.editorWrites.values()]) settle(false);
   }
 
   /** Releases the monitor's port. */

@@ -76,7 +76,9 @@ export type ServerMessage =
    * `serve --follow`: the IDE's project changed (or cannot be followed). `pending`: the switch waits for
    * the running turn; otherwise the new project's snapshot follows at once.
    */
-  | { type: 'project'; ide: string; workspace: string; reason: string; pending?: boolean };
+  | { type: 'project'; ide: string; workspace: string; reason: string; pending?: boolean }
+  /** To the IDE's page: apply the agent's write to this file through the editor and save it; answer write_applied. */
+  | { type: 'apply_write'; id: number; path: string; text: string };
 
 export type ClientMessage =
   | { type: 'prompt'; text: string }
@@ -93,6 +95,10 @@ export type ClientMessage =
   /** From an IDE: its unsaved editor contents by absolute path, which the agent reads instead of the disk. */
   | { type: 'buffers'; buffers: Record<string, string> }
   | { type: 'serial_ports' }
+  /** From an IDE: this page's IDE applies the agent's writes through its editor. */
+  | { type: 'editor' }
+  /** From an IDE: whether an apply_write was applied and saved. */
+  | { type: 'write_applied'; id: number; ok: boolean }
   | { type: 'serial_open'; path: string; baudRate: number }
   | { type: 'serial_send'; text: string }
   | { type: 'serial_close' };
@@ -138,6 +144,10 @@ export function parseClientMessage(raw: string): ClientMessage | { error: string
     }
     case 'serial_ports':
       return { type: 'serial_ports' };
+    case 'editor':
+      return { type: 'editor' };
+    case 'write_applied':
+      return Number.isInteger(m.id) && typeof m.ok === 'boolean' ? { type: 'write_applied', id: m.id as number, ok: m.ok } : { error: 'write_applied needs an id and ok' };
     case 'serial_close':
       return { type: 'serial_close' };
     case 'serial_open':

@@ -24,7 +24,7 @@ import { AgentSerial, serialTools } from '../mcp/serial-tools.js';
 import { MCP_SERVER_NAME, startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
 import { MCP_TOKEN_ENV } from '../mcp/stdio-relay.js';
 import { DEVICE_META_KEY } from '../services/permission/classify.js';
-import { FsService } from '../services/fs/fs-service.js';
+import { FsService, type EditorWrite } from '../services/fs/fs-service.js';
 import { WriteJournal } from '../services/fs/journal.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../services/permission/broker.js';
@@ -70,6 +70,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   readonly guard: WorkspaceGuard;
   readonly broker: PermissionBroker;
   journal!: WriteJournal;
+  private editorWriter?: EditorWrite;
   private agent!: AgentConnection;
   private terminals!: TerminalService;
   private fs!: FsService;
@@ -167,6 +168,11 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     await this.connect(oldId);
   }
 
+  /** A face whose IDE applies the agent's writes through its editor (undefined: the bridge writes files itself). */
+  setEditorWriter(writer: EditorWrite | undefined): void {
+    this.editorWriter = writer;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -227,6 +233,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       journal: this.journal,
       buffers: () => this.buffers,
       missingFileAsEmpty: readsMissingFileAsEmpty(this.agent.init.agentInfo),
+      editorWrite: (file, text) => this.editorWriter?.(file, text) ?? Promise.resolve(false),
     });
     this.terminals = new TerminalService({
       guard: this.guard,

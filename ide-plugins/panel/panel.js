@@ -54,7 +54,7 @@ function openFile(target) {
 function tellHost(message) {
   if (!embedded) return;
   if (message.type === 'snapshot') window.parent.postMessage({ type: 'boardbridge-message', message: { type: 'reviews', reviews: message.reviews } }, '*');
-  else if (message.type === 'review' || message.type === 'diff') window.parent.postMessage({ type: 'boardbridge-message', message }, '*');
+  else if (message.type === 'review' || message.type === 'diff' || message.type === 'apply_write') window.parent.postMessage({ type: 'boardbridge-message', message }, '*');
 }
 
 function onMessage(message) {

@@ -130,3 +130,40 @@ describe('the fs service', () => {
     expect(readFileSync(ino, 'utf8')).toContain('void setup');
   });
 });
+
+describe('agent writes through an IDE editor', () => {
+  const make = (editorWrite: (file: string, text: string) => Promise<boolean>) => {
+    const journal = new WriteJournal(workspace, 'sess-ed', 'test', env);
+    const written: string[] = [];
+    journal.onEntry((entry) => written.push(`${entry.path} ${readFileSync(entry.path, 'utf8')}`));
+    return { journal, written, svc: new FsService({ guard: new WorkspaceGuard([workspace]), journal, editorWrite }) };
+  };
+  const ino = () => path.join(workspace, 'Blink.ino');
+
+  it('lets the editor apply and save a write to an existing file, journalled before and announced after', async () => {
+    const asked: string[] = [];
+    const { svc, written, journal } = make(async (file, text) => {
+      asked.push(file);
+      writeFileSync(file, text); // what the IDE's save does
+      return true;
+    });
+    await svc.write({ sessionId: 's', path: ino(), content: 'faded\n' });
+    expect(asked).toEqual([ino()]);
+    expect(written).toEqual([`${ino()} faded\n`]);
+    const journals = await readJournals(workspace, env);
+    expect(journals.find((j) => j.file === journal.file)?.writes[0]).toMatchObject({ path: ino(), before: 'void setup() {}\nvoid loop() {}\n// line 3\n', after: 'faded\n' });
+  });
+
+  it('writes the file itself when the editor fails, throws, or saves something else; never asks for a new file', async () => {
+    for (const editor of [async () => false, async () => Promise.reject(new Error('gone')), async (file: string) => (writeFileSync(file, 'other'), true)]) {
+      const { svc } = make(editor);
+      await svc.write({ sessionId: 's', path: ino(), content: 'agent text\n' });
+      expect(readFileSync(ino(), 'utf8')).toBe('agent text\n');
+    }
+    const asked: string[] = [];
+    const { svc } = make(async (file) => (asked.push(file), true));
+    await svc.write({ sessionId: 's', path: path.join(workspace, 'new.h'), content: '#pragma once\n' });
+    expect(asked).toEqual([]);
+    expect(readFileSync(path.join(workspace, 'new.h'), 'utf8')).toBe('#pragma once\n');
+  });
+});

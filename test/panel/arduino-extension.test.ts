@@ -188,7 +188,7 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     vscode.documentChanged.fire({});
   });
 
-  it('opens the agent\'s change in the IDE\'s diff view and rejects it from the editor through an edit the IDE can undo, restoring the file (stand-in)', async () => {
+  it('applies the agent\'s write as an edit of the IDE\'s document, opens it in the diff view, and rejects it through another edit the IDE can undo (stand-in)', async () => {
     const frame = panelFrame();
     await frame.fill('#prompt', 'make it fade');
     await frame.press('#prompt', 'Enter');
@@ -203,6 +203,10 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     expect(vscode.contentProviders.get('boardbridge-original')!.provideTextDocumentContent(left as never)).toBe(original);
     expect(readFileSync(ino, 'utf8')).toBe(FADE);
     expect(vscode.executed).toContainEqual(['setContext', 'boardbridge.reviewing', true]);
+    // The write came through the editor: one edit of the document (undo brings the sketch back), then a save.
+    expect(vscode.appliedEdits.map((e) => e.replacements.map((r) => [r.uri.fsPath, r.text]))).toEqual([[[ino, FADE]]]);
+    const written = vscode.documents.find((d) => d.uri.fsPath === ino) as StandInTextDocument;
+    expect([written.undoHistory, written.isDirty]).toEqual([[original], false]);
 
     await frame.click('#tabs button[data-tab="changes"]');
     await frame.waitForSelector(`#diff[data-ready="${ino}"] .monaco-diff-editor`, WAIT);
@@ -213,7 +217,7 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     await frame.waitForSelector(`#reviews li[data-status="rejected"]`, WAIT);
     expect(readFileSync(ino, 'utf8')).toBe(original);
     // The old text went back through the open document as one edit, then the document was saved.
-    expect(vscode.appliedEdits.map((e) => e.replacements.map((r) => [r.uri.fsPath, r.text]))).toEqual([[[ino, original]]]);
+    expect(vscode.appliedEdits.map((e) => e.replacements.map((r) => [r.uri.fsPath, r.text]))).toEqual([[[ino, FADE]], [[ino, original]]]);
     const document = vscode.documents.find((d) => d.uri.fsPath === ino);
     expect(document).toBeInstanceOf(StandInTextDocument);
     const edited = document as StandInTextDocument;

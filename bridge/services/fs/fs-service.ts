@@ -17,10 +17,26 @@ export interface FsServiceOptions {
   buffers?: () => ReadonlyMap<string, string>;
   /** Answer a read of a missing file with empty content instead of -32002 (see agents/quirks.ts). */
   missingFileAsEmpty?: boolean;
+  /**
+   * An IDE that applies the agent's writes through its editor (so its undo works):
+   * resolves true once the file is saved with exactly this text, false to have the
+   * bridge write the file itself.
+   */
+  editorWrite?: EditorWrite;
 }
+
+export type EditorWrite = (file: string, text: string) => Promise<boolean>;
 
 export class FsService {
   constructor(private readonly options: FsServiceOptions) {}
+
+  private async editorWrite(file: string, text: string): Promise<boolean> {
+    try {
+      return (await this.options.editorWrite?.(file, text)) ?? false;
+    } catch {
+      return false;
+    }
+  }
 
   async read(params: ReadTextFileRequest): Promise<ReadTextFileResponse> {
     const file = this.options.guard.check(params.path, 'read');
@@ -47,7 +63,10 @@ export class FsService {
       before = null;
     }
     const entry = this.options.journal.record(file, before, params.content);
-    await writeFileAtomic(file, params.content);
+    // An existing file goes through the IDE's editor when one applies writes; whatever
+    // it did, the file on disk must hold exactly the agent's text afterwards.
+    const throughEditor = before !== null && (await this.editorWrite(file, params.content));
+    if (!throughEditor || (await fs.readFile(file, 'utf8').catch(() => undefined)) !== params.content) await writeFileAtomic(file, params.content);
     this.options.journal.written(entry);
     return {};
   }

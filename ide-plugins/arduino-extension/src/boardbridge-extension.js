@@ -105,7 +105,10 @@ class BoardbridgeExtension {
   // The page sends its reviews on every (re)connect: then it also needs the IDE's state again.
   fromPanel(message) {
     if (message?.type === 'open_file') return this.bridgeSketch ? openAtLine(this.vscode, this.bridgeSketch, message) : undefined;
+    if (message?.type === 'apply_write') return this.diffs.applyWrite(message).then((ok) => this.toPanel({ type: 'write_applied', id: message.id, ok }));
     if (message?.type === 'reviews') {
+      // This page's agent writes come through the editor, so the IDE's undo can take them back.
+      this.toPanel({ type: 'editor' });
       this.toPanel(selectionMessage(this.selection));
       if (this.bridgeSketch) this.toPanel({ type: 'buffers', buffers: unsavedBuffers(this.vscode, this.bridgeSketch) });
     }

@@ -1,6 +1,8 @@
 'use strict';
 // The agent's file changes in the IDE's own diff view: the content before the
 // agent's writes (from the bridge's journal) on the left, the file on the right.
+// The writes themselves arrive as edits of the open document, saved at once, so
+// the IDE's undo takes an agent's change back like any other edit.
 // Accept and reject go back to the bridge. Rejecting first puts the old text back
 // through the open document (a WorkspaceEdit, then save), so the IDE's undo can
 // bring the agent's version back; the bridge then finds the file restored and
@@ -73,6 +75,28 @@ class ChangeDiffs {
     }
     if (decision === 'reject') await this.restoreInEditor(file);
     this.send({ type: 'review', path: file, decision });
+  }
+
+  /**
+   * The agent's write to an existing sketch file, applied as one edit of its document
+   * (opened in the background when no editor shows it) and saved. Resolves false when
+   * the IDE could not: the bridge then writes the file itself.
+   */
+  async applyWrite({ path: file, text }) {
+    const vscode = this.vscode;
+    try {
+      const document =
+        vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file) ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(file)));
+      const current = document.getText();
+      if (current !== text) {
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(current.length)), text);
+        if (!(await vscode.workspace.applyEdit(edit))) return false;
+      }
+      return document.isDirty ? await document.save() : true;
+    } catch {
+      return false;
+    }
   }
 
   // Only when the document holds exactly the agent's version: the person's own edits
