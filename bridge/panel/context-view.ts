@@ -18,6 +18,7 @@ export function toContextView(context: HardwareContext): BoardContextView {
     findings: context.findings
       .filter((finding) => finding.severity !== 'info')
       .map((finding) => ({ severity: finding.severity, message: finding.message, ...(finding.file ? { where: `${finding.file}${finding.line ? `:${finding.line}` : ''}` } : {}) })),
+    warnings: context.warnings.filter((warning) => warning.severity !== 'info').map((warning) => `${warning.message}${warning.suggestion ? ` — ${warning.suggestion}` : ''}`),
     buses: context.buses.map((bus) => ({
       kind: bus.kind,
       name: bus.name,

@@ -38,6 +38,8 @@ export interface BoardContextView {
   notes: { topic: string; text: string }[];
   /** What the check found in the project, as the agent is told it (`file:line` when it has one). */
   findings: { severity: string; message: string; where?: string }[];
+  /** Problems reading the installed files (a missing device pack, a malformed line): why a table may be empty. */
+  warnings: string[];
 }
 
 /** The panel's serial monitor: `paused` while an upload has the port. */

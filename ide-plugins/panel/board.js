@@ -19,7 +19,7 @@ export class BoardView {
   show(context, problem) {
     $('board-problem').hidden = Boolean(context);
     $('board-problem').textContent = problem ?? 'Reading the board context…';
-    $('pins').hidden = !context;
+    $('pins').hidden = !context || context.pins.length === 0;
     $('board-name').textContent = context ? `${context.board} (${context.id}${context.mcu ? ', ' + context.mcu : ''})` : '';
     $('pins').tBodies[0].replaceChildren(
       ...(context?.pins ?? []).map((pin) => {
@@ -32,6 +32,7 @@ export class BoardView {
     $('board-notes').replaceChildren(
       ...(context?.notes ?? []).map((note) => item(`${note.topic}: ${note.text}`, 'note')),
       ...(context?.findings ?? []).map((finding) => item(`${finding.severity}: ${finding.message}${finding.where ? ` (${finding.where})` : ''}`, `finding ${finding.severity}`)),
+      ...(context?.warnings ?? []).map((warning) => item(`reading the files: ${warning}`, 'warning')),
     );
     $('buses').replaceChildren(
       ...(context?.buses ?? []).map((bus) => {

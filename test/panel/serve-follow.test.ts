@@ -144,6 +144,8 @@ describe('serve --follow mplabx (settings file written as MPLAB X writes it; rea
     await shows(page, '#project-note', 'MPLAB X switched to dspic-canfd.X — the panel follows it');
     await shows(page, '#workspace', dspic);
     await shows(page, '#board-name', 'dsPIC33CK256MP508');
+    // No device pack here: the Board tab says why its pin table is empty.
+    await shows(page, '#board-notes', 'device pack not installed');
     await page.waitForFunction((old) => document.body.dataset.sessionId && document.body.dataset.sessionId !== old, before, WAIT);
     expect(await page.locator('#log').innerText()).not.toContain('Hello from the PIC18 project.');
     expect(served.output()).toContain(`MPLAB X switched to dspic-canfd.X — the panel follows it: now serving ${dspic} (same URL)`);
