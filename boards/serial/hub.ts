@@ -1,7 +1,7 @@
 // The one serial hub of a running bridge. The MCP server, the terminal board commands and the
 // CLI share it, so each port has one owner, any number of readers, and an upload pauses a
 // monitor instead of failing on a busy port (DESIGN.md, "Hardware tools reach the agent three ways").
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { PortConnection } from './connection.js';
 import { describeOpenFailure, PortBusyError, SerialPortError } from './errors.js';
 import { installedBoardIdentifications } from './installed-boards.js';
@@ -29,6 +29,9 @@ export class SerialHub {
   private readonly entries = new Map<string, PortEntry>();
   private readonly pauses = new Map<string, { count: number; by: string }>();
   private readonly reconnecting = new Set<PortEntry>();
+  /** Each path a port was opened or asked for by → the device it named then (by-id links vanish on unplug). */
+  private readonly aliases = new Map<string, string>();
+  private readonly keys = new WeakMap<PortEntry, string>();
   private boards: Promise<BoardIdentification[]> | undefined;
   private readonly bufferBytes: number;
   private readonly reconnectIntervalMs: number;
@@ -52,7 +55,21 @@ export class SerialHub {
 
   /** Who holds `path`, if anyone. */
   holder(path: string): string | undefined {
-    return this.entries.get(path)?.owner;
+    return this.entries.get(this.keyOf(path))?.owner;
+  }
+
+  // One device, one entry: /dev/serial/by-id/usb-Arduino…, /dev/ttyACM0 and any other link
+  // to it are the same port. A link that no longer resolves (board unplugged) keeps the
+  // device it named when it was last seen.
+  private keyOf(path: string): string {
+    let key: string;
+    try {
+      key = realpathSync(path);
+    } catch {
+      return this.aliases.get(path) ?? path;
+    }
+    this.aliases.set(path, key);
+    return key;
   }
 
   /**
@@ -62,21 +79,23 @@ export class SerialHub {
    */
   async open(path: string, settings: Partial<PortSettings>, owner: string): Promise<PortLease> {
     const checked = portSettings(settings);
-    const existing = this.entries.get(path);
+    const key = this.keyOf(path);
+    const existing = this.entries.get(key);
     if (existing) {
-      if (existing.owner !== owner) throw new PortBusyError(path, existing.owner);
+      if (existing.owner !== owner) throw new PortBusyError(existing.path === path ? path : `${path} (the same device as ${existing.path})`, existing.owner);
       return this.lease(existing);
     }
     const entry = new PortEntry(path, checked, owner, this.bufferBytes);
-    this.entries.set(path, entry);
-    if (this.pauses.has(path)) {
+    this.entries.set(key, entry);
+    this.keys.set(entry, key);
+    if (this.pauses.has(key)) {
       entry.state = 'paused';
       return this.lease(entry);
     }
     try {
       await this.openDevice(entry);
     } catch (error) {
-      this.entries.delete(path);
+      this.entries.delete(key);
       throw describeOpenFailure(path, error);
     }
     return this.lease(entry);
@@ -84,7 +103,7 @@ export class SerialHub {
 
   /** A reader on a port someone already holds, without taking ownership. */
   reader(path: string, from: 'now' | 'oldest' = 'now'): PortReader {
-    const entry = this.entries.get(path);
+    const entry = this.entries.get(this.keyOf(path));
     if (!entry) {
       throw new SerialPortError(path, `port ${path} is not open in this bridge; open it with a monitor first`);
     }
@@ -96,13 +115,14 @@ export class SerialHub {
    * and the owner keep their places. Pauses nest; the port re-opens after the last `resume`.
    */
   async pause(path: string, by: string): Promise<void> {
-    const pause = this.pauses.get(path);
+    const key = this.keyOf(path);
+    const pause = this.pauses.get(key);
     if (pause) {
       pause.count++;
       return;
     }
-    this.pauses.set(path, { count: 1, by });
-    const entry = this.entries.get(path);
+    this.pauses.set(key, { count: 1, by });
+    const entry = this.entries.get(key);
     if (!entry || entry.state === 'released') return;
     this.stopReconnecting(entry);
     entry.state = 'paused';
@@ -111,11 +131,12 @@ export class SerialHub {
   }
 
   async resume(path: string): Promise<void> {
-    const pause = this.pauses.get(path);
+    const key = this.keyOf(path);
+    const pause = this.pauses.get(key);
     if (!pause) return;
     if (--pause.count > 0) return;
-    this.pauses.delete(path);
-    const entry = this.entries.get(path);
+    this.pauses.delete(key);
+    const entry = this.entries.get(key);
     if (!entry || entry.state !== 'paused') return;
     try {
       await this.openDevice(entry);
@@ -137,7 +158,7 @@ export class SerialHub {
 
   /** Why `path` is paused, if it is. */
   pausedBy(path: string): string | undefined {
-    return this.pauses.get(path)?.by;
+    return this.pauses.get(this.keyOf(path))?.by;
   }
 
   /** Releases every port; the hub can be used again afterwards. */
@@ -150,7 +171,8 @@ export class SerialHub {
   }
 
   private async release(entry: PortEntry): Promise<void> {
-    if (this.entries.get(entry.path) === entry) this.entries.delete(entry.path);
+    const key = this.keys.get(entry);
+    if (key !== undefined && this.entries.get(key) === entry) this.entries.delete(key);
     if (entry.state === 'released') return;
     this.stopReconnecting(entry);
     entry.state = 'released';
@@ -167,14 +189,25 @@ export class SerialHub {
         if (entry.state === 'open') this.markUnplugged(entry, error.message);
       },
     });
-    if (entry.state === 'released' || this.pauses.has(entry.path)) {
+    if (entry.state === 'released' || this.pauses.has(this.keyOf(entry.path))) {
       // Released or paused while the open was under way: give the port straight back.
       await device.close();
       return;
     }
     entry.device = device;
     entry.state = 'open';
+    this.rekey(entry);
     entry.notify();
+  }
+
+  // A board that came back under another name (by-id link now → ttyACM1) is found by that name too.
+  private rekey(entry: PortEntry): void {
+    const before = this.keys.get(entry);
+    const now = this.keyOf(entry.path);
+    if (before === undefined || before === now || this.entries.get(before) !== entry || this.entries.has(now)) return;
+    this.entries.delete(before);
+    this.entries.set(now, entry);
+    this.keys.set(entry, now);
   }
 
   private async closeDevice(entry: PortEntry): Promise<void> {

@@ -1,3 +1,6 @@
+import { mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SerialPort } from 'serialport';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PortBusyError, PortDisconnectedError, PortOpenError, ExpectTimeoutError } from '../../boards/serial/errors.js';
@@ -159,5 +162,27 @@ describe('serial hub on a socat pty pair', () => {
   it('rejects impossible line settings before touching the port', async () => {
     await expect(hub.open(pair.device, { baudRate: -5 }, 'test')).rejects.toThrow(/baud rate must be a positive/);
     await expect(hub.open(pair.device, { dataBits: 9 as 8 }, 'test')).rejects.toThrow(/data bits must be 5, 6, 7 or 8/);
+  });
+});
+
+describe('one device under several names', () => {
+  it('treats a /dev/serial/by-id style link and the device it points to as one port', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bb-by-id-'));
+    const byId = join(dir, 'usb-Arduino__www.arduino.cc__0043_7563331323335171E0B1-if00');
+    symlinkSync(pair.device, byId);
+    const lease = await hub.open(byId, { baudRate: 9600 }, 'monitor in terminal 1');
+    await expect(hub.open(pair.device, {}, 'MCP serial_monitor')).rejects.toThrow(`port ${pair.device} (the same device as ${byId}) busy, held by monitor in terminal 1`);
+    expect(hub.holder(pair.device)).toBe('monitor in terminal 1');
+    // An upload given the device name pauses the monitor opened through the link, and resumes it.
+    const reader = hub.reader(pair.device);
+    await hub.whilePaused(pair.device, 'upload', async () => {
+      expect(hub.pausedBy(byId)).toBe('upload');
+    });
+    await board.write('back\n');
+    expect((await reader.expect(/back/, { timeoutMs: 5000 })).match[0]).toBe('back');
+    await lease.release();
+    expect(hub.holder(pair.device)).toBeUndefined();
+    // Released: the device is free under either name.
+    await (await hub.open(pair.device, {}, 'MCP serial_monitor')).release();
   });
 });
