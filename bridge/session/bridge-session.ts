@@ -1,7 +1,7 @@
 // The one API every face uses: start an agent on a workspace, prompt it, answer
 // it, and watch the conversation as events. A face never builds an ACP message.
 import { EventEmitter } from 'node:events';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   methods,
@@ -34,7 +34,7 @@ import { ContextInjector } from './context-injection.js';
 import { BridgeError, errorMessage } from './errors.js';
 import type { BridgeEvent } from './events.js';
 import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
-import { getToolCall, initialState, type SessionState } from './state.js';
+import { getToolCall, initialState, type SessionState, type ToolCallState } from './state.js';
 
 export interface EditorState {
   /** Unsaved editor contents by absolute path: the agent reads these instead of the disk. */
@@ -71,6 +71,10 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   readonly broker: PermissionBroker;
   journal!: WriteJournal;
   private editorWriter?: EditorWrite;
+  /** The text each file got from the latest journalled write (fs/write_text_file or an agent's own edit). */
+  private readonly lastWritten = new Map<string, string>();
+  /** `toolCallId|path` → the file's text when an edit call naming it was first seen (null: absent). */
+  private readonly ownEditsBefore = new Map<string, string | null>();
   private agent!: AgentConnection;
   private terminals!: TerminalService;
   private fs!: FsService;
@@ -226,7 +230,10 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     }
     if (!this.journal) {
       this.journal = new WriteJournal(this.workspace, sessionId, this.options.launch.id, env);
-      this.journal.onEntry((entry) => this.emitEvent({ type: 'file_written', path: entry.path, created: entry.before === null, seq: entry.seq }));
+      this.journal.onEntry((entry) => {
+        this.lastWritten.set(entry.path, entry.after);
+        this.emitEvent({ type: 'file_written', path: entry.path, created: entry.before === null, seq: entry.seq });
+      });
     }
     this.fs = new FsService({
       guard: this.guard,
@@ -390,12 +397,46 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     return response;
   }
 
+  /**
+   * Some agents (codex) patch files themselves instead of asking fs/write_text_file, and
+   * their diffs are hunks, not whole files. Each file an edit call names is read when the
+   * call is first seen (before any permission lets it run); when the call completes and the
+   * file changed without a write through the bridge, the change goes into the journal:
+   * faces can review it and `boardbridge undo` can take it back (refusing if it changes again).
+   */
+  private journalOwnEdits(call: ToolCallState): void {
+    if (call.kind !== 'edit') return;
+    const done = call.status === 'completed' || call.status === 'failed';
+    for (const item of call.content) {
+      if (item.type !== 'diff') continue;
+      const key = `${call.toolCallId}|${item.path}`;
+      let file: string;
+      try {
+        file = this.guard.check(path.resolve(this.workspace, item.path), 'write');
+      } catch {
+        continue; // outside the workspace: not ours to record
+      }
+      // Read at once: the turn's stop may follow the completing update directly.
+      const now = readTextOrNull(file);
+      if (!done) {
+        if (!this.ownEditsBefore.has(key)) this.ownEditsBefore.set(key, now);
+        continue;
+      }
+      const before = this.ownEditsBefore.get(key);
+      this.ownEditsBefore.delete(key);
+      if (call.status !== 'completed' || before === undefined || now === null || now === before || this.lastWritten.get(file) === now) continue;
+      this.journal.written(this.journal.record(file, before, now));
+    }
+  }
+
   private emitChange(change: StateChange): void {
     switch (change.type) {
       case 'message_chunk':
         return this.emitEvent({ type: 'message_chunk', role: change.role, text: change.text });
       case 'tool_call':
-        return this.emitEvent({ type: 'tool_call', created: change.created, toolCall: change.toolCall });
+        this.emitEvent({ type: 'tool_call', created: change.created, toolCall: change.toolCall });
+        this.journalOwnEdits(change.toolCall);
+        return;
       case 'plan':
         return this.emitEvent({ type: 'plan', entries: this.state.plan });
       case 'mode':
@@ -445,4 +486,12 @@ function checkWorkspace(dir: string): string {
     throw new BridgeError('workspace_not_found', `workspace ${resolved} does not exist or is not a folder`, 'run boardbridge in your sketch or project folder, or pass --workspace DIR');
   }
   return resolved;
+}
+
+function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }

@@ -1,6 +1,5 @@
-// codex-acp 0.16 against the scripted OpenAI Responses endpoint. codex-acp is not a dependency
-// (a 233 MB native binary): these run once `npm i -D @zed-industries/codex-acp@0.16.0` is done,
-// and codex's sandbox needs Debian's bubblewrap (bwrap) to read or patch files.
+// codex-acp 0.16 against the scripted OpenAI Responses endpoint (a dev dependency: its native
+// binary is 233 MB); codex's sandbox needs Debian's bubblewrap (bwrap) to read or patch files.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -90,7 +90,7 @@
 //   name kept, '-' included). Without --skip-trust no MCP server is started and nothing says so.
 // - Exits when stdin closes; still kill its process group.
 //
-// codex-acp 0.16.0 (optional, not a dependency: see codexLaunch; codex-acp.test.ts runs when installed)
+// codex-acp 0.16.0 (a dev dependency: see codexLaunch; test/harness/codex-acp.test.ts, test/e2e/codex-agent.test.ts)
 // - initialize: mcpCapabilities {http, sse: false}, sessionCapabilities {list, resume, close},
 //   authMethods chatgpt | codex-api-key | openai-api-key (env_var type). session/new: modes
 //   read-only (current) | auto | full-access. Its own JSON-RPC request ids are UUID strings.
@@ -188,9 +188,8 @@ export function codexBinary(): string | undefined {
 }
 
 /**
- * codex-acp is not a dependency of this repo (its native binary is 233 MB); given its binary
- * (node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp after
- * `npm i @zed-industries/codex-acp@0.16.0`), this points it at the model server's /v1/responses.
+ * Given codex-acp's binary (node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp,
+ * a dev dependency), this points it at the model server's /v1/responses.
  * gpt-5.2-codex is a model codex knows, so it offers apply_patch and prints no metadata warning.
  */
 export function codexLaunch(binary: string, modelUrl: string, tmpRoot: string): AgentLaunch {
