@@ -1,4 +1,5 @@
 // What the board commands need from whoever runs them: the bridge's terminal service, the CLI.
+import type { InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
 import type { SerialHub } from '../serial/hub.js';
 import type { BuildTool } from '../toolchains/build-tool.js';
 import type { UploadConsent, UploadTarget } from '../upload/consent.js';
@@ -13,8 +14,11 @@ export interface BoardCommandDeps {
    * when they refused. Commands never upload without it.
    */
   requestUploadConsent(target: UploadTarget, question: string): Promise<UploadConsent | undefined>;
-  /** Board properties from the Arduino context resolver, when it knows the FQBN. */
-  boardProperties?(fqbn: string): Promise<Record<string, string> | undefined>;
+  /**
+   * The Arduino context provider's installed platforms, so a recipe upload runs what the agent's
+   * board context describes; the provider's default discovery when absent.
+   */
+  arduinoPlatforms?(): Promise<InstalledPlatforms>;
   /** How this caller is named as a port's owner, e.g. "terminal 3" or "CLI". */
   owner?: string;
 }

@@ -44,7 +44,7 @@ export function uploadCommand(deps: BoardCommandDeps): InProcessCommand {
       tool,
       hub: deps.hub,
       verbose: values.verbose === true,
-      boardProperties: await deps.boardProperties?.(target.fqbn),
+      installed: await deps.arduinoPlatforms?.(),
       onOutput: (line) => io.write(`${line}\n`),
       signal: io.signal,
     });

@@ -1,7 +1,10 @@
 // Writing a built sketch to a board: through arduino-cli when it is the toolchain, otherwise
-// through the platform's own upload recipe (avrdude for AVR). Any monitor on the port is paused
-// for the duration and resumed afterwards, instead of the upload failing on a busy port.
+// through the platform's own upload recipe (avrdude for AVR), with the board and its tool
+// resolved as the Arduino context provider resolves them. Any monitor on the port is paused for
+// the duration and resumed afterwards, instead of the upload failing on a busy port.
 import { execa } from 'execa';
+import { discoverPlatforms, type InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
+import { resolveFqbn } from '../../context-providers/arduino/resolve.js';
 import type { SerialHub } from '../serial/hub.js';
 import { listPorts } from '../serial/port-list.js';
 import { touch1200, waitForUploadPort } from '../serial/upload-port.js';
@@ -22,8 +25,12 @@ export interface UploadRequest {
   tool?: BuildTool;
   /** The bridge's hub: monitors on `port` pause during the upload. */
   hub?: SerialHub;
-  /** The board's resolved properties; asked from the tool when absent. */
-  boardProperties?: Record<string, string>;
+  /**
+   * The installed Arduino platforms as the Arduino context provider found them, so a recipe
+   * upload runs the command the agent's board context describes; discovered with the provider's
+   * defaults when absent. Unused when arduino-cli uploads.
+   */
+  installed?: InstalledPlatforms;
   /** Read the flash back and compare (default true). */
   verify?: boolean;
   verbose?: boolean;
@@ -60,7 +67,7 @@ export async function upload(request: UploadRequest): Promise<UploadResult> {
   checkConsent(request.consent, target);
   const tool = request.tool ?? detectBuildTool();
   const run = (): Promise<UploadResult> =>
-    tool.name === 'arduino-cli' ? uploadWithCli(request, tool.executable, target.image) : uploadWithRecipe(request, tool, target.image);
+    tool.name === 'arduino-cli' ? uploadWithCli(request, tool.executable, target.image) : uploadWithRecipe(request, target.image);
   return request.hub ? request.hub.whilePaused(request.port, `upload of ${target.image}`, run) : run();
 }
 
@@ -83,12 +90,14 @@ async function uploadWithCli(request: UploadRequest, cli: string, image: string)
   return runUploader(argv, request, request.port, image);
 }
 
-async function uploadWithRecipe(request: UploadRequest, tool: BuildTool, image: string): Promise<UploadResult> {
+async function uploadWithRecipe(request: UploadRequest, image: string): Promise<UploadResult> {
   const location = locateSketch(request.sketch);
-  const properties = request.boardProperties ?? (await tool.boardProperties(request.fqbn, location.dir));
+  const installed = request.installed ?? (await discoverPlatforms());
+  const board = resolveFqbn(request.fqbn, installed);
   const recipeFor = (port: string) =>
     uploadRecipe({
-      properties,
+      board,
+      installed,
       port,
       buildPath: buildFolder(location.dir, request.fqbn),
       sketchName: location.name,

@@ -37,7 +37,8 @@
 //   loadWithLocal, expandReferences, unresolvedReferences; parseFqbn / formatFqbn.
 //
 //   resolveUploadTool(board, installed, { action?: "upload"|"bootloader"|"program"; protocol? }):
-//     { toolId, platform, properties } — arduino-cli's upload property assembly incl. vendor:tool.
+//     { toolId, reference, key, platform, properties } — arduino-cli's upload property assembly incl.
+//     vendor:tool; boards/upload/recipe.ts builds the upload command from it.
 //
 // Board facts: buildPinMap(board): PinMap; readVariantHeader(board); compileDefines(board).
 // Sketch: readSketch(dir), scanLibraries(folders), resolveIncludes(files, board, libraries),

@@ -11,6 +11,9 @@ import { ResolveError, type ResolvedBoard } from './resolve.js';
 export interface ToolRecipeProperties {
   /** The tool id without a vendor (`avrdude`). */
   toolId: string;
+  /** The reference as the board gives it (`arduino:avrdude`) and the key it came from (`upload.tool.default`). */
+  reference: string;
+  key: string;
   /** The platform whose platform.txt defines the tool. */
   platform: PlatformRelease;
   /** Unexpanded; expand with `expandReferences(pattern, key => extra[key] ?? properties.get(key))`. */
@@ -25,8 +28,9 @@ export function resolveUploadTool(
   const action = options.action ?? 'upload';
   const protocol = options.protocol ?? 'serial';
   const get = (key: string): string | undefined => board.properties.get(key);
-  const reference = get(`${action}.tool.${protocol}`) ?? get(`${action}.tool.default`) ?? get(`${action}.tool`);
-  if (!reference) {
+  const key = [`${action}.tool.${protocol}`, `${action}.tool.default`, `${action}.tool`].find((candidate) => get(candidate));
+  const reference = key ? get(key) : undefined;
+  if (!key || !reference) {
     throw new ResolveError(`${board.fqbn} defines no ${action}.tool (nor ${action}.tool.${protocol} / .default), so it cannot ${action} over ${protocol}`, 'reference');
   }
   const parts = reference.split(':');
@@ -48,7 +52,24 @@ export function resolveUploadTool(
   set(platform.load().properties.entries());
   set(board.platform.load().properties.entries());
   merged.set('runtime.platform.path', platform.dir);
-  set(board.properties.entries());
+  const toolKeys = platform.load().properties;
+  for (const [name, value] of board.properties) {
+    if (platform !== board.platform && toolKeys.has(name) && isBeneathPlatforms(name, board, installed)) continue;
+    merged.set(name, value);
+  }
   set(merged.subTree(`tools.${toolId}`).entries());
-  return { toolId, platform, properties: new Map(merged.entries()) };
+  return { toolId, reference, key, platform, properties: new Map(merged.entries()) };
+}
+
+// A `tools.` key the board has only from beneath every platform does not hide the referenced
+// platform's own definition of its tool, as the IDE 1.8 uploader (Debian's) lays the tool over
+// the board: a global platform.txt that arduino-builder merges under platforms (Debian's says
+// tools.avrdude.path={runtime.tools.avrdude.path}) or resolveFqbn's deprecated default, against
+// Debian's arduino:avr tools.avrdude.path=/usr. Upstream platforms give both the same value.
+function isBeneathPlatforms(name: string, board: ResolvedBoard, installed: InstalledPlatforms): boolean {
+  if (!name.startsWith('tools.')) return false;
+  const source = board.sources.get(name);
+  if (!source) return true;
+  const under = installed.globalProperties.under.source(name);
+  return under !== undefined && under.file === source.file && under.line === source.line;
 }
