@@ -21,6 +21,7 @@ interface ServeFlags extends AgentFlags {
   embedFrom?: string[];
   follow?: string;
   ideSettings?: string;
+  idleExit?: string;
 }
 
 const FOLLOWABLE: IdeKind[] = ['mplabx', 'openmv'];
@@ -53,6 +54,7 @@ export function registerServe(program: Command): void {
       .option('--embed-from <source...>', 'pages that may show the panel in a frame, as CSP sources (an IDE webview: vscode-webview:)')
       .option('--follow <ide>', 'serve the project the IDE has open and switch when it changes: mplabx or openmv')
       .option('--ide-settings <file>', "with --follow: the IDE's settings file, if not in its usual place")
+      .option('--idle-exit <seconds>', 'stop when no page has been connected for this long (an IDE extension that reloads re-attaches meanwhile)')
       .addHelpText('after', FOLLOW_HELP),
   ).action(async (project: string | undefined, flags: ServeFlags) => {
     process.exitCode = await serve({ ...flags, workspace: project ?? flags.workspace });
@@ -77,9 +79,11 @@ async function serve(flags: ServeFlags): Promise<number> {
     printError(new Error(`--port takes a port number from 0 to 65535 (got "${flags.port}")`));
     return EXIT.error;
   }
+  const idleExitSeconds = flags.idleExit === undefined ? undefined : Number(flags.idleExit);
   try {
     checkedSources(flags.embedFrom ?? []);
     checkFollowFlags(flags);
+    if (idleExitSeconds !== undefined && !(Number.isFinite(idleExitSeconds) && idleExitSeconds > 0)) throw new Error(`--idle-exit takes a number of seconds above 0 (got "${flags.idleExit}")`);
   } catch (error) {
     printError(error);
     return EXIT.usage;
@@ -117,8 +121,12 @@ async function serve(flags: ServeFlags): Promise<number> {
   }
   const panel = following?.panel(served, startProject);
   let server: Awaited<ReturnType<typeof startPanelServer>>;
+  // Stopping comes from Ctrl-C, SIGTERM, or (with --idle-exit) no page for that long.
+  let stop!: (why?: string) => void;
+  const stopped = new Promise<string | undefined>((resolve) => (stop = resolve));
+  const idle = idleExitSeconds === undefined ? undefined : new IdleTimer(idleExitSeconds * 1000, () => stop(`no page connected for ${idleExitSeconds} s (--idle-exit)`));
   try {
-    server = await startPanelServer({ hub: panel ?? served.hub, port, embedFrom: flags.embedFrom });
+    server = await startPanelServer({ hub: panel ?? served.hub, port, embedFrom: flags.embedFrom, onPages: (count) => idle?.pages(count) });
   } catch (error) {
     following?.follower.close();
     await (panel ? panel.close() : closeProject(served));
@@ -128,15 +136,37 @@ async function serve(flags: ServeFlags): Promise<number> {
   }
   process.stdout.write(`boardbridge panel for ${served.session.workspace}\n  ${server.url}\nOpen it in a browser beside your IDE. Ctrl-C stops the agent and the panel.\n`);
   following?.started(served.session.workspace);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  idle?.pages(0);
+  process.once('SIGINT', () => stop());
+  process.once('SIGTERM', () => stop());
+  const why = await stopped;
+  idle?.cancel();
+  if (why) say(`boardbridge serve stops: ${why}`);
   following?.follower.close();
   await server.close();
   await (panel ? panel.close() : closeProject(served));
   await hardware.close();
   return EXIT.ok;
+}
+
+/** Runs `onIdle` once no page has been connected for `ms`; a page connecting cancels the countdown. */
+class IdleTimer {
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly ms: number,
+    private readonly onIdle: () => void,
+  ) {}
+
+  pages(count: number): void {
+    if (count > 0) return this.cancel();
+    if (!this.timer) this.timer = setTimeout(this.onIdle, this.ms);
+  }
+
+  cancel(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
 }
 
 async function closeProject(served: { hub: { close(): Promise<void> }; session: BridgeSession }): Promise<void> {

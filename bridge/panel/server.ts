@@ -23,6 +23,8 @@ export interface PanelServerOptions {
    * `vscode-webview:`). The framed page still needs the token; its socket has the panel's own Origin.
    */
   embedFrom?: string[];
+  /** Called with the number of connected pages whenever a page connects or leaves. */
+  onPages?(count: number): void;
 }
 
 export interface PanelServer {
@@ -76,7 +78,11 @@ export async function startPanelServer(options: PanelServerOptions): Promise<Pan
       socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => attachPage(options.hub, ws));
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      attachPage(options.hub, ws);
+      options.onPages?.(sockets.clients.size);
+      ws.once('close', () => options.onPages?.(sockets.clients.size));
+    });
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandTable } from '../../boards/command.js';
 import { WorkspaceGuard } from '../../bridge/services/fs/workspace-guard.js';
 import { FACE_OUTPUT_BUDGET, TerminalService, type TerminalEvent } from '../../bridge/services/terminal/terminal-service.js';
+import { alive } from '../support/process-alive.js';
 
 const workspace = mkdtempSync(path.join(os.tmpdir(), 'bb-term-'));
 let service: TerminalService;
@@ -14,14 +15,6 @@ function make(commands?: CommandTable, onEvent?: (event: TerminalEvent) => void)
   return service;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 afterEach(async () => {
   await service?.releaseAll();

@@ -17,6 +17,7 @@ import { agentChildren } from './serve-process.js';
 import { discoverPlatforms } from '../../context-providers/arduino/platforms.js';
 import { resolveFqbn } from '../../context-providers/arduino/resolve.js';
 import { StandInArduino, standInVscode, StandInTextDocument, StandInWebview, type StandInBoardDetails, type StandInVscode } from './vscode-stand-in.js';
+import { alive } from '../support/process-alive.js';
 
 const extensionDir = path.join(repoRoot, 'ide-plugins', 'arduino-extension');
 const load = createRequire(import.meta.url);
@@ -50,8 +51,23 @@ async function boardDetails(fqbnWithOptions: string): Promise<StandInBoardDetail
 interface ExtensionUnderTest {
   start(): Promise<void>;
   stop(): Promise<void>;
-  bridge?: { child?: { pid?: number; exitCode: number | null; signalCode: string | null } };
+  url?: string;
+  bridge?: { pid?: number };
 }
+
+/** What VS Code gives an extension: its subscriptions, a workspace memento that outlives a window reload, a log folder. */
+function standInContext(logDir: string) {
+  const memento = new Map<string, unknown>();
+  return {
+    subscriptions: [] as unknown[],
+    workspaceState: { get: (key: string) => memento.get(key), update: async (key: string, value: unknown) => void memento.set(key, value) },
+    logUri: { fsPath: logDir },
+  };
+}
+
+/** The bridge's log file, from what the extension remembered for re-attaching. */
+const logOf = (c: ReturnType<typeof standInContext>) => (c.workspaceState.get('boardbridge.bridge') as { logFile: string } | undefined)?.logFile ?? '';
+
 
 const WAIT = { timeout: 45_000 };
 const FADE = 'void setup() {}\nvoid loop() { analogWrite(9, 100); }\n';
@@ -66,6 +82,8 @@ let arduino: StandInArduino;
 let extension: ExtensionUnderTest;
 let ino: string;
 let original: string;
+let context: ReturnType<typeof standInContext>;
+let extensionEnv: NodeJS.ProcessEnv;
 
 async function until<T>(what: string, check: () => T | undefined | false): Promise<T> {
   for (let i = 0; i < 900; i++) {
@@ -110,14 +128,19 @@ beforeAll(async () => {
       command: [process.execPath, cliMain],
       agentCommand: [launch.command, ...launch.args].map(quote).join(' '),
       embedFrom: [webview.origin],
+      idleExitSeconds: 2,
     },
   });
-  extension = new BoardbridgeExtension(vscode.api, { subscriptions: [] }, { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(temp.root, 'state') });
+  context = standInContext(path.join(temp.root, 'extension-logs'));
+  extensionEnv = { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(temp.root, 'state') };
+  extension = new BoardbridgeExtension(vscode.api, context, extensionEnv);
   await extension.start();
 });
 
 afterAll(async () => {
+  const pid = extension?.bridge?.pid;
   await extension?.stop();
+  if (pid && alive(pid)) process.kill(pid, 'SIGTERM');
   await browser?.close();
   await webview?.close();
   await model?.close();
@@ -132,7 +155,7 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     expect(await frame.textContent('#agent')).toMatch(/claude/i);
     await frame.click('#tabs button[data-tab="board"]');
     await frame.waitForSelector('#board-name:has-text("arduino:avr:uno")', WAIT);
-    expect(extension.bridge?.child?.pid && agentChildren(extension.bridge.child.pid)).toBe(1);
+    expect(extension.bridge?.pid && agentChildren(extension.bridge.pid)).toBe(1);
   });
 
   it('follows the board and its options as the IDE reports them: fqbn first, then the board details (stand-in)', async () => {
@@ -241,12 +264,39 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     writeFileSync(ino, original);
   });
 
-  it('stops the bridge and its agent when the extension is deactivated (stand-in)', async () => {
-    const child = extension.bridge!.child!;
-    const pid = child.pid!;
+  it('re-attaches to the running session when the IDE window reloads: same bridge, same agent, the conversation so far (stand-in)', async () => {
+    const { pid } = extension.bridge!;
+    const url = extension.url;
+    await extension.stop(); // the extension host goes away with the window
+    expect(alive(pid!)).toBe(true);
+    extension = new BoardbridgeExtension(vscode.api, context, extensionEnv);
+    await extension.start();
+    expect([extension.bridge?.pid, extension.url]).toEqual([pid, url]);
+    expect(agentChildren(pid!)).toBe(1);
+    const before = panelFrame();
+    vscode.viewProvider()!.resolveWebviewView(webview.view());
+    const frame = await until('the reloaded view\'s panel frame', () => page.frames().find((f) => f !== before && f.url() === url));
+    await frame.waitForSelector('#log .msg.agent:has-text("It blinks pin 7.")', WAIT);
+  });
+
+  it('stops the bridge and its agent by itself once no panel has been connected for boardbridge.idleExitSeconds (stand-in)', async () => {
+    const pid = extension.bridge!.pid!;
     await extension.stop();
-    expect(child.exitCode !== null || child.signalCode !== null).toBe(true);
+    await page.goto('about:blank'); // the IDE window is gone: no panel is connected
+    await until('the bridge to exit', () => !alive(pid));
     expect(agentChildren(pid)).toBe(0);
+    expect(readFileSync(logOf(context), 'utf8')).toContain('boardbridge serve stops: no page connected for 2 s (--idle-exit)');
+  });
+
+  it('ends the bridge and its agent at once on Restart (stand-in)', async () => {
+    extension = new BoardbridgeExtension(vscode.api, context, extensionEnv);
+    await extension.start();
+    const first = extension.bridge!.pid!;
+    await vscode.commands.get('boardbridge.restart')!();
+    expect(alive(first)).toBe(false);
+    expect(extension.bridge!.pid).not.toBe(first);
+    expect(agentChildren(extension.bridge!.pid!)).toBe(1);
+    await (extension as unknown as { stopBridge(): Promise<void> }).stopBridge();
   });
 });
 

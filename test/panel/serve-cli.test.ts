@@ -18,6 +18,9 @@ describe('boardbridge serve on bad input', () => {
     const embed = await runCli(['serve', sketch, '--embed-from', "x; script-src *", '--agent-command', 'true']);
     expect(embed.code).toBe(2);
     expect(embed.stderr).toContain('--embed-from takes CSP sources');
+    const idle = await runCli(['serve', sketch, '--idle-exit', '0', '--agent-command', 'true']);
+    expect(idle.code).toBe(2);
+    expect(idle.stderr).toContain('--idle-exit takes a number of seconds above 0 (got "0")');
   });
 
   it('reports an agent that does not start, and serves nothing', async () => {

@@ -3,6 +3,9 @@
 // extension.js, or a stand-in in tests): start `boardbridge serve` for the open
 // sketch, show its panel in a webview, keep the bridge told about the board, port
 // and unsaved buffers, and open the agent's changes in the IDE's diff view.
+const { createHash } = require('node:crypto');
+const os = require('node:os');
+const path = require('node:path');
 const { BridgeProcess, serveArgs } = require('./bridge-process.js');
 const { arduinoApi, selectionFromArduino, selectionFromFolder, watchSelection } = require('./arduino-selection.js');
 const { ChangeDiffs, ORIGINAL_SCHEME } = require('./change-diffs.js');
@@ -11,6 +14,8 @@ const { unsavedBuffers, watchBuffers } = require('./unsaved-buffers.js');
 const { webviewHtml } = require('./webview-html.js');
 
 const VIEW_ID = 'boardbridge.panel';
+/** workspaceState key: the running bridge ({ sketch, pid, url, logFile }) a reloaded window re-attaches to. */
+const SAVED_BRIDGE = 'boardbridge.bridge';
 
 class BoardbridgeExtension {
   /**
@@ -42,8 +47,15 @@ class BoardbridgeExtension {
     await this.startBridge();
   }
 
+  /**
+   * The extension host is going away (the IDE window closes or reloads). The bridge stays:
+   * a reloaded window re-attaches to the same session, and a closed IDE leaves no panel
+   * connected, so the bridge stops by itself after boardbridge.idleExitSeconds.
+   */
   async stop() {
-    await this.stopBridge();
+    this.disposeWatches();
+    this.bridge = undefined;
+    this.url = undefined;
   }
 
   async restart() {
@@ -66,28 +78,49 @@ class BoardbridgeExtension {
       agent: config.get('agent', ''),
       agentCommand: config.get('agentCommand', ''),
       embedFrom: config.get('embedFrom', []),
+      idleExitSeconds: config.get('idleExitSeconds', 60),
     });
     this.problem = undefined;
     this.url = undefined;
     this.render();
-    this.bridge = new BridgeProcess({ command, args, cwd: sketch, env: this.env });
     this.bridgeSketch = sketch;
-    try {
-      this.url = await this.bridge.start();
-    } catch (error) {
-      this.problem = error.message;
-      void this.vscode.window.showErrorMessage(`boardbridge: ${error.message}`);
+    const saved = this.context.workspaceState?.get(SAVED_BRIDGE);
+    this.bridge = saved?.sketch === sketch ? await BridgeProcess.reattach(saved) : undefined;
+    if (this.bridge) {
+      this.url = this.bridge.url;
+    } else {
+      this.bridge = new BridgeProcess({ command, args, cwd: sketch, env: this.env, logFile: this.logFile(sketch) });
+      try {
+        this.url = await this.bridge.start();
+        await this.context.workspaceState?.update(SAVED_BRIDGE, { sketch, ...this.bridge.saved() });
+      } catch (error) {
+        this.problem = error.message;
+        void this.vscode.window.showErrorMessage(`boardbridge: ${error.message}`);
+      }
     }
     this.bridgeWatches = watchBuffers(this.vscode, sketch, (buffers) => this.toPanel({ type: 'buffers', buffers }));
     this.render();
   }
 
+  /** Ends the bridge and its agent (restart, another sketch). */
   async stopBridge() {
-    for (const watch of this.bridgeWatches) watch.dispose();
-    this.bridgeWatches = [];
+    this.disposeWatches();
     await this.bridge?.stop();
+    await this.context.workspaceState?.update(SAVED_BRIDGE, undefined);
     this.bridge = undefined;
     this.url = undefined;
+  }
+
+  disposeWatches() {
+    for (const watch of this.bridgeWatches) watch.dispose();
+    this.bridgeWatches = [];
+  }
+
+  /** The bridge's output, one file per sketch, where the IDE keeps the extension's logs. */
+  logFile(sketch) {
+    const dir = this.context.logUri?.fsPath ?? this.context.globalStorageUri?.fsPath ?? path.join(os.tmpdir(), 'boardbridge-extension');
+    const id = createHash('sha1').update(sketch).digest('hex').slice(0, 12);
+    return path.join(dir, `serve-${path.basename(sketch)}-${id}.log`);
   }
 
   showIn(view) {

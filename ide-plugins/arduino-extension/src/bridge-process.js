@@ -1,14 +1,20 @@
 'use strict';
-// Starts `boardbridge serve` for one sketch folder and stops it. The bridge prints
-// its panel URL (with the token) on stdout; nothing else is read from it.
+// Starts `boardbridge serve` for one sketch folder, finds it again after the IDE window
+// reloads, and stops it. The bridge runs detached with its output in a log file, so a
+// reload (which restarts the extension host) leaves it and its agent running: the new
+// extension host re-attaches to the same session. `--idle-exit` makes the bridge stop by
+// itself once no panel has been connected for a while (the IDE was closed).
 const { spawn } = require('node:child_process');
+const { closeSync, mkdirSync, openSync, readFileSync } = require('node:fs');
+const http = require('node:http');
+const path = require('node:path');
 
 const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/[\w-]+\//;
 const START_TIMEOUT_MS = 60_000;
 
 /**
  * The command line for a sketch: `command` is the program and its first arguments.
- * @param {{ command: string[], sketch: string, board?: string, agent?: string, agentCommand?: string, embedFrom: string[] }} o
+ * @param {{ command: string[], sketch: string, board?: string, agent?: string, agentCommand?: string, embedFrom: string[], idleExitSeconds?: number }} o
  * @returns {string[]}
  */
 function serveArgs(o) {
@@ -16,52 +22,115 @@ function serveArgs(o) {
   if (o.board) args.push('--board', o.board);
   if (o.agentCommand) args.push('--agent-command', o.agentCommand);
   else if (o.agent) args.push('--agent', o.agent);
+  if (o.idleExitSeconds) args.push('--idle-exit', String(o.idleExitSeconds));
   if (o.embedFrom.length) args.push('--embed-from', ...o.embedFrom);
   return args;
 }
 
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+};
+
+/** Whether `url` is a boardbridge panel that still answers (its token is in the URL). */
+function answers(url) {
+  return new Promise((resolve) => {
+    const request = http.get(url, { timeout: 3000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    });
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => resolve(false));
+  });
+}
+
 class BridgeProcess {
-  /** @param {{ command: string[], args: string[], cwd: string, env: NodeJS.ProcessEnv }} o */
+  /** @param {{ command: string[], args: string[], cwd: string, env: NodeJS.ProcessEnv, logFile: string }} o */
   constructor(o) {
     this.options = o;
-    this.output = '';
-    this.child = undefined;
+    this.pid = undefined;
+    this.url = undefined;
+  }
+
+  /**
+   * The bridge an earlier extension host started for this sketch, if it still runs and answers.
+   * @param {{ pid: number, url: string, logFile?: string } | undefined} saved
+   */
+  static async reattach(saved) {
+    if (!saved?.pid || !saved.url || !alive(saved.pid) || !(await answers(saved.url))) return undefined;
+    const bridge = new BridgeProcess({ logFile: saved.logFile });
+    bridge.pid = saved.pid;
+    bridge.url = saved.url;
+    return bridge;
+  }
+
+  /** What to remember for a later `reattach`. */
+  saved() {
+    return { pid: this.pid, url: this.url, logFile: this.options.logFile };
   }
 
   /** Resolves with the panel URL; rejects with what the bridge said when it fails to start. */
   start() {
-    const { command, args, cwd, env } = this.options;
-    const child = spawn(command[0], args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child = child;
-    child.stdout.setEncoding('utf8').on('data', (t) => (this.output = (this.output + t).slice(-8000)));
-    child.stderr.setEncoding('utf8').on('data', (t) => (this.output = (this.output + t).slice(-8000)));
+    const { command, args, cwd, env, logFile } = this.options;
+    mkdirSync(path.dirname(logFile), { recursive: true });
+    const log = openSync(logFile, 'w');
+    let child;
+    try {
+      child = spawn(command[0], args, { cwd, env, stdio: ['ignore', log, log], detached: true });
+    } finally {
+      closeSync(log);
+    }
+    this.pid = child.pid;
+    const said = () => {
+      try {
+        return readFileSync(logFile, 'utf8').slice(-8000);
+      } catch {
+        return '';
+      }
+    };
     return new Promise((resolve, reject) => {
-      const fail = (why) => {
+      let poll;
+      const finish = (error, url) => {
         clearTimeout(timer);
-        reject(new Error(`${why}. boardbridge said:\n${this.output.trim() || '(nothing)'}\nCheck the setting boardbridge.command (now ${JSON.stringify(command)}).`));
+        clearInterval(poll);
+        child.removeAllListeners();
+        child.unref();
+        if (error) reject(error);
+        else resolve(url);
       };
+      const fail = (why) => finish(new Error(`${why}. boardbridge said:\n${said().trim() || '(nothing)'}\nCheck the setting boardbridge.command (now ${JSON.stringify(command)}).`));
       const timer = setTimeout(() => fail(`boardbridge serve printed no panel URL within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
       child.on('error', (error) => fail(`boardbridge could not be started (${error.message})`));
       child.on('exit', (code, signal) => fail(`boardbridge serve stopped (${signal ?? 'exit ' + code}) before the panel was ready`));
-      child.stdout.on('data', () => {
-        const match = URL_PATTERN.exec(this.output);
+      poll = setInterval(() => {
+        const match = URL_PATTERN.exec(said());
         if (!match) return;
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        resolve(match[0]);
-      });
+        this.url = match[0];
+        finish(undefined, match[0]);
+      }, 100);
     });
   }
 
   /** SIGTERM lets the bridge close its agent; it is killed if it has not gone after 10 s. */
   async stop() {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
+    const pid = this.pid;
+    const signal = (name) => {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // gone already
+      }
+    };
+    if (!pid || !alive(pid)) return;
+    signal('SIGTERM');
+    for (let waited = 0; alive(pid) && waited <= 12_000; waited += 50) {
+      if (waited === 10_000) signal('SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 }
 
