@@ -22,6 +22,7 @@ interface ServeFlags extends AgentFlags {
   follow?: string;
   ideSettings?: string;
   idleExit?: string;
+  open?: boolean;
 }
 
 const FOLLOWABLE: IdeKind[] = ['mplabx', 'openmv'];
@@ -54,6 +55,7 @@ export function registerServe(program: Command): void {
       .option('--embed-from <source...>', 'pages that may show the panel in a frame, as CSP sources (an IDE webview: vscode-webview:)')
       .option('--follow <ide>', 'serve the project the IDE has open and switch when it changes: mplabx or openmv')
       .option('--ide-settings <file>', "with --follow: the IDE's settings file, if not in its usual place")
+      .option('--no-open', 'print the URL without opening a browser (a browser opens when there is a desktop; $BROWSER picks it)')
       .option('--idle-exit <seconds>', 'stop when no page has been connected for this long (an IDE extension that reloads re-attaches meanwhile)')
       .addHelpText('after', FOLLOW_HELP),
   ).action(async (project: string | undefined, flags: ServeFlags) => {
@@ -135,6 +137,7 @@ async function serve(flags: ServeFlags): Promise<number> {
     return EXIT.error;
   }
   process.stdout.write(`boardbridge panel for ${served.session.workspace}\n  ${server.url}\nOpen it in a browser beside your IDE. Ctrl-C stops the agent and the panel.\n`);
+  if (flags.open !== false) await openPanel(server.url, say);
   following?.started(served.session.workspace);
   idle?.pages(0);
   process.once('SIGINT', () => stop());
@@ -147,6 +150,14 @@ async function serve(flags: ServeFlags): Promise<number> {
   await (panel ? panel.close() : closeProject(served));
   await hardware.close();
   return EXIT.ok;
+}
+
+async function openPanel(url: string, say: (line: string) => void): Promise<void> {
+  const { browserCommand, openBrowser } = await import('./open-browser.js');
+  const decision = browserCommand(url);
+  if (!decision.command) return say(`(not opening a browser: ${decision.skipped})`);
+  const problem = await openBrowser(decision.command);
+  say(problem ? `(could not open a browser: ${problem}; open the URL yourself)` : `(opened with ${decision.command[0]})`);
 }
 
 /** Runs `onIdle` once no page has been connected for `ms`; a page connecting cancels the countdown. */

@@ -18,7 +18,8 @@ const START_TIMEOUT_MS = 60_000;
  * @returns {string[]}
  */
 function serveArgs(o) {
-  const args = [...o.command.slice(1), 'serve', o.sketch];
+  // The panel shows in the IDE's own view: no external browser.
+  const args = [...o.command.slice(1), 'serve', o.sketch, '--no-open'];
   if (o.board) args.push('--board', o.board);
   if (o.agentCommand) args.push('--agent-command', o.agentCommand);
   else if (o.agent) args.push('--agent', o.agent);
