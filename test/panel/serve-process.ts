@@ -41,7 +41,9 @@ export type ServeProcess = Omit<ServedPanel, 'sketch' | 'ino' | 'model'>;
 
 /** Runs `boardbridge serve <args>` until it prints its URL; `stop` ends it (SIGTERM), then runs `after`. */
 export async function startServe(args: string[], env: NodeJS.ProcessEnv, after: () => Promise<void> = async () => undefined): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [cliMain, 'serve', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Tests run on desktops too: no real browser window unless a test names its own $BROWSER.
+  const noOpen = env.BROWSER ? [] : ['--no-open'];
+  const child = spawn(process.execPath, [cliMain, 'serve', ...args, ...noOpen], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (t: string) => (output += t));
   child.stderr!.setEncoding('utf8').on('data', (t: string) => (output += t));
