@@ -42,6 +42,17 @@ describe('the fs service', () => {
     expect((await read(path.join(workspace, 'Blink.ino'))).content).toBe('unsaved text');
   });
 
+  it('journals the unsaved editor text as what a write replaced, so undo brings that back', async () => {
+    const ino = path.join(workspace, 'Blink.ino');
+    buffers.set(ino, 'unsaved text');
+    await write(ino, 'agent text');
+    const [journal] = await readJournals(workspace, env);
+    expect(journal.writes[0]).toMatchObject({ path: ino, before: 'unsaved text', after: 'agent text' });
+    const steps = await planUndo(journal);
+    await applyUndo(journal, steps, false);
+    expect(readFileSync(ino, 'utf8')).toBe('unsaved text');
+  });
+
   it('refuses relative paths, .. traversal and absolute paths outside the workspace, touching nothing', async () => {
     await expect(read('Blink.ino')).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('relative') });
     await expect(read(path.join(workspace, '..', 'secrets', 'key.txt'))).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('outside the workspace') });

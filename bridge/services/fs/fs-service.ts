@@ -62,6 +62,10 @@ export class FsService {
       if (error instanceof RequestError) throw error;
       before = null;
     }
+    // What the person had in the editor is what the agent changed (it read that, not the
+    // disk): a review or undo brings their unsaved text back, not an older saved one.
+    const buffered = before === null ? undefined : this.options.buffers?.().get(file);
+    if (buffered !== undefined) before = buffered;
     const entry = this.options.journal.record(file, before, params.content);
     // An existing file goes through the IDE's editor when one applies writes; whatever
     // it did, the file on disk must hold exactly the agent's text afterwards.
