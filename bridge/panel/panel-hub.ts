@@ -179,6 +179,7 @@ export class PanelHub {
         return this.editorWrites.get(message.id)?.(message.ok);
       case 'buffers':
         this.buffers = message.buffers;
+        this.session?.setBuffers(message.buffers);
         return;
       case 'serial_ports':
         return client.send({ type: 'serial_ports', ports: (await this.monitor?.ports()) ?? [] });

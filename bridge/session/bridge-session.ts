@@ -172,6 +172,11 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     await this.connect(oldId);
   }
 
+  /** The face's unsaved editor contents by path, now (also mid-turn): the agent reads these instead of the disk. */
+  setBuffers(buffers: Record<string, string>): void {
+    this.buffers = new Map(Object.entries(buffers).map(([p, c]) => [path.resolve(p), c]));
+  }
+
   /** A face whose IDE applies the agent's writes through its editor (undefined: the bridge writes files itself). */
   setEditorWriter(writer: EditorWrite | undefined): void {
     this.editorWriter = writer;
@@ -327,7 +332,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     if (!this.agent.process.running) {
       return { error: new BridgeError('agent_exited', `${this.options.launch.title} is not running`, 'restart the session') };
     }
-    this.buffers = new Map(Object.entries(editor.buffers ?? {}).map(([p, c]) => [path.resolve(p), c]));
+    this.setBuffers(editor.buffers ?? {});
     this.selection = editor.selection ?? this.selection;
     const blocks: ContentBlock[] = [];
     if (this.options.contexts) {

@@ -208,7 +208,9 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     expect(toolResults.join('\n')).toContain('unsaved: blink on pin 7');
     expect(readFileSync(ino, 'utf8')).toBe(original);
     vscode.documents.length = 0;
+    const sent = webview.posted.length;
     vscode.documentChanged.fire({});
+    await until('the emptied buffers sent to the panel', () => webview.posted.slice(sent).some((m) => JSON.stringify(m).includes('"buffers":{}')));
   });
 
   it('applies the agent\'s write as an edit of the IDE\'s document, opens it in the diff view, and rejects it through another edit the IDE can undo (stand-in)', async () => {
