@@ -1,4 +1,4 @@
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPort } from 'serialport';
@@ -184,5 +184,30 @@ describe('one device under several names', () => {
     expect(hub.holder(pair.device)).toBeUndefined();
     // Released: the device is free under either name.
     await (await hub.open(pair.device, {}, 'MCP serial_monitor')).release();
+  });
+});
+
+describe('descriptors', () => {
+  const openPts = () => readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith('/dev/pts/');
+    } catch {
+      return false;
+    }
+  }).length;
+
+  it('leaves no descriptor of the port open after opens, pauses and releases', async () => {
+    const before = openPts();
+    for (let i = 0; i < 10; i++) {
+      const lease = await hub.open(pair.device, { baudRate: 9600 }, 'monitor');
+      const reader = lease.reader();
+      await board.write(`round ${i}\n`);
+      await reader.expect(new RegExp(`round ${i}`), { timeoutMs: 5000 });
+      await hub.whilePaused(pair.device, 'upload', async () => undefined);
+      await lease.release();
+    }
+    // Closing a tty stream finishes on the next turn of the event loop.
+    for (let i = 0; i < 100 && openPts() !== before; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(openPts()).toBe(before);
   });
 });
