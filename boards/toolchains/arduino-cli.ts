@@ -19,11 +19,19 @@ export class ArduinoCli implements BuildTool {
   readonly name = 'arduino-cli' as const;
   private version: Promise<string> | undefined;
 
-  constructor(readonly executable: string) {}
+  /** Given before every command: the configuration file to use (Arduino IDE 2.x keeps its own). */
+  readonly globalArgs: string[];
+
+  constructor(
+    readonly executable: string,
+    options: { configFile?: string } = {},
+  ) {
+    this.globalArgs = options.configFile ? ['--config-file', options.configFile] : [];
+  }
 
   /** `1.0.4`, `0.35.3`, … from `arduino-cli version`. */
   cliVersion(): Promise<string> {
-    this.version ??= execa(this.executable, ['version'], { reject: false }).then((result) => {
+    this.version ??= execa(this.executable, [...this.globalArgs, 'version'], { reject: false }).then((result) => {
       const version = /Version:\s*(\S+)/.exec(result.stdout)?.[1];
       if (!version) throw new ToolchainError(`${this.executable} version printed no version: ${result.all ?? result.stderr}`);
       return version;
@@ -36,6 +44,7 @@ export class ArduinoCli implements BuildTool {
     const buildPath = buildFolder(sketch.dir, request.fqbn);
     mkdirSync(buildPath, { recursive: true });
     const args = [
+      ...this.globalArgs,
       'compile',
       '-b',
       request.fqbn,
@@ -92,7 +101,7 @@ export class ArduinoCli implements BuildTool {
   }
 
   private async json(args: string[]): Promise<unknown> {
-    const full = [...args, ...(await this.jsonFlag())];
+    const full = [...this.globalArgs, ...args, ...(await this.jsonFlag())];
     const finished = await execa(this.executable, full, { reject: false, env: { NO_COLOR: 'true' } });
     if (finished.exitCode !== 0) {
       throw new ToolchainError(

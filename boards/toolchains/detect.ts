@@ -1,5 +1,6 @@
 // Picks the toolchain: arduino-cli first (on PATH, or the one Arduino IDE 2.x bundles), then
 // arduino-builder (Arduino IDE 1.8, Debian's package); otherwise says what to install.
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findExecutable } from '../executables.js';
@@ -10,9 +11,13 @@ import { ToolchainError, type BuildTool } from './build-tool.js';
 /** Where Arduino IDE 2.x keeps the arduino-cli it runs, below its install folder. */
 const IDE_BUNDLED_CLI = join('resources', 'app', 'lib', 'backend', 'resources');
 
-export function defaultIdeFolders(): string[] {
+/** Set by the Arduino IDE extension: the install folder of the IDE it runs in. */
+export const IDE_FOLDER_VARIABLE = 'BOARDBRIDGE_ARDUINO_IDE';
+
+export function defaultIdeFolders(env: NodeJS.ProcessEnv = process.env): string[] {
   const home = homedir();
   return [
+    ...(env[IDE_FOLDER_VARIABLE] ? [env[IDE_FOLDER_VARIABLE]] : []),
     '/opt/arduino-ide',
     '/opt/Arduino IDE',
     '/usr/share/arduino-ide',
@@ -28,6 +33,8 @@ export interface DetectOptions {
   path?: string;
   /** Arduino IDE 2.x install folders to look into; defaults to the usual places. */
   ideFolders?: string[];
+  /** Home folder, for Arduino IDE 2.x's own arduino-cli configuration; defaults to os.homedir(). */
+  home?: string;
   /** Folders arduino-builder is given; defaults to Debian's. */
   builderLayout?: ArduinoBuilderLayout;
 }
@@ -41,7 +48,10 @@ export function detectBuildTool(options: DetectOptions = {}): BuildTool {
   const ideFolders = options.ideFolders ?? defaultIdeFolders();
   for (const folder of ideFolders) {
     const bundled = findExecutable('arduino-cli', join(folder, IDE_BUNDLED_CLI));
-    if (bundled) return new ArduinoCli(bundled);
+    if (!bundled) continue;
+    // The IDE runs its arduino-cli with the IDE's configuration (data folder, sketchbook, board manager URLs).
+    const ideConfig = join(options.home ?? homedir(), '.arduinoIDE', 'arduino-cli.yaml');
+    return new ArduinoCli(bundled, existsSync(ideConfig) ? { configFile: ideConfig } : {});
   }
   const builder = findExecutable('arduino-builder', options.path);
   if (builder) return new ArduinoBuilder(builder, options.builderLayout ?? debianLayout());

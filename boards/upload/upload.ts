@@ -67,15 +67,15 @@ export async function upload(request: UploadRequest): Promise<UploadResult> {
   checkConsent(request.consent, target);
   const tool = request.tool ?? detectBuildTool();
   const run = (): Promise<UploadResult> =>
-    tool.name === 'arduino-cli' ? uploadWithCli(request, tool.executable, target.image) : uploadWithRecipe(request, target.image);
+    tool.name === 'arduino-cli' ? uploadWithCli(request, [tool.executable, ...((tool as { globalArgs?: string[] }).globalArgs ?? [])], target.image) : uploadWithRecipe(request, target.image);
   return request.hub ? request.hub.whilePaused(request.port, `upload of ${target.image}`, run) : run();
 }
 
-async function uploadWithCli(request: UploadRequest, cli: string, image: string): Promise<UploadResult> {
+async function uploadWithCli(request: UploadRequest, cli: string[], image: string): Promise<UploadResult> {
   const location = locateSketch(request.sketch);
   // arduino-cli does the 1200-bps touch and the port wait itself.
   const argv = [
-    cli,
+    ...cli,
     'upload',
     '-p',
     request.port,

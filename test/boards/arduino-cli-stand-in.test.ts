@@ -8,7 +8,7 @@ import { grantUpload } from '../../boards/upload/consent.js';
 import { upload, uploadTarget } from '../../boards/upload/upload.js';
 import { ptyPair, stop } from '../rig/pty-pair.js';
 import { ArduinoCli } from '../../boards/toolchains/arduino-cli.js';
-import { detectBuildTool } from '../../boards/toolchains/detect.js';
+import { defaultIdeFolders, detectBuildTool } from '../../boards/toolchains/detect.js';
 import { GREETER, sketchFolder, BROKEN } from '../rig/sketches.js';
 import { standInArduinoCli } from '../rig/stand-in-arduino-cli.js';
 
@@ -119,6 +119,33 @@ describe('toolchain detection', () => {
     const tool = detectBuildTool({ path: '/usr/bin', ideFolders: ['/nonexistent', ide] });
     expect(tool.name).toBe('arduino-cli');
     expect(tool.executable).toBe(join(bundled, 'arduino-cli'));
+  });
+
+  it("runs the Arduino IDE's own arduino-cli with the IDE's configuration, for compiles and uploads (stand-in IDE folder from BOARDBRIDGE_ARDUINO_IDE)", async () => {
+    const ide = mkdtempSync(join(tmpdir(), 'bb-ide-'));
+    const home = mkdtempSync(join(tmpdir(), 'bb-home-'));
+    const bundled = join(ide, 'resources', 'app', 'lib', 'backend', 'resources');
+    mkdirSync(bundled, { recursive: true });
+    mkdirSync(join(home, '.arduinoIDE'));
+    const config = join(home, '.arduinoIDE', 'arduino-cli.yaml');
+    writeFileSync(config, 'directories:\n  data: /home/anna/.arduino15\n  user: /home/anna/Arduino\n');
+    const standIn = standInArduinoCli('1.0.4', bundled);
+    const tool = detectBuildTool({ path: '/usr/bin', ideFolders: defaultIdeFolders({ BOARDBRIDGE_ARDUINO_IDE: ide }), home });
+    expect(tool.executable).toBe(join(bundled, 'arduino-cli'));
+    const sketch = sketchFolder('Greeter', GREETER);
+    expect((await compile({ sketch, fqbn: 'arduino:avr:uno', tool })).success).toBe(true);
+    writeFileSync(join(sketch, 'build', 'arduino.avr.uno', 'Greeter.ino.hex'), ':00000001FF\n'); // the stand-in compiles nothing
+    const pair = await ptyPair();
+    try {
+      const target = uploadTarget(sketch, 'arduino:avr:uno', pair.device);
+      const result = await upload({ sketch, fqbn: 'arduino:avr:uno', port: pair.device, consent: grantUpload(target, 'test'), tool });
+      expect(result.success).toBe(true);
+    } finally {
+      await stop(pair.socat);
+    }
+    const calls = standIn.calls();
+    expect(calls.map((args) => args.slice(0, 3))).toEqual(expect.arrayContaining([['--config-file', config, 'compile'], ['--config-file', config, 'upload']]));
+    expect(calls.every((args) => args[0] === '--config-file' && args[1] === config)).toBe(true);
   });
 
   it('falls back to Debian’s arduino-builder when there is no arduino-cli', () => {

@@ -3,7 +3,7 @@
 // stand-in is real: `boardbridge serve` with the claude-code-acp agent offline,
 // and the webview in headless Chromium with the panel in its frame.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
@@ -83,6 +83,7 @@ let extension: ExtensionUnderTest;
 let ino: string;
 let original: string;
 let context: ReturnType<typeof standInContext>;
+let ideFolder: string;
 let extensionEnv: NodeJS.ProcessEnv;
 
 async function until<T>(what: string, check: () => T | undefined | false): Promise<T> {
@@ -122,7 +123,11 @@ beforeAll(async () => {
   webview = new StandInWebview(page);
   await webview.listen();
   arduino = new StandInArduino({ sketchPath: temp.sketch, fqbn: 'arduino:avr:uno', boardDetails: await boardDetails('arduino:avr:uno'), port: '/dev/ttyACM0' });
+  // An IDE install folder with the place Arduino IDE 2.x keeps its arduino-cli (the extension host's appRoot is <install>/resources/app).
+  ideFolder = path.join(temp.root, 'arduino-ide');
+  mkdirSync(path.join(ideFolder, 'resources', 'app', 'lib', 'backend', 'resources'), { recursive: true });
   vscode = standInVscode({
+    appRoot: path.join(ideFolder, 'resources', 'app'),
     arduino,
     config: {
       command: [process.execPath, cliMain],
@@ -156,6 +161,8 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     await frame.click('#tabs button[data-tab="board"]');
     await frame.waitForSelector('#board-name:has-text("arduino:avr:uno")', WAIT);
     expect(extension.bridge?.pid && agentChildren(extension.bridge.pid)).toBe(1);
+    // The bridge is told where the IDE is installed, to use the IDE's own arduino-cli.
+    expect(readFileSync(`/proc/${extension.bridge!.pid}/environ`, 'utf8').split('\0')).toContain(`BOARDBRIDGE_ARDUINO_IDE=${ideFolder}`);
   });
 
   it('follows the board and its options as the IDE reports them: fqbn first, then the board details (stand-in)', async () => {

@@ -167,7 +167,7 @@ export interface StandInVscode {
   setActiveEditor(path: string | undefined): void;
 }
 
-export function standInVscode(options: { folder?: string; arduino?: StandInArduino; config: Record<string, unknown> }): StandInVscode {
+export function standInVscode(options: { folder?: string; arduino?: StandInArduino; config: Record<string, unknown>; appRoot?: string }): StandInVscode {
   const documents: StandInDocument[] = [];
   const documentChanged = new StandInEmitter<unknown>();
   const saved = new StandInEmitter<unknown>();
@@ -197,6 +197,7 @@ export function standInVscode(options: { folder?: string; arduino?: StandInArdui
   };
   const providers = new Map<string, { resolveWebviewView(view: unknown): void }>();
   const api = {
+    env: { appRoot: options.appRoot ?? '/nonexistent/resources/app' },
     EventEmitter: StandInEmitter,
     Position: StandInPosition,
     Range: StandInRange,

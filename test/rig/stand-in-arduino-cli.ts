@@ -115,8 +115,11 @@ export function standInArduinoCli(version: '0.35.3' | '1.0.4', dir = mkdtempSync
   const jsonFlag = version.startsWith('1.') ? "args.includes('--json')" : "args.join(' ').includes('--format json')";
   const script = `#!/usr/bin/env node
 const { appendFileSync } = require('node:fs');
-const args = process.argv.slice(2);
-appendFileSync(${JSON.stringify(log)}, JSON.stringify(args) + '\\n');
+const given = process.argv.slice(2);
+appendFileSync(${JSON.stringify(log)}, JSON.stringify(given) + '\\n');
+// --config-file is a global flag: anywhere, with its value.
+const at = given.indexOf('--config-file');
+const args = at < 0 ? given : given.filter((_, i) => i !== at && i !== at + 1);
 const answers = ${JSON.stringify(answers(version))};
 const command = args.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ');
 if (args[0] === 'version') { console.log('arduino-cli  Version: ${version} Commit: 0123abc Date: 2024-06-01T00:00:00Z'); process.exit(0); }

@@ -4,6 +4,7 @@
 // sketch, show its panel in a webview, keep the bridge told about the board, port
 // and unsaved buffers, and open the agent's changes in the IDE's diff view.
 const { createHash } = require('node:crypto');
+const { existsSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { BridgeProcess, serveArgs } = require('./bridge-process.js');
@@ -89,7 +90,7 @@ class BoardbridgeExtension {
     if (this.bridge) {
       this.url = this.bridge.url;
     } else {
-      this.bridge = new BridgeProcess({ command, args, cwd: sketch, env: this.env, logFile: this.logFile(sketch) });
+      this.bridge = new BridgeProcess({ command, args, cwd: sketch, env: { ...this.env, ...ideFolderVariable(this.vscode) }, logFile: this.logFile(sketch) });
       try {
         this.url = await this.bridge.start();
         await this.context.workspaceState?.update(SAVED_BRIDGE, { sketch, ...this.bridge.saved() });
@@ -158,6 +159,17 @@ class BoardbridgeExtension {
     if (selection.sketch !== this.bridgeSketch) return this.restart();
     this.toPanel(selectionMessage(selection));
   }
+}
+
+/**
+ * Arduino IDE 2.x keeps its arduino-cli in <install>/resources/app/lib/backend/resources, and
+ * the extension host's appRoot is <install>/resources/app: the bridge compiles and uploads
+ * with that same arduino-cli (and the IDE's configuration) when none is on PATH.
+ */
+function ideFolderVariable(vscode) {
+  const appRoot = vscode.env?.appRoot;
+  if (!appRoot || !existsSync(path.join(appRoot, 'lib', 'backend', 'resources'))) return {};
+  return { BOARDBRIDGE_ARDUINO_IDE: path.resolve(appRoot, '..', '..') };
 }
 
 /** The board, port and the IDE's build facts, as the bridge's `selection` message. */
