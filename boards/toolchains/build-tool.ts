@@ -54,6 +54,8 @@ export interface CompileResult {
 export interface BuildTool {
   readonly name: BuildToolName;
   readonly executable: string;
+  /** Arguments given before every command (arduino-cli: the configuration file to use). */
+  readonly globalArgs?: readonly string[];
   compile(request: CompileRequest): Promise<CompileResult>;
   /** The board's fully resolved build properties, `{…}` expanded. */
   boardProperties(fqbn: string, sketch?: string): Promise<Record<string, string>>;

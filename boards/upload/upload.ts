@@ -67,7 +67,7 @@ export async function upload(request: UploadRequest): Promise<UploadResult> {
   checkConsent(request.consent, target);
   const tool = request.tool ?? detectBuildTool();
   const run = (): Promise<UploadResult> =>
-    tool.name === 'arduino-cli' ? uploadWithCli(request, [tool.executable, ...((tool as { globalArgs?: string[] }).globalArgs ?? [])], target.image) : uploadWithRecipe(request, target.image);
+    tool.name === 'arduino-cli' ? uploadWithCli(request, [tool.executable, ...(tool.globalArgs ?? [])], target.image) : uploadWithRecipe(request, target.image);
   return request.hub ? request.hub.whilePaused(request.port, `upload of ${target.image}`, run) : run();
 }
 

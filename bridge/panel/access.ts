@@ -56,13 +56,16 @@ export class PanelAccess {
   }
 }
 
+/** A CSP source expression as --embed-from takes it: `scheme:` or `scheme://host[:port]`, `*` wildcards in host and port. */
+export const CSP_SOURCE = /^([a-z][a-z0-9+.-]*):(?:\/\/([\w*.-]+)(?::(\d+|\*))?)?$/i;
+
 /**
  * Whether an Origin matches a CSP source expression as `frame-ancestors` would: a
  * scheme alone (`vscode-webview:`), or scheme://host[:port] with `*.` host and `*` port
  * wildcards (`http://*.webview.localhost:*`).
  */
 export function sourceMatches(source: string, origin: string): boolean {
-  const s = /^([a-z][a-z0-9+.-]*):(?:\/\/([^:/]+)(?::(\d+|\*))?)?$/i.exec(source);
+  const s = CSP_SOURCE.exec(source);
   const o = /^([a-z][a-z0-9+.-]*):\/\/([^:/]+)(?::(\d+))?$/i.exec(origin);
   if (!s || !o) return false;
   const [, scheme, host, port] = s;

@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { packageRoot } from '../agents/resolve.js';
-import { newToken, PanelAccess } from './access.js';
+import { CSP_SOURCE, newToken, PanelAccess } from './access.js';
 import type { PanelHub } from './panel-hub.js';
 import type { ServerMessage } from './protocol.js';
 
@@ -59,8 +59,8 @@ export function monacoRoot(): string {
 export async function startPanelServer(options: PanelServerOptions): Promise<PanelServer> {
   const token = options.token ?? newToken();
   let port = options.port ?? 0;
-  const access = new PanelAccess(token, () => port, options.embedFrom ?? []);
   const frameAncestors = checkedSources(options.embedFrom ?? []);
+  const access = new PanelAccess(token, () => port, options.embedFrom ?? []);
   const roots = { page: pageRoot(), monaco: monacoRoot() };
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
@@ -161,7 +161,7 @@ async function serveFile(roots: { page: string; monaco: string }, rest: string, 
 // break, a quote, a `;` that would start another directive) is refused up front.
 export function checkedSources(sources: string[]): string {
   for (const source of sources) {
-    if (!/^[a-z][a-z0-9+.-]*:(\/\/[\w*.-]+(:(\d+|\*))?)?$/i.test(source)) {
+    if (!CSP_SOURCE.test(source)) {
       throw new Error(`--embed-from takes CSP sources like vscode-webview: or http://*.webview.localhost:* (got "${source}")`);
     }
   }

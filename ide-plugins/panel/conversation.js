@@ -145,9 +145,7 @@ export class Conversation {
     const line = el('div', 'line terminal', `$ ${event.command}`);
     line.dataset.terminalId = event.terminalId;
     this.log.append(line);
-    const terminal = this.terminal(event.terminalId);
-    terminal.line = line;
-    terminal.owner ??= line;
+    this.terminal(event.terminalId).owner ??= line;
   }
 
   terminalOutput(event) {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPort } from 'serialport';
@@ -184,6 +184,33 @@ describe('one device under several names', () => {
     expect(hub.holder(pair.device)).toBeUndefined();
     // Released: the device is free under either name.
     await (await hub.open(pair.device, {}, 'MCP serial_monitor')).release();
+  });
+});
+
+describe('a board that comes back under another tty', () => {
+  it('is held under its new device name, and its old one is free', async () => {
+    const lease = await hub.open(pair.device, { baudRate: 115200 }, 'monitor');
+    const before = realpathSync(pair.device);
+    await board.close();
+    await pair.unplug();
+    while (lease.state !== 'unplugged') await new Promise((resolve) => setTimeout(resolve, 20));
+    // Another device takes the freed pty numbers, so the board re-enumerates under a new one.
+    const squatter = await ptyPair();
+    try {
+      await pair.replug();
+      board = await openBoardEnd(pair.board);
+      const after = realpathSync(pair.device);
+      expect(after).not.toBe(before);
+      while (lease.state !== 'open') await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(hub.holder(after)).toBe('monitor');
+      await expect(hub.open(after, {}, 'MCP serial_monitor')).rejects.toThrow(PortBusyError);
+      // The old name now belongs to the other device, which anyone may open.
+      expect(hub.holder(before)).toBeUndefined();
+      await (await hub.open(squatter.device, {}, 'MCP serial_monitor')).release();
+    } finally {
+      await stop(squatter.socat);
+    }
+    await lease.release();
   });
 });
 

@@ -101,6 +101,9 @@ describe('messages from the page', () => {
     expect(parseClientMessage('{"type":"open_file","path":"Blink.ino"}')).toEqual({ type: 'open_file', path: 'Blink.ino' });
     expect(parseClientMessage('{"type":"open_file"}')).toEqual({ error: 'open_file needs a path' });
     expect(parseClientMessage('{"type":"session/prompt"}')).toEqual({ error: 'unknown message type "session/prompt"' });
+    expect(parseClientMessage('{"type":"editor"}')).toEqual({ type: 'editor' });
+    expect(parseClientMessage('{"type":"write_applied","id":4,"ok":true}')).toEqual({ type: 'write_applied', id: 4, ok: true });
+    expect(parseClientMessage('{"type":"write_applied","id":"4","ok":"yes"}')).toEqual({ error: 'write_applied needs an id and ok' });
   });
 
   it("take the Arduino IDE's build facts with a selection only when every field has its type", () => {

@@ -1,7 +1,8 @@
 // A stand-in ACP agent for what no real agent does offline here: stop reasons
 // other than end_turn and cancelled, crashing mid-turn, noise on stdout, asking
 // for authentication. Built on the SDK's agent(); what it does depends on the
-// prompt text ("stop:refusal", "crash", "noise", "echo-blocks", "unknown-method").
+// prompt text ("stop:refusal", "crash", "noise", "echo-blocks", "unknown-method",
+// "read-twice <file> <marker>": reads the file, waits for the marker file, reads it again).
 import { Readable, Writable } from 'node:stream';
 import { agent, methods, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
 
@@ -44,6 +45,15 @@ const app = agent({ name: 'standin' })
     }
     if (text.includes('echo-blocks')) {
       await say(JSON.stringify(params.prompt.map((b) => (b.type === 'resource' ? { type: b.type, uri: b.resource.uri, text: b.resource.text } : { type: b.type, text: b.text }))));
+      return { stopReason: 'end_turn' };
+    }
+    const twice = text.match(/read-twice (\S+) (\S+)/);
+    if (twice) {
+      const read = async () => (await client.request(methods.client.fs.readTextFile, { sessionId: params.sessionId, path: twice[1] })).content;
+      await say(`first: ${await read()}\n`);
+      const { existsSync } = await import('node:fs');
+      while (!existsSync(twice[2])) await new Promise((resolve) => setTimeout(resolve, 20));
+      await say(`then: ${await read()}\n`);
       return { stopReason: 'end_turn' };
     }
     if (text.includes('unknown-method')) {
