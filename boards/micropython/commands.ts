@@ -67,12 +67,13 @@ export function micropythonCommands(deps: MicropythonDeps = {}): CommandTable {
     const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       throw new Error(`cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
     });
+    const output = crlfToLf();
     const result = await runScript(
       {
         port,
         name: basename(file),
         text,
-        onOutput: (chunk) => io.write(chunk.replace(/\r\n/g, '\n')),
+        onOutput: (chunk) => io.write(output.push(chunk)),
         signal: io.signal,
         timeoutMs: seconds === undefined ? undefined : seconds * 1000,
         rawPaste: values['no-raw-paste'] ? false : undefined,
@@ -80,6 +81,8 @@ export function micropythonCommands(deps: MicropythonDeps = {}): CommandTable {
       runner,
       running,
     );
+    const rest = output.end();
+    if (rest) io.write(rest);
     if (result.traceback) io.write(`${result.traceback.text}\n`);
     else if (result.stderr.trim()) io.write(result.stderr.replace(/\r\n/g, '\n'));
     if (result.timedOut) {
@@ -119,4 +122,24 @@ export function micropythonCommands(deps: MicropythonDeps = {}): CommandTable {
     ['stop-script', stopCommand],
     ['camera-info', infoCommand],
   ]);
+}
+
+/**
+ * `\r\n` → `\n` across chunks: a `\r` at the end of one chunk waits to see whether the
+ * next one starts with `\n` (serial reads split lines anywhere).
+ */
+export function crlfToLf(): { push(chunk: string): string; end(): string } {
+  let held = '';
+  return {
+    push(chunk) {
+      const text = (held + chunk).replace(/\r\n/g, '\n');
+      held = text.endsWith('\r') ? '\r' : '';
+      return held ? text.slice(0, -1) : text;
+    },
+    end() {
+      const rest = held;
+      held = '';
+      return rest;
+    },
+  };
 }

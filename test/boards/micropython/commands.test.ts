@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandIo } from '../../../boards/command.js';
-import { EXIT, micropythonCommands } from '../../../boards/micropython/commands.js';
+import { crlfToLf, EXIT, micropythonCommands } from '../../../boards/micropython/commands.js';
 import { openSerialLink } from '../../../boards/micropython/link.js';
 import { RawRepl } from '../../../boards/micropython/raw-repl.js';
 import { startMicrobit, startWasmBoard, type EmulatedBoard } from './emulated-boards.js';
@@ -161,5 +161,14 @@ describe('run-script when the board stops answering (the WebAssembly build in a 
     expect(t.text()).toContain(`the device on ${board.path} stopped answering: it did not stop the script after Ctrl-C within 0.8 s`);
     const again = await openSerialLink(board.path);
     await again.close();
+  });
+});
+
+describe('script output line ends', () => {
+  it('turns \\r\\n into \\n even when a serial read splits the pair', () => {
+    const output = crlfToLf();
+    const pieces = ['blink 0\r', '\nblink 1\r\n', 'tick\r', 'x\r'].map((chunk) => output.push(chunk));
+    expect(pieces.join('') + output.end()).toBe('blink 0\nblink 1\ntick\rx\r');
+    expect(pieces[0]).toBe('blink 0');
   });
 });
