@@ -1,0 +1,4 @@
+// The renesas core's pin tables (filled in by its reader; undefined until then).
+import type { CoreTableReader } from './core-facts.js';
+
+export const readRenesasTables: CoreTableReader = () => undefined;

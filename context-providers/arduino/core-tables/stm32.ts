@@ -1,0 +1,4 @@
+// The stm32 core's pin tables (filled in by its reader; undefined until then).
+import type { CoreTableReader } from './core-facts.js';
+
+export const readStm32Tables: CoreTableReader = () => undefined;
