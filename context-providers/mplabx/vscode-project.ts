@@ -91,7 +91,8 @@ function readToolchain(value: unknown, groups: Json[], file: string, text: strin
   if (typeof value !== 'string' || value === '') return { blocks: {} };
   const group = groups.find((g) => g.name === value);
   const groupStart = group ? Math.max(0, text.indexOf(`"name": ${JSON.stringify(value)}`, text.indexOf('"propertyGroups"'))) : 0;
-  const provider = typeof group?.provider === 'string' ? group.provider : group ? undefined : value;
+  // Without a group, only a provider-like value (`xc8@3.00`) still says which compiler.
+  const provider = group ? (typeof group.provider === 'string' ? group.provider : undefined) : value.includes('@') ? value : undefined;
   const providerLine = group ? locate('"provider"', groupStart) : locate(JSON.stringify(value));
   const parsed = provider ? parseToolchainProvider(provider) : undefined;
   if (!parsed) {
