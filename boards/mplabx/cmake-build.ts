@@ -45,7 +45,7 @@ export async function buildCmakeProject(project: MplabProject, conf: MplabConfig
       return fail(
         `cannot build ${project.name} (${conf.name}): the compiler the generated CMake files name (${tool.path}, .generated/toolchain.cmake:${tool.line}) is not on this machine, and ${toolBase(tool.path)} is not in ${compilerFolder(conf)} or on PATH. Install ${conf.toolchain ?? 'the compiler'}${conf.toolchainVersion ? ` ${conf.toolchainVersion}` : ''}, or pass CMAKE_C_COMPILER=/path/to/${toolBase(tool.path)}.`,
       );
-    } else emit(`note: ${tool.name} (${tool.path}) is not on this machine and ${toolBase(tool.path)} was not found; the build step that uses it will fail\n`);
+    } else emit(`note: ${tool.name} (${tool.path}) is not on this machine and ${toolBase(tool.path)} was not found; a build step that needs it would fail\n`);
   }
   if (!('PACK_REPO_PATH' in given) && cmake.packRepoPath && !existsSync(cmake.packRepoPath)) {
     const packRoot = await packRootHolding(conf, options.packRoots);

@@ -8,6 +8,7 @@ import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMplabProject, mplabxCommands } from '../../../boards/mplabx/index.js';
+import { commandTools } from '../../../bridge/mcp/command-tools.js';
 import { removeTempDirs, sharedFixtures, tempDir } from '../../context-providers/mplabx/support.js';
 
 afterAll(removeTempDirs);
@@ -167,5 +168,23 @@ describe('building an MPLAB for VS Code project with its generated CMake files (
     const code = await commands.get('build')!(['pwr-probe-test', '--conf', 'default', `CMAKE_C_COMPILER=${join(w.bin, 'xc16-gcc')}`, `CMAKE_ASM_COMPILER=${join(w.bin, 'xc16-gcc')}`, `MP_BIN2HEX=${join(w.bin, 'xc16-bin2hex')}`], io);
     expect(written.join('')).toContain(`${join(w.root, 'src', 'main.c')}:60:5: warning: stand-in warning`);
     expect(code).toBe(0);
+  });
+
+  it('the MCP build tool takes the same path, production variant included, and the program tool says which tool it cannot drive', async () => {
+    const w = await workspace({ compilerMessage: 'MAIN:60:5: warning: stand-in warning' });
+    const file = join(w.root, '.vscode', 'pwr-probe-test.mplab.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    doc.configurations[0].tool = 'PKOB nano';
+    writeFileSync(file, JSON.stringify(doc, null, 4));
+    let asked = false;
+    const tools = commandTools(mplabxCommands({ requestProgramConsent: async () => ((asked = true), undefined) }), join(w.root, '..'), w.env);
+    const build = await tools.find((t) => t.name === 'build')!.run({ project: 'pwr-probe-test', production: true }, new AbortController().signal);
+    expect(build.isError).toBe(false);
+    expect(build.text).toContain(`${join(w.root, 'src', 'main.c')}:60:5: warning: stand-in warning`);
+    expect(build.text).toContain('built: pwr-probe-test (default, production), 0 error(s), 1 warning(s), image out/pwr-probe-test/production/default-production.elf');
+    const program = await tools.find((t) => t.name === 'program')!.run({ project: 'pwr-probe-test', production: true }, new AbortController().signal);
+    expect(program.isError).toBe(true);
+    expect(program.text).toContain('"PKOB nano" is the Curiosity Nano on-board debugger, which boardbridge cannot drive');
+    expect(asked).toBe(false);
   });
 });
