@@ -72,8 +72,18 @@ export async function readGeneratedCmake(folder: string): Promise<GeneratedCmake
     sources: quotedSources(files).map((s) => ({ path: here(s.path), line: s.line })),
     ...(outputDir && imageName ? { image: join(here(outputDir), imageName) } : {}),
     ...(outputDir && baseName ? { hex: join(here(outputDir), `${baseName}.hex`) } : {}),
-    projectFileHash: hash ? (JSON.parse(hash) as { projectFileHash?: string }).projectFileHash : undefined,
+    projectFileHash: projectFileHash(hash),
   };
+}
+
+// A cmake-hash.json that cannot be read only means staleness is unknown.
+function projectFileHash(text: string): string | undefined {
+  try {
+    const value = (JSON.parse(text) as { projectFileHash?: unknown }).projectFileHash;
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether the .mplab.json still has the hash the CMake files were generated from. */

@@ -187,4 +187,20 @@ describe('building an MPLAB for VS Code project with its generated CMake files (
     expect(program.text).toContain('"PKOB nano" is the Curiosity Nano on-board debugger, which boardbridge cannot drive');
     expect(asked).toBe(false);
   });
+
+  it('notes CMake files generated from an earlier .mplab.json, and names a CMakePresets.json that is not JSON', async () => {
+    const w = await workspace();
+    const file = join(w.root, '.vscode', 'pwr-probe-test.mplab.json');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\n`);
+    const output: string[] = [];
+    const stale = await buildMplabProject({ project: w.root, env: w.env, packRoots: [w.packs], onOutput: (t) => output.push(t) });
+    expect(stale.ok).toBe(true);
+    expect(output.join('')).toContain('note: cmake/pwr-probe-test/default was generated from an earlier .vscode/pwr-probe-test.mplab.json');
+    const presets = join(w.root, 'cmake', 'pwr-probe-test', 'default', 'CMakePresets.json');
+    writeFileSync(presets, '{ "version": 6, "configurePresets": [');
+    writeFileSync(join(w.root, 'cmake', 'pwr-probe-test', 'default', '.generated', 'cmake-hash.json'), 'not json');
+    const broken = await buildMplabProject({ project: w.root, env: w.env, packRoots: [w.packs] });
+    expect(broken.ok).toBe(false);
+    expect(broken.message).toContain(`cannot build pwr-probe-test (default): ${presets}: not valid JSON`);
+  });
 });
