@@ -7,7 +7,7 @@
 // file is JSON without line numbers, so facts cite the line their value is on.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileSetEntry, listWorkspaceFiles, matchGlobs, MAX_WORKSPACE_FILES, type WorkspaceFiles } from './file-sets.js';
 import { blockForProperty } from './options.js';
 import { itemRole, warning, type MplabConfiguration, type MplabPack, type MplabProject, type OptionProperty } from './project-model.js';
@@ -51,7 +51,27 @@ export async function readVsCodeProject(workspace: string, file: string): Promis
     project.warnings.push(warning('mplabx-no-configuration', `${file}: no "configurations"; no device or toolchain is known`, file));
   }
   await readFileSets(arrayOf(doc.fileSets), workspace, file, text, project);
+  await readLastSelected(join(dirname(file), 'settings.json'), project);
   return project;
+}
+
+// The extension points CMake Tools at the configuration it last built:
+// `"cmake.sourceDirectory": ".../cmake/<project>/<conf>"` in .vscode/settings.json.
+async function readLastSelected(settings: string, project: MplabProject): Promise<void> {
+  const text = await readFile(settings, 'utf8').catch(() => undefined);
+  if (text === undefined) return;
+  let value: unknown;
+  try {
+    value = (JSON.parse(text) as Json)['cmake.sourceDirectory'];
+  } catch {
+    // settings.json may hold comments (JSONC); without a plain JSON reading the last configuration stays unknown.
+    return;
+  }
+  if (typeof value !== 'string') return;
+  const folder = /\/cmake\/[^/]+\/([^/]+)\/*$/.exec(value.replace(/\\/g, '/'))?.[1]?.replace(/\.production$/, '');
+  if (folder && project.configurations.some((c) => c.name === folder)) {
+    project.lastSelected = { name: folder, source: { file: settings, line: lineOfText(text, '"cmake.sourceDirectory"', 0) } };
+  }
 }
 
 function readConfiguration(conf: Json, groups: Json[], file: string, text: string, locate: Locate, project: MplabProject): MplabConfiguration {

@@ -175,4 +175,18 @@ describe('MPLAB for VS Code projects as the extension writes them', () => {
     const missing = await contextOf(root);
     expect(missing.warnings).toContainEqual(expect.objectContaining({ code: 'mplabx-toolchain', file, message: expect.stringContaining('"toolchain": "no-such-group" names no property group') }));
   });
+
+  it('uses the configuration the extension last pointed CMake at in .vscode/settings.json, unless --conf chooses', async () => {
+    const root = writeProject(attiny);
+    const file = join(root, '.vscode', 'attiny-blink.mplab.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    doc.configurations.push({ ...doc.configurations[0], name: 'release', id: 'conf2', device: 'ATtiny3217' });
+    writeFileSync(file, JSON.stringify(doc, null, 4));
+    writeFileSync(join(root, '.vscode', 'settings.json'), JSON.stringify({ 'cmake.sourceDirectory': 'C:\\Users\\me\\attiny-blink\\cmake\\attiny-blink\\release.production' }, null, 4));
+    expect((await contextOf(root)).project?.configuration).toBe('release');
+    expect((await contextOf(root)).board.id).toBe('ATtiny3217');
+    expect((await contextOf(root, 'default')).board.id).toBe('ATtiny1616');
+    writeFileSync(join(root, '.vscode', 'settings.json'), '{ // a comment VS Code allows\n "cmake.sourceDirectory": "x/cmake/attiny-blink/release" }');
+    expect((await contextOf(root)).project?.configuration).toBe('default');
+  });
 });
