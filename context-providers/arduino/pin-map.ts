@@ -5,6 +5,7 @@
 import type { Bus, ContextNote, Finding, Knowledge, Pin, PinCapability, SourceRef } from '../types.js';
 import { stamp } from './cache.js';
 import { readCoreFacts, type CoreFacts } from './core-tables/index.js';
+import { readAvrTimers } from './avr-timers.js';
 import type { ResolvedBoard } from './resolve.js';
 import { readSerialObjects } from './serial-objects.js';
 import { readVariantHeader, type VariantHeader } from './variant-header.js';
@@ -34,6 +35,10 @@ export interface PinMap {
   /** The core's own tables, when a reader knows this board's core. */
   core?: CoreFacts;
   timerGroups: Array<{ timer: string; pins: number[]; source?: SourceRef }>;
+  /** The timer of each PWM pin, where a table says (`Timer 2` for the Uno's D3). */
+  pwmTimers: Map<number, { timer: string; source?: SourceRef }>;
+  /** The timer tone() takes, where the core's Tone.cpp says. */
+  toneTimer?: { timer: string; source: SourceRef };
   notes: ContextNote[];
 }
 
@@ -83,7 +88,7 @@ export function buildPinMap(board: ResolvedBoard): PinMap {
 
 // Callers may add to the pins and buses of a context: each gets its own.
 function copyOf(map: PinMap): PinMap {
-  return { ...map, pins: structuredClone(map.pins), buses: structuredClone(map.buses), warnings: [...map.warnings], notes: [...map.notes], knowledge: { ...map.knowledge } };
+  return { ...map, pins: structuredClone(map.pins), buses: structuredClone(map.buses), warnings: [...map.warnings], notes: [...map.notes], knowledge: { ...map.knowledge }, timerGroups: structuredClone(map.timerGroups) };
 }
 
 function readPinMap(board: ResolvedBoard): PinMap {
@@ -147,7 +152,21 @@ function readPinMap(board: ResolvedBoard): PinMap {
   let buses = busesOf(variant, pinNames, [...serialPorts]);
   const core = readCoreFacts(board, variant);
   let timerGroups: PinMap['timerGroups'] = [];
+  const pwmTimers: PinMap['pwmTimers'] = new Map();
+  let toneTimer: PinMap['toneTimer'];
   const notes: ContextNote[] = [];
+  const avr = readAvrTimers(board, variant);
+  if (avr) {
+    timerGroups = avr.groups;
+    toneTimer = avr.tone;
+    const stopped = avr.groups.find((group) => group.timer === avr.tone?.timer)?.pins ?? [];
+    if (avr.tone) notes.push({ topic: 'tone()', text: `takes ${avr.tone.timer}${stopped.length > 0 ? `: while a tone plays, ${stopped.map((pin) => `D${pin}`).join(', ')} ${stopped.length > 1 ? 'give' : 'gives'} no PWM` : ''}`, source: avr.tone.source });
+    for (const [number, entry] of avr.pinTimers) {
+      pwmTimers.set(number, { timer: entry.timer, source: entry.source });
+      const pin = pins[number];
+      if (pin?.capabilities.includes('pwm')) (pin.details ??= {}).pwm = { text: entry.text, source: entry.source };
+    }
+  }
   if (core) {
     mergeCoreFacts(core, pins, knowledge, variant.header);
     warnings.push(...core.warnings);
@@ -164,6 +183,7 @@ function readPinMap(board: ResolvedBoard): PinMap {
     }
     buses = mergeBuses(buses, core, [...serialPorts]);
     timerGroups = core.sharedTimers ?? [];
+    for (const group of timerGroups) for (const number of group.pins) pwmTimers.set(number, { timer: group.timer, ...(group.source ? { source: group.source } : {}) });
     notes.push(...core.notes);
   }
   return {
@@ -177,11 +197,13 @@ function readPinMap(board: ResolvedBoard): PinMap {
     serialUncertain: serialUncertain.filter((name) => !serialPorts.has(name)),
     pinNames,
     sources,
-    files: [...new Set([...variant.files, ...serial.files, ...(core?.files ?? [])])],
+    files: [...new Set([...variant.files, ...serial.files, ...(core?.files ?? []), ...(avr?.files ?? [])])],
     warnings,
     variant,
     core,
     timerGroups,
+    pwmTimers,
+    ...(toneTimer ? { toneTimer } : {}),
     notes,
   };
 }

@@ -80,10 +80,8 @@ function renderPins(context: HardwareContext, fullCite: Citer): string[] {
   const pwmUnknown = unknown('pwm', 'no digitalPinHasPWM');
   const pwm = pwmUnknown ?? (pinRanges(numbers('pwm')) || 'none');
   lines.push(withSource(`- PWM (analogWrite): ${pwm}`, pwmUnknown ? '' : cite(knowledge.pwm?.source ?? sources.digitalPinHasPWM)));
-  for (const group of context.timerGroups ?? []) {
-    if (group.pins.length < 2) continue;
-    lines.push(withSource(`  - share ${group.timer} (one frequency): ${pinRanges(group.pins.map(Number))}`, cite(group.source)));
-  }
+  const shared = (context.timerGroups ?? []).filter((group) => group.pins.length > 1);
+  if (shared.length > 0) lines.push(`  - pins sharing a timer share its frequency: ${shared.map((group) => withSource(`${group.timer}: ${pinRanges(group.pins.map(Number))}`, cite(group.source))).join('; ')}`);
   const interrupts = pins.filter((pin) => pin.interrupt !== undefined);
   const identity = interrupts.length > 0 && interrupts.every((pin) => pin.interrupt === Number(pin.number));
   const interruptText = unknown('interrupt', 'no digitalPinToInterrupt') ?? (identity ? `${pinRanges(interrupts.map((pin) => Number(pin.number)))} (the pin number is the interrupt number)` : interrupts.map((pin) => `D${pin.number}→${pin.interrupt}`).join(', ') || 'none');

@@ -1,6 +1,7 @@
 // Checks a sketch's pin and peripheral use against the board: pinMode/digitalWrite/digitalRead,
 // analogWrite on a non-PWM pin, analogRead on a non-analog pin, attachInterrupt on a pin without
 // an interrupt, tone, Serial ports the board lacks, Wire/SPI use, and flash/RAM from a build.
+import { basename } from 'node:path';
 import type { Finding, Pin } from '../types.js';
 import type { Token } from './c-tokens.js';
 import type { PinMap } from './pin-map.js';
@@ -79,6 +80,7 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
     }
     if (call.name === 'attachInterrupt' && knowledge.interrupt.known) findings.push(...interruptFindings(call, symbols, pinMap, board.name, list(pinsWith('interrupt'))));
   }
+  findings.push(...toneTimerFindings(calls, symbols, pinMap, board.name));
   findings.push(...peripheralFindings(symbols, pinMap, board, includes, options.includesComplete !== false));
   findings.push(...busConflicts(symbols, pinMap, pinUses));
   if (pinMap.core?.check) {
@@ -95,6 +97,28 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
   // In reading order: by file as given, then by line.
   const order = new Map(files.map((file, index) => [file, index]));
   return findings.sort((a, b) => (order.get(a.file ?? '') ?? -1) - (order.get(b.file ?? '') ?? -1) || (a.line ?? 0) - (b.line ?? 0));
+}
+
+// tone() takes a timer (Tone.cpp); while a tone plays, analogWrite on that timer's pins gives no PWM.
+function toneTimerFindings(calls: Call[], symbols: SketchSymbols, pinMap: PinMap, boardName: string): Finding[] {
+  const tone = pinMap.toneTimer;
+  if (!tone || !calls.some((call) => call.name === 'tone')) return [];
+  const findings: Finding[] = [];
+  for (const call of calls.filter((entry) => entry.name === 'analogWrite')) {
+    const pins = call.args[0] ? symbols.valuesOf(call.args[0], call.at) : undefined;
+    const clash = pins?.find((pin) => pinMap.pwmTimers.get(pin)?.timer === tone.timer);
+    if (clash === undefined) continue;
+    const source = pinMap.pwmTimers.get(clash)!.source;
+    findings.push({
+      severity: 'warning',
+      code: 'tone-timer',
+      file: call.token.file,
+      line: call.token.line,
+      message: `analogWrite(${clash}, …) uses ${tone.timer}${source ? ` (${basename(source.file)}:${source.line})` : ''}, which tone() takes on ${boardName} (${basename(tone.source.file)}:${tone.source.line}): while a tone plays, pin ${clash} gives no PWM`,
+      suggestion: `Use a PWM pin on another timer (${[...pinMap.pwmTimers].filter(([, entry]) => entry.timer !== tone.timer).map(([pin]) => `D${pin}`).join(', ') || 'none'}), or stop the tone with noTone() first.`,
+    });
+  }
+  return findings;
 }
 
 // What analogWrite does on a pin without PWM differs by core: AVR's wiring_analog.c writes LOW

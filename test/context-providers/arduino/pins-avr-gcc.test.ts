@@ -6,7 +6,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { readAvrTimers } from '../../../context-providers/arduino/avr-timers.js';
 import { buildPinMap, type PinMap } from '../../../context-providers/arduino/pin-map.js';
+import { readVariantHeader } from '../../../context-providers/arduino/variant-header.js';
 import { discoverPlatforms, type InstalledPlatforms } from '../../../context-providers/arduino/platforms.js';
 import { resolveFqbn, type ResolvedBoard } from '../../../context-providers/arduino/resolve.js';
 import { splitCommandLine } from '../../../context-providers/arduino/compile-flags.js';
@@ -70,6 +72,26 @@ async function compilerValues(board: ResolvedBoard, source: string, dir: string)
   return values;
 }
 
+// The variant's timer table as avr-g++ lays it out: compiled with ARDUINO_MAIN (as wiring.c is),
+// read from its section of the object.
+async function compiledTimerTable(board: ResolvedBoard, dir: string): Promise<number[]> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'timers.cpp');
+  const object = join(dir, 'timers.o');
+  writeFileSync(file, '#define ARDUINO_MAIN\n#include <Arduino.h>\n__attribute__((used)) const uint8_t *keep = digital_pin_to_timer_PGM;\n');
+  const command = board.expand(board.properties.get('recipe.cpp.o.pattern')!, {
+    includes: `"-I${board.corePath}" "-I${board.variantPath}"`,
+    source_file: file,
+    object_file: object,
+    'compiler.cpp.extra_flags': '-DDECIMAL_DIG=__DECIMAL_DIG__',
+  });
+  const [compiler, ...args] = splitCommandLine(command);
+  await run(compiler, [...args, '-fno-lto']);
+  // -fdata-sections gives the table a section of its own.
+  await run('avr-objcopy', ['-O', 'binary', '-j', '.progmem.data.digital_pin_to_timer_PGM', object, join(dir, 'timers.bin')]);
+  return [...readFileSync(join(dir, 'timers.bin'))];
+}
+
 /** One FQBN per distinct (variant, MCU): every configuration of every board, deduplicated. */
 function variantConfigurations(installed: InstalledPlatforms): ResolvedBoard[] {
   const data = installed.platforms.get('arduino:avr')!.load();
@@ -113,6 +135,25 @@ describe("pin capabilities equal what avr-gcc computes from Debian's variant hea
     }
     expect(disagreements).toEqual([]);
     expect(compared).toBeGreaterThan(1000);
+  }, 300_000);
+
+  test("each pin's timer (digital_pin_to_timer_PGM under ARDUINO_MAIN) equals the table avr-gcc builds, for every variant and MCU", async () => {
+    const disagreements: string[] = [];
+    let compared = 0;
+    for (const [index, board] of variantConfigurations(installed).entries()) {
+      const variant = readVariantHeader(board);
+      const timers = readAvrTimers(board, variant);
+      if (!timers) continue;
+      const theirs = await compiledTimerTable(board, join(TMP, 'timer-probe', String(index)));
+      const ours = theirs.map((_, pin) => {
+        const entry = timers.pinTimers.get(pin);
+        return entry ? variant.evaluate(`TIMER${entry.text.slice('Timer '.length)}`) : variant.evaluate('NOT_ON_TIMER');
+      });
+      compared += theirs.length;
+      if (JSON.stringify(theirs) !== JSON.stringify(ours)) disagreements.push(`${board.fqbn}: compiler ${JSON.stringify(theirs)} vs ours ${JSON.stringify(ours)}`);
+    }
+    expect(disagreements).toEqual([]);
+    expect(compared).toBeGreaterThan(200);
   }, 300_000);
 
   test('the Uno has PWM on 3, 5, 6, 9, 10, 11 and interrupts on 2 and 3', async () => {
