@@ -50,7 +50,8 @@ function probeSource(map: PinMap): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function compilerValues(board: ResolvedBoard, source: string, dir: string): Promise<number[]> {
+/** Compiles `source` with the board's own C++ recipe and copies one section of the object out. */
+async function compiledSection(board: ResolvedBoard, source: string, section: string, dir: string): Promise<Buffer> {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'probe.cpp');
   const object = join(dir, 'probe.o');
@@ -65,31 +66,22 @@ async function compilerValues(board: ResolvedBoard, source: string, dir: string)
   // -flto would leave only compiler IR in the object; the data must be in a real section.
   const [compiler, ...args] = splitCommandLine(command);
   await run(compiler, [...args, '-fno-lto']);
-  await run('avr-objcopy', ['-O', 'binary', '-j', '.probe', object, join(dir, 'probe.bin')]);
-  const bytes = readFileSync(join(dir, 'probe.bin'));
+  await run('avr-objcopy', ['-O', 'binary', '-j', section, object, join(dir, 'section.bin')]);
+  return readFileSync(join(dir, 'section.bin'));
+}
+
+async function compilerValues(board: ResolvedBoard, source: string, dir: string): Promise<number[]> {
+  const bytes = await compiledSection(board, source, '.probe', dir);
   const values: number[] = [];
   for (let offset = 0; offset + 4 <= bytes.length; offset += 4) values.push(bytes.readInt32LE(offset));
   return values;
 }
 
-// The variant's timer table as avr-g++ lays it out: compiled with ARDUINO_MAIN (as wiring.c is),
-// read from its section of the object.
+// The variant's timer table as avr-g++ lays it out: compiled with ARDUINO_MAIN (as wiring.c is);
+// -fdata-sections gives it a section of its own.
 async function compiledTimerTable(board: ResolvedBoard, dir: string): Promise<number[]> {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'timers.cpp');
-  const object = join(dir, 'timers.o');
-  writeFileSync(file, '#define ARDUINO_MAIN\n#include <Arduino.h>\n__attribute__((used)) const uint8_t *keep = digital_pin_to_timer_PGM;\n');
-  const command = board.expand(board.properties.get('recipe.cpp.o.pattern')!, {
-    includes: `"-I${board.corePath}" "-I${board.variantPath}"`,
-    source_file: file,
-    object_file: object,
-    'compiler.cpp.extra_flags': '-DDECIMAL_DIG=__DECIMAL_DIG__',
-  });
-  const [compiler, ...args] = splitCommandLine(command);
-  await run(compiler, [...args, '-fno-lto']);
-  // -fdata-sections gives the table a section of its own.
-  await run('avr-objcopy', ['-O', 'binary', '-j', '.progmem.data.digital_pin_to_timer_PGM', object, join(dir, 'timers.bin')]);
-  return [...readFileSync(join(dir, 'timers.bin'))];
+  const source = '#define ARDUINO_MAIN\n#include <Arduino.h>\n__attribute__((used)) const uint8_t *keep = digital_pin_to_timer_PGM;\n';
+  return [...(await compiledSection(board, source, '.progmem.data.digital_pin_to_timer_PGM', dir))];
 }
 
 /** One FQBN per distinct (variant, MCU): every configuration of every board, deduplicated. */
