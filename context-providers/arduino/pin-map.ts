@@ -181,7 +181,9 @@ function readPinMap(board: ResolvedBoard): PinMap {
     } else if (!core.known.serial.known && !knowledge.serial.known) {
       knowledge.serial = core.known.serial;
     }
-    buses = mergeBuses(buses, core, [...serialPorts]);
+    // Serial buses found in the headers but not ports by the core's own rule (Renesas' Serial2 is
+    // a macro for _UART2_, which only exists below SERIAL_HOWMANY) are dropped.
+    buses = mergeBuses(buses.filter((bus) => (bus.kind !== 'uart' && bus.kind !== 'usb') || serialPorts.has(bus.name)), core, [...serialPorts]);
     timerGroups = core.sharedTimers ?? [];
     for (const group of timerGroups) for (const number of group.pins) pwmTimers.set(number, { timer: group.timer, ...(group.source ? { source: group.source } : {}) });
     notes.push(...core.notes);
