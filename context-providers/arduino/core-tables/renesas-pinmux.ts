@@ -2,11 +2,11 @@
 // each naming a `const uint16_t P104[]` list (from the variant's pinmux.inc, or a local `P104_b` override)
 // whose entries are `PIN_PWM|CHANNEL_1|PWM_CHANNEL_B|…` words, decoded with the core's own variant.h macros.
 import { existsSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import type { Finding, SourceRef } from '../../types.js';
 import { preprocess, type Macro } from '../preprocessor.js';
 import type { ResolvedBoard } from '../resolve.js';
-import type { VariantHeader } from '../variant-header.js';
+import { isInside, type VariantHeader } from '../variant-header.js';
 import { evaluateTokens, identifierOf, macroFunction, readArrays, type TableElement } from './c-tables.js';
 
 export interface PinmuxEntry {
@@ -105,9 +105,4 @@ function portName(text: string): string | undefined {
   if (!match) return undefined;
   const port = Number(match[1]);
   return `P${port < 10 ? port : String.fromCharCode(55 + port)}${match[2].padStart(2, '0')}`;
-}
-
-function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep);
 }

@@ -8,7 +8,9 @@ import type { Macro } from '../preprocessor.js';
 import type { ResolvedBoard } from '../resolve.js';
 import type { VariantHeader } from '../variant-header.js';
 import { macroFunction } from './c-tables.js';
-import type { CoreFacts, CorePin, CoreSerialPort, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
+import { checkSharedInterruptLines } from './interrupt-lines.js';
+import { groupPwmPins } from './pwm-groups.js';
+import type { CorePin, CoreSerialPort, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
 import { readPinmuxTable, type PinmuxRow } from './renesas-pinmux.js';
 
 /** A Renesas-core board: its core's variant.h declares the PinMuxCfg_t table (also third-party boards on this core). */
@@ -124,7 +126,7 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
       : { known: true, ...(tableSource ? { source: tableSource } : {}) };
   const serial = serialPorts(variant);
 
-  const sharedTimers = groupByTimer(pins);
+  const sharedTimers = groupPwmPins(pins);
   const notes: ContextNote[] = [];
   const pwmDefinition = table.macros.get('IS_PIN_PWM')?.source;
   if (tableKnowledge.known) {
@@ -166,40 +168,16 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
 // sets HIGH up as a rising edge ("TODO: document that HIGH IRQ is unavailable").
 function checkInterrupts(sketch: CoreSketchView, pins: CorePin[]): Finding[] {
   const findings: Finding[] = [];
-  const byLine = new Map<string, number>();
   for (const call of sketch.calls) {
-    if (call.name !== 'attachInterrupt' || call.receiver) continue;
-    const at = { ...(call.token.file ? { file: call.token.file } : {}), line: call.token.line };
-    if (call.args[2]?.length === 1 && call.args[2][0].text === 'HIGH') {
-      findings.push({ severity: 'warning', code: 'interrupt-high', message: `attachInterrupt(…, HIGH): ${sketch.boardName}'s core has no HIGH level interrupt and sets it up as RISING`, suggestion: 'Use RISING, or LOW for a level interrupt.', ...at });
-    }
-    for (const value of new Set(call.values[0] ?? [])) {
-      const line = pins.find((pin) => pin.number === value)?.interrupt?.line;
-      if (!line) continue;
-      const earlier = byLine.get(line);
-      if (earlier !== undefined && earlier !== value) {
-        findings.push({
-          severity: 'warning',
-          code: 'interrupt-shared-irq',
-          message: `attachInterrupt on pins ${earlier} and ${value}: both are ${line} on ${sketch.boardName}, and the core keeps one handler per IRQ channel, so this call replaces the handler of pin ${earlier}`,
-          suggestion: 'Use a pin on another IRQ channel (see the pin table).',
-          ...at,
-        });
-      } else if (earlier === undefined) {
-        byLine.set(line, value);
-      }
-    }
+    if (call.name !== 'attachInterrupt' || call.receiver || !(call.args[2]?.length === 1 && call.args[2][0].text === 'HIGH')) continue;
+    findings.push({
+      severity: 'warning',
+      code: 'interrupt-high',
+      message: `attachInterrupt(…, HIGH): ${sketch.boardName}'s core has no HIGH level interrupt and sets it up as RISING`,
+      suggestion: 'Use RISING, or LOW for a level interrupt.',
+      ...(call.token.file ? { file: call.token.file } : {}),
+      line: call.token.line,
+    });
   }
-  return findings;
-}
-
-function groupByTimer(pins: CorePin[]): NonNullable<CoreFacts['sharedTimers']> {
-  const groups = new Map<string, { pins: number[]; source: SourceRef }>();
-  for (const pin of pins) {
-    if (!pin.pwm) continue;
-    const group = groups.get(pin.pwm.timer) ?? { pins: [], source: pin.pwm.source };
-    group.pins.push(pin.number);
-    groups.set(pin.pwm.timer, group);
-  }
-  return [...groups].filter(([, group]) => group.pins.length > 1).map(([timer, group]) => ({ timer, pins: group.pins, source: group.source }));
+  return [...findings, ...checkSharedInterruptLines(sketch, pins, 'the core keeps one handler per IRQ channel')];
 }

@@ -5,19 +5,15 @@ import type { InstalledPlatforms } from '../../../../context-providers/arduino/p
 import { tokenize } from '../../../../context-providers/arduino/c-tokens.js';
 import { readPinmuxTable, type PinmuxTable } from '../../../../context-providers/arduino/core-tables/renesas-pinmux.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
-import { citedLine, enclosingArray, factsOf, loadPlatforms32 } from './table-lines.js';
+import { citedLine, enclosingArray, factsOf, loadPlatforms32, pinOf, requireFacts } from './table-lines.js';
 
 let installed: InstalledPlatforms;
 beforeAll(async () => {
   installed = await loadPlatforms32();
 });
 
-const facts = (board: string): CoreFacts => {
-  const result = factsOf(`arduino:renesas_uno:${board}`, installed).facts;
-  if (!result) throw new Error(`${board}: not read as a Renesas board`);
-  return result;
-};
-const pin = (all: CoreFacts, number: number): CorePin => all.pins.find((p) => p.number === number)!;
+const facts = (board: string): CoreFacts => requireFacts(`arduino:renesas_uno:${board}`, installed);
+const pin = pinOf;
 
 const tableOf = (board: string): PinmuxTable => {
   const resolved = factsOf(`arduino:renesas_uno:${board}`, installed).board;
@@ -124,7 +120,7 @@ describe('Renesas core facts', () => {
       boardName: 'Arduino UNO R4 Minima',
       board,
     });
-    expect(findings.map((finding) => `${finding.code}@${finding.line}`)).toEqual(['interrupt-high@11', 'interrupt-shared-irq@11']);
+    expect(findings.map((finding) => `${finding.code}@${finding.line}`)).toEqual(['interrupt-high@11', 'interrupt-shared-line@11']);
     expect(findings.every((finding) => finding.severity === 'warning')).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 // Test helpers shared by the core-table tests: the 32-bit fixture platforms, and the text of a cited line.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readCoreFacts, type CoreFacts } from '../../../../context-providers/arduino/core-tables/index.js';
+import { readCoreFacts, type CoreFacts, type CorePin } from '../../../../context-providers/arduino/core-tables/index.js';
 import { discoverPlatforms, type InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
 import { resolveFqbn, type ResolvedBoard } from '../../../../context-providers/arduino/resolve.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
@@ -38,3 +38,16 @@ export function enclosingArray(source: SourceRef): string | undefined {
   }
   return undefined;
 }
+
+/** The core facts of a board that must be read by a core reader. */
+export function requireFacts(fqbn: string, installed: InstalledPlatforms): CoreFacts {
+  const { facts } = factsOf(fqbn, installed);
+  if (!facts) throw new Error(`${fqbn}: no core reader recognised the board`);
+  return facts;
+}
+
+export const pinOf = (facts: CoreFacts, number: number): CorePin => {
+  const pin = facts.pins.find((p) => p.number === number);
+  if (!pin) throw new Error(`pin ${number} is not in the table`);
+  return pin;
+};
