@@ -10,8 +10,9 @@ import type { VariantHeader } from '../variant-header.js';
 import { macroFunction } from './c-tables.js';
 import { checkSharedInterruptLines } from './interrupt-lines.js';
 import { groupPwmPins } from './pwm-groups.js';
-import type { CorePin, CoreSerialPort, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
+import type { CorePin, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
 import { readPinmuxTable, type PinmuxRow } from './renesas-pinmux.js';
+import { uartObjects } from './uart-objects.js';
 
 /** A Renesas-core board: its core's variant.h declares the PinMuxCfg_t table (also third-party boards on this core). */
 function isRenesasCore(board: ResolvedBoard): boolean {
@@ -86,30 +87,6 @@ function analogInputNumbers(variant: VariantHeader): Map<number, number> {
   return inputs;
 }
 
-// Serial objects as Arduino.h maps them (`#define Serial1 _UART1_`, `Serial` is SerialUSB unless NO_USB);
-// `_UARTk_` exists when SERIAL_HOWMANY >= k (cores/arduino/SerialObj1.cpp … SerialObj3.cpp upstream),
-// on the variant's UARTk_TX_PIN / UARTk_RX_PIN.
-function serialPorts(variant: VariantHeader): { ports: CoreSerialPort[]; known: Knowledge } {
-  const howMany = variant.evaluate('SERIAL_HOWMANY');
-  if (howMany === undefined) return { ports: [], known: { known: false, reason: 'the variant defines no SERIAL_HOWMANY, so which _UARTn_ objects exist is not known' } };
-  const ports: CoreSerialPort[] = [];
-  for (const name of ['Serial', 'Serial1', 'Serial2', 'Serial3', 'Serial4', 'Serial5']) {
-    const target = variant.expandText(name);
-    const source = variant.macros.get(name)?.source;
-    if (target === 'SerialUSB') {
-      ports.push({ name, kind: 'usb', ...(source ? { source } : {}) });
-      continue;
-    }
-    const uart = /^_UART(\d)_$/.exec(target ?? '');
-    if (!uart || Number(uart[1]) > howMany) continue;
-    const tx = variant.evaluate(`UART${uart[1]}_TX_PIN`);
-    const rx = variant.evaluate(`UART${uart[1]}_RX_PIN`);
-    const pinSource = variant.macros.get(`UART${uart[1]}_TX_PIN`)?.source ?? source;
-    ports.push({ name, kind: 'uart', pins: { ...(tx !== undefined ? { TX: tx } : {}), ...(rx !== undefined ? { RX: rx } : {}) }, ...(pinSource ? { source: pinSource } : {}) });
-  }
-  return { ports, known: { known: true, source: variant.macros.get('SERIAL_HOWMANY')?.source } };
-}
-
 export const readRenesasTables: CoreTableReader = (board, variant) => {
   if (!isRenesasCore(board)) return undefined;
   const table = readPinmuxTable(board, variant);
@@ -124,7 +101,7 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
     : unreadable.length > 0
       ? { known: false, reason: `g_pin_cfg rows of pins ${unreadable.join(', ')} name lists that could not be read` }
       : { known: true, ...(tableSource ? { source: tableSource } : {}) };
-  const serial = serialPorts(variant);
+  const serial = uartObjects(variant, { usbObjects: ['SerialUSB'], pinMacros: (k) => ({ tx: `UART${k}_TX_PIN`, rx: `UART${k}_RX_PIN` }) });
 
   const sharedTimers = groupPwmPins(pins);
   const notes: ContextNote[] = [];

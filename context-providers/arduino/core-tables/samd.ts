@@ -9,7 +9,7 @@ import { addBusFunctions, busesFromMacros } from './bus-macros.js';
 import { evaluateTokens } from './c-tables.js';
 import type { CorePin, CoreSerialPort, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
 import { checkSharedInterruptLines } from './interrupt-lines.js';
-import { groupPwmPins } from './pwm-groups.js';
+import { analogWritePins, checkSharedPwmOutputs, groupPwmPins } from './pwm-groups.js';
 import { readSamdTable, type SamdRow, type SamdTable } from './samd-pins.js';
 
 /** A SAMD-core board: the core's WVariant.h declares g_APinDescription as PinDescription rows. */
@@ -135,7 +135,7 @@ export const readSamdTables: CoreTableReader = (board, variant) => {
     warnings: table.warnings,
     check: (sketch) => [
       ...checkSharedInterruptLines(sketch, pins, 'the core keeps one callback per EXTINT line'),
-      ...checkSharedCompareChannels(sketch, pins),
+      ...checkSharedPwmOutputs(sketch, pins, 'PWM'),
       ...checkToneTimer(sketch, pins),
     ],
   };
@@ -145,33 +145,6 @@ function isSilentAnalogPin(table: SamdTable, row: SamdRow): boolean {
   const attrAnalog = flag(table, 'PIN_ATTR_ANALOG');
   const isAnalogAttr = attrAnalog !== undefined && ((row.attribute ?? 0n) & attrAnalog) === attrAnalog;
   return isAnalogAttr && row.adcChannel !== table.enums.get('ADC_Channel0') && row.adcChannel !== table.enums.get('DAC_Channel0');
-}
-
-const analogWritePins = (sketch: CoreSketchView): Array<{ pin: number; call: CoreSketchView['calls'][number] }> =>
-  sketch.calls.filter((call) => call.name === 'analogWrite' && !call.receiver).flatMap((call) => [...new Set(call.values[0] ?? [])].map((pin) => ({ pin, call })));
-
-// Two pins on one TCC compare channel (TCC0 WO2 and WO6 are both CC2) output one duty cycle.
-function checkSharedCompareChannels(sketch: CoreSketchView, pins: CorePin[]): Finding[] {
-  const findings: Finding[] = [];
-  const first = new Map<string, number>();
-  for (const { pin, call } of analogWritePins(sketch)) {
-    const pwm = pins.find((p) => p.number === pin)?.pwm;
-    if (!pwm) continue;
-    const key = `${pwm.timer} ${pwm.channel}`;
-    const earlier = first.get(key);
-    if (earlier === undefined) first.set(key, pin);
-    else if (earlier !== pin) {
-      findings.push({
-        severity: 'warning',
-        code: 'pwm-shared-channel',
-        message: `analogWrite on pins ${earlier} and ${pin}: both are ${key} on ${sketch.boardName}, so they output the same duty cycle (the last value written)`,
-        suggestion: 'Use a PWM pin on another timer or compare channel (see the pin table).',
-        ...(call.token.file ? { file: call.token.file } : {}),
-        line: call.token.line,
-      });
-    }
-  }
-  return findings;
 }
 
 // Tone.cpp (ArduinoCore-samd) drives tone() from TC5 (`#define TONE_TC TC5`) and resets it.
