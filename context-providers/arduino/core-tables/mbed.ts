@@ -148,7 +148,7 @@ export const readMbedTables: CoreTableReader = (board, variant) => {
     // ArduinoCore-mbed cores/arduino/wiring_analog.cpp analogWrite() → new mbed::PwmOut(pin); mbed-os
     // hal/source/mbed_pinmap_common.c pinmap_peripheral() halts with this error when the pin has no PWM.
     analogWriteWithoutPwm: {
-      text: 'On this core analogWrite() on a pin without a PWM mapping stops the sketch with the mbed OS error "pinmap not found for peripheral" (there is no digital on/off fallback).',
+      text: 'on this core analogWrite() on a pin without a PWM mapping stops the sketch with the mbed OS error "pinmap not found for peripheral" (there is no digital on/off fallback)',
       ...(familySource ? { source: familySource } : {}),
     },
     analogReadAcceptsChannelNumbers: analogRule !== undefined,

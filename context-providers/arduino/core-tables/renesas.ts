@@ -94,6 +94,11 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
   const isDac = variant.pinFunction('IS_DAC');
   const inputs = analogInputNumbers(variant);
   const pins = table.rows.map((row) => describePin(row, decode, inputs, (pin) => (isDac?.(pin) ?? 0) !== 0));
+  const toAnalog = variant.pinFunction('digitalPinToAnalogPin');
+  const a0 = [...inputs].find(([, n]) => n === 0)?.[0];
+  const acceptsChannels = toAnalog !== undefined && a0 !== undefined && toAnalog(0) === a0;
+  // analogRead(p) reads A<p> when p < A0 (digitalPinToAnalogPin), so a D-pin's own ADC channel is never read.
+  if (acceptsChannels) for (const pin of pins) if (pin.number < a0) delete pin.analog;
   const unreadable = table.rows.filter((row) => !row.entries).map((row) => row.number);
   const tableSource = table.source;
   const tableKnowledge: Knowledge = table.missing
@@ -113,9 +118,6 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
       ...(pwmDefinition ? { source: pwmDefinition } : {}),
     });
   }
-  const toAnalog = variant.pinFunction('digitalPinToAnalogPin');
-  const a0 = inputs.size > 0 ? [...inputs].find(([, n]) => n === 0)?.[0] : undefined;
-  const acceptsChannels = toAnalog !== undefined && a0 !== undefined && toAnalog(0) === a0;
   if (acceptsChannels) {
     notes.push({ topic: 'analogRead', text: 'analogRead(n) with n below A0 reads A<n> (digitalPinToAnalogPin).', source: variant.macros.get('digitalPinToAnalogPin')?.source });
   }
@@ -130,7 +132,7 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
     // PwmOut whose begin() fails when getPinCfgs finds no PWM entry (pwm.cpp cfg_pin), and the call
     // returns without driving the pin; the failed PwmOut stays in analog.cpp's table after delete.
     analogWriteWithoutPwm: {
-      text: 'On this core analogWrite() on a pin without a PWM entry (and not the DAC pin) does nothing: no timer is set up and there is no digital on/off fallback. The failed PwmOut stays in the core\'s table after it is deleted, so calling it again on that pin is undefined behaviour.',
+      text: 'on this core analogWrite() does nothing on a pin without a PWM entry (other than the DAC pin): no timer is set up and there is no digital on/off fallback, and calling it again on that pin is undefined behaviour (the failed PwmOut stays in the core\'s table after it is deleted)',
       ...(pwmDefinition ? { source: pwmDefinition } : {}),
     },
     analogReadAcceptsChannelNumbers: acceptsChannels,

@@ -125,7 +125,7 @@ export const readSamdTables: CoreTableReader = (board, variant) => {
     // DAC return at once; PIN_ATTR_PWM pins get PWM; every other pin is set OUTPUT and written LOW below
     // half scale (mapResolution to 8 bits < 128), HIGH from half scale up.
     analogWriteWithoutPwm: {
-      text: `On this core analogWrite() on a pin without PWM sets it to OUTPUT and writes LOW for values below half scale, HIGH from half scale up${silentPins.length > 0 ? `; on pins ${silentPins.join(', ')} (PIN_ATTR_ANALOG, not the DAC) it does nothing` : ''}${dacPins.length > 0 ? `; on pin ${dacPins.join(', ')} it drives the DAC` : ''}.`,
+      text: `on this core analogWrite() on a pin without PWM sets it to OUTPUT and writes LOW for values below half scale, HIGH from half scale up${silentPins.length > 0 ? ` (on pin ${silentPins.join(', ')}, marked PIN_ATTR_ANALOG, it does nothing)` : ''}${dacPins.length > 0 ? `; on pin ${dacPins.join(', ')} it drives the DAC` : ''}`,
       ...(table.source ? { source: table.source } : {}),
     },
     // wiring_analog.c analogRead(): `if (pin < A0) pin += A0;`.

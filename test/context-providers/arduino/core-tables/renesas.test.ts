@@ -93,7 +93,10 @@ describe('Renesas core facts', () => {
 
   test('analogWrite without PWM does nothing on this core, and analogRead(0) reads A0', () => {
     const minima = facts('minima');
-    expect(minima.analogWriteWithoutPwm?.text).toMatch(/does nothing/);
+    expect(minima.analogWriteWithoutPwm?.text).toMatch(/^on this core analogWrite\(\) does nothing/);
+    // D4 (P103) has ADC channel AN19, but analogRead(4) reads A4: only pins from A0 on report analog input.
+    expect(pin(minima, 4).analog).toBeUndefined();
+    expect(minima.pins.filter((p) => p.analog).every((p) => p.number >= 14)).toBe(true);
     expect(minima.analogWriteWithoutPwm?.text).toMatch(/no digital on\/off fallback/);
     expect(citedLine(minima.analogWriteWithoutPwm?.source)).toMatch(/^#define IS_PIN_PWM/);
     // Arduino.h: #define digitalPinToAnalogPin(P) (P < A0 ? A0 + P : P), used by analogRead.
