@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { CoreFacts, SketchCall } from '../../../../context-providers/arduino/core-tables/index.js';
 import { tokenize } from '../../../../context-providers/arduino/c-tokens.js';
 import type { InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
-import { citedLine, factsOf, loadPlatforms32, pinOf, requireFacts } from './table-lines.js';
+import { citedLine, factsOf, loadPlatforms32, pinOf, requireFacts, samdRowLines as rowLines } from './table-lines.js';
 
 let installed: InstalledPlatforms;
 beforeAll(async () => {
@@ -13,18 +13,6 @@ beforeAll(async () => {
 
 const facts = (board: string): CoreFacts => requireFacts(`arduino:samd:${board}`, installed);
 const pin = pinOf;
-
-// The rows of g_APinDescription in the variant.cpp a fact cites, by pin number.
-function rowLines(file: string): number[] {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const start = lines.findIndex((line) => /g_APinDescription\[\]\s*=/.test(line));
-  const rows: number[] = [];
-  // The tables drawn in comments use | and +, never a `{ PORTx` at the start of a line.
-  for (let index = start + 1; index < lines.length && !/^\s*\};/.test(lines[index]); index++) {
-    if (/^\s*\{\s*(PORT[A-C]|NOT_A_PORT)/.test(lines[index])) rows.push(index + 1);
-  }
-  return rows;
-}
 
 // WVariant.h: `PWM0_CH6=TCC0_CH6,` and `TCC0_CH6 = (0<<8)|(2), // Channel 6 is 2!`.
 function compareChannel(coreDir: string, pwmName: string): { timer: number; cc: number } {

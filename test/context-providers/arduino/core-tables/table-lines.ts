@@ -51,3 +51,15 @@ export const pinOf = (facts: CoreFacts, number: number): CorePin => {
   if (!pin) throw new Error(`pin ${number} is not in the table`);
   return pin;
 };
+
+// The rows of g_APinDescription in the variant.cpp a fact cites, by pin number.
+export function samdRowLines(file: string): number[] {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const start = lines.findIndex((line) => /g_APinDescription\[\]\s*=/.test(line));
+  const rows: number[] = [];
+  // The tables drawn in comments use | and +, never a `{ PORTx` at the start of a line.
+  for (let index = start + 1; index < lines.length && !/^\s*\};/.test(lines[index]); index++) {
+    if (/^\s*\{\s*(PORT[A-C]|NOT_A_PORT)/.test(lines[index])) rows.push(index + 1);
+  }
+  return rows;
+}
