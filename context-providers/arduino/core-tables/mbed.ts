@@ -11,6 +11,7 @@ import { preprocess } from '../preprocessor.js';
 import type { ResolvedBoard } from '../resolve.js';
 import { addBusFunctions, busesFromMacros } from './bus-macros.js';
 import { readArrays, type CArray } from './c-tables.js';
+import { findLine } from './cited-line.js';
 import type { CorePin, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
 import { analogWritePins, checkSharedPwmOutputs, groupPwmPins } from './pwm-groups.js';
 import { uartObjects } from './uart-objects.js';
@@ -42,13 +43,6 @@ function targetFlags(variantDir: string | undefined): Map<string, SourceRef> {
     if (match) flags.set(match[1], { file, line: index + 1 });
   });
   return flags;
-}
-
-/** The line of a core header that matches, as a citation. */
-function lineIn(file: string, pattern: RegExp): SourceRef | undefined {
-  if (!existsSync(file)) return undefined;
-  const index = readFileSync(file, 'utf8').split('\n').findIndex((line) => pattern.test(line));
-  return index >= 0 ? { file, line: index + 1 } : undefined;
 }
 
 const pinNameOf = (array: CArray | undefined, index: number): string | undefined => array?.elements[index]?.fields?.[0]?.map((token) => token.text).join('');
@@ -110,7 +104,7 @@ export const readMbedTables: CoreTableReader = (board, variant) => {
 
   // macros.h: under USE_ARDUINO_PINOUT `#define digitalPinToInterrupt(P) (P)`; attachInterrupt makes an
   // mbed::InterruptIn on the pin's PinName, which every GPIO supports.
-  const interruptRule = flags.has('USE_ARDUINO_PINOUT') ? lineIn(join(board.corePath, 'macros.h'), /#define\s+digitalPinToInterrupt\(P\)\s+\(P\)/) : undefined;
+  const interruptRule = flags.has('USE_ARDUINO_PINOUT') ? findLine(join(board.corePath, 'macros.h'), /#define\s+digitalPinToInterrupt\(P\)\s+\(P\)/) : undefined;
   if (interruptRule) pins.forEach((pin, number) => (pin.interrupt = { number, source: table!.elements[number].source }));
 
   const buses = busesFromMacros(variant);
@@ -127,7 +121,7 @@ export const readMbedTables: CoreTableReader = (board, variant) => {
 
   const notes: ContextNote[] = [];
   if (family && family.pwm !== 'unknown') notes.push({ topic: 'pwm', text: `${family.chip}: ${family.pwmText}.`, ...(familySource ? { source: familySource } : {}) });
-  const analogRule = lineIn(join(board.corePath, 'pinDefinitions.h'), /#define\s+analogPinToPinName\(P\).*P < A0/);
+  const analogRule = findLine(join(board.corePath, 'pinDefinitions.h'), /#define\s+analogPinToPinName\(P\).*P < A0/);
   if (analogRule) notes.push({ topic: 'analogRead', text: 'analogRead(n) with n below A0 reads A<n>.', source: analogRule });
   if (interruptRule) notes.push({ topic: 'interrupt', text: 'attachInterrupt works on every pin (mbed::InterruptIn); digitalPinToInterrupt(p) is p.', source: interruptRule });
 

@@ -8,6 +8,7 @@ import type { Macro } from '../preprocessor.js';
 import type { ResolvedBoard } from '../resolve.js';
 import type { VariantHeader } from '../variant-header.js';
 import { macroFunction } from './c-tables.js';
+import { findLine } from './cited-line.js';
 import { checkSharedInterruptLines } from './interrupt-lines.js';
 import { groupPwmPins } from './pwm-groups.js';
 import type { CorePin, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
@@ -116,6 +117,17 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
       topic: 'pwm',
       text: 'analogWrite uses the first PWM entry of the pin\'s g_pin_cfg list (a GPT or AGT channel, output A or B); pins on one channel share its period.',
       ...(pwmDefinition ? { source: pwmDefinition } : {}),
+    });
+  }
+  // ArduinoCore-renesas Tone.cpp: the first tone() takes FspTimer::get_available_timer(), the lowest GPT
+  // channel still TIMER_FREE (FspTimer.cpp); PwmOut's FspTimer::begin then finds that channel TIMER_USED.
+  const firstGpt = pins.filter((pin) => pin.pwm?.timer === 'GPT0').map((pin) => pin.number);
+  const timerTable = findLine(join(board.corePath, 'FspTimer.h'), /gpt_used_channel\[GPT_HOWMANY\]/);
+  if (firstGpt.length > 0) {
+    notes.push({
+      topic: 'tone',
+      text: `The first tone() takes the lowest GPT channel no PWM pin has taken yet (GPT0, the timer of pins ${firstGpt.join(', ')}, if no analogWrite on them ran before), and analogWrite on that channel's pins afterwards does not get it: start PWM on those pins before the first tone(), or use other PWM pins.`,
+      ...(timerTable ? { source: timerTable } : {}),
     });
   }
   if (acceptsChannels) {

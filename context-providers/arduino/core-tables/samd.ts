@@ -7,6 +7,7 @@ import type { ContextNote, Finding } from '../../types.js';
 import type { VariantHeader } from '../variant-header.js';
 import { addBusFunctions, busesFromMacros } from './bus-macros.js';
 import { evaluateTokens } from './c-tables.js';
+import { findLine } from './cited-line.js';
 import type { CorePin, CoreSerialPort, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
 import { checkSharedInterruptLines } from './interrupt-lines.js';
 import { analogWritePins, checkSharedPwmOutputs, groupPwmPins } from './pwm-groups.js';
@@ -72,9 +73,8 @@ function serialPorts(table: SamdTable, variant: VariantHeader, corePath: string)
     ports.push({ name, kind: 'uart', pins: { ...(tx !== undefined ? { TX: tx } : {}), ...(rx !== undefined ? { RX: rx } : {}) }, source });
   }
   // SerialUSB is the core's (USB/USBAPI.h); `#define Serial SerialUSB` in the variant makes Serial the USB port.
-  const usbApi = join(corePath, 'USB', 'USBAPI.h');
-  const usbLine = existsSync(usbApi) ? readFileSync(usbApi, 'utf8').split('\n').findIndex((line) => /extern\s+Serial_\s+SerialUSB\s*;/.test(line)) : -1;
-  if (usbLine >= 0) ports.push({ name: 'SerialUSB', kind: 'usb', source: { file: usbApi, line: usbLine + 1 } });
+  const usb = findLine(join(corePath, 'USB', 'USBAPI.h'), /extern\s+Serial_\s+SerialUSB\s*;/);
+  if (usb) ports.push({ name: 'SerialUSB', kind: 'usb', source: usb });
   if (variant.expandText('Serial') === 'SerialUSB') ports.push({ name: 'Serial', kind: 'usb', ...(variant.macros.get('Serial')?.source ? { source: variant.macros.get('Serial')!.source } : {}) });
   return ports;
 }

@@ -103,6 +103,9 @@ describe('Renesas core facts', () => {
     expect(minima.analogReadAcceptsChannelNumbers).toBe(true);
     expect(citedLine(minima.notes.find((note) => note.topic === 'analogRead')?.source)).toMatch(/^#define digitalPinToAnalogPin\(P\)\s+\(P < A0 \? A0 \+ P : P\)/);
     expect(minima.notes.length).toBeLessThanOrEqual(5);
+    const tone = minima.notes.find((note) => note.topic === 'tone');
+    expect(tone?.text).toMatch(/GPT0, the timer of pins 6, 7, 25, 26/);
+    expect(citedLine(tone?.source)).toBe('static TimerAvail_t gpt_used_channel[GPT_HOWMANY];');
   });
 
   test('attachInterrupt on two pins of one IRQ channel, and with HIGH, is flagged', () => {
