@@ -144,7 +144,7 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
     // PwmOut whose begin() fails when getPinCfgs finds no PWM entry (pwm.cpp cfg_pin), and the call
     // returns without driving the pin; the failed PwmOut stays in analog.cpp's table after delete.
     analogWriteWithoutPwm: {
-      text: 'on this core analogWrite() does nothing on a pin without a PWM entry (other than the DAC pin): no timer is set up and there is no digital on/off fallback, and calling it again on that pin is undefined behaviour (the failed PwmOut stays in the core\'s table after it is deleted)',
+      text: 'on this core analogWrite() does nothing on a pin without a PWM entry (other than a DAC pin): no timer is set up and there is no digital on/off fallback, and calling it again on that pin is undefined behaviour (the failed PwmOut stays in the core\'s table after it is deleted)',
       ...(pwmDefinition ? { source: pwmDefinition } : {}),
     },
     analogReadAcceptsChannelNumbers: acceptsChannels,
