@@ -3,6 +3,7 @@
 // core's own tables where a reader knows the core (core-tables/). A capability the files do not
 // establish is unknown, with the reason, never "none".
 import type { Bus, ContextNote, Finding, Knowledge, Pin, PinCapability, SourceRef } from '../types.js';
+import { stamp } from './cache.js';
 import { readCoreFacts, type CoreFacts } from './core-tables/index.js';
 import type { ResolvedBoard } from './resolve.js';
 import { readSerialObjects } from './serial-objects.js';
@@ -65,7 +66,27 @@ function newPin(number: number, header: string | undefined, digital = true): Pin
   return { number, names: [`D${number}`], capabilities: digital ? ['digital'] : [], ...(header ? { source: { file: header } } : {}) };
 }
 
+// Pin maps of boards already read, until one of their files changes: sketches of one board share
+// it (the false-finding sweep runs hundreds of sketches per board).
+const cache = new Map<string, { stamps: Array<[string, string]>; map: PinMap }>();
+const CACHE_CAPACITY = 64;
+
 export function buildPinMap(board: ResolvedBoard): PinMap {
+  const key = `${board.fqbn}\0${board.corePath}\0${board.variantPath ?? ''}\0${board.properties.get('recipe.cpp.o.pattern') ?? ''}\0${board.expanded('build.extra_flags') ?? ''}`;
+  const cached = cache.get(key);
+  if (cached && cached.stamps.every(([file, previous]) => stamp(file) === previous)) return copyOf(cached.map);
+  const map = readPinMap(board);
+  if (cache.size >= CACHE_CAPACITY) cache.delete(cache.keys().next().value!);
+  cache.set(key, { stamps: [...map.files, ...(board.variantPath ? [board.variantPath] : [])].map((file) => [file, stamp(file)]), map });
+  return copyOf(map);
+}
+
+// Callers may add to the pins and buses of a context: each gets its own.
+function copyOf(map: PinMap): PinMap {
+  return { ...map, pins: structuredClone(map.pins), buses: structuredClone(map.buses), warnings: [...map.warnings], notes: [...map.notes], knowledge: { ...map.knowledge } };
+}
+
+function readPinMap(board: ResolvedBoard): PinMap {
   const variant = readVariantHeader(board);
   const warnings = [...variant.warnings];
   const sources: Record<string, SourceRef> = {};
