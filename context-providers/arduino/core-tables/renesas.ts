@@ -7,6 +7,7 @@ import type { ContextNote, Finding, PinCapability, SourceRef } from '../../types
 import type { Macro } from '../preprocessor.js';
 import type { ResolvedBoard } from '../resolve.js';
 import type { VariantHeader } from '../variant-header.js';
+import { addBusFunctions, busesFromMacros, RENESAS_BUSES } from './bus-macros.js';
 import { macroFunction } from './c-tables.js';
 import { findLine } from './cited-line.js';
 import { checkSharedInterruptLines } from './interrupt-lines.js';
@@ -107,6 +108,8 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
     : unreadable.length > 0
       ? { known: false, reason: `g_pin_cfg rows of pins ${unreadable.join(', ')} name lists that could not be read` }
       : { known: true, ...(tableSource ? { source: tableSource } : {}) };
+  const buses = busesFromMacros(variant, RENESAS_BUSES);
+  addBusFunctions(pins, buses);
   const serial = uartObjects(variant, { usbObjects: ['SerialUSB'], pinMacros: (k) => ({ tx: `UART${k}_TX_PIN`, rx: `UART${k}_RX_PIN` }) });
 
   const sharedTimers = groupPwmPins(pins);
@@ -139,6 +142,7 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
     pins,
     known: { pwm: tableKnowledge, analog: tableKnowledge, interrupt: tableKnowledge, dac: tableKnowledge, serial: serial.known },
     serialPorts: serial.ports,
+    ...(buses.length > 0 ? { buses } : {}),
     ...(sharedTimers.length > 0 ? { sharedTimers } : {}),
     // ArduinoCore-renesas cores/arduino/analog.cpp analogWrite(): a pin that is not the DAC gets a
     // PwmOut whose begin() fails when getPinCfgs finds no PWM entry (pwm.cpp cfg_pin), and the call

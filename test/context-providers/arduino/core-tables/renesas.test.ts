@@ -91,6 +91,16 @@ describe('Renesas core facts', () => {
     expect(citedLine(minima.serialPorts![0].source)).toBe('#define Serial  SerialUSB');
   });
 
+  test('Wire<n> and SPI<n> exist below WIRE_HOWMANY / SPI_HOWMANY, on their pin macros', () => {
+    const names = (board: string): string[] => facts(board).buses!.map((bus) => `${bus.name} ${Object.values(bus.pins).join('/')}`);
+    expect(names('minima')).toEqual(['Wire 18/19', 'SPI 12/11/13/10']);
+    // UNO R4 WiFi: WIRE_HOWMANY 2, the Qwiic connector is Wire1 on 27/26.
+    expect(names('unor4wifi')).toEqual(['Wire 18/19', 'SPI 12/11/13/10', 'Wire1 27/26']);
+    expect(names('portenta_c33')).toEqual(['Wire 11/12', 'SPI 10/8/9/7', 'Wire1 37/38', 'SPI1 45/46/47/48', 'Wire2 39/40', 'Wire3 96/97']);
+    for (const bus of facts('portenta_c33').buses!) expect(citedLine(bus.source)).toMatch(/^#define (WIRE\d?_SDA_PIN|PIN_SPI\d?_MISO)\s/);
+    expect(pin(facts('unor4wifi'), 27).functions?.map((f) => f.fn)).toContain('Wire1 SDA');
+  });
+
   test('analogWrite without PWM does nothing on this core, and analogRead(0) reads A0', () => {
     const minima = facts('minima');
     expect(minima.analogWriteWithoutPwm?.text).toMatch(/^on this core analogWrite\(\) does nothing/);
