@@ -12,6 +12,7 @@ import type { ResolvedBoard } from '../resolve.js';
 import { addBusFunctions, busesFromMacros } from './bus-macros.js';
 import { readArrays, type CArray } from './c-tables.js';
 import { findLine } from './cited-line.js';
+import { coreVendor } from './core-vendor.js';
 import type { CorePin, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
 import { analogWritePins, checkSharedPwmOutputs, groupPwmPins } from './pwm-groups.js';
 import { uartObjects } from './uart-objects.js';
@@ -141,10 +142,10 @@ export const readMbedTables: CoreTableReader = (board, variant) => {
     ...(sharedTimers.length > 0 ? { sharedTimers } : {}),
     // ArduinoCore-mbed cores/arduino/wiring_analog.cpp analogWrite() → new mbed::PwmOut(pin); mbed-os
     // hal/source/mbed_pinmap_common.c pinmap_peripheral() halts with this error when the pin has no PWM.
-    analogWriteWithoutPwm: {
+    ...(coreVendor(board) === 'arduino' ? { analogWriteWithoutPwm: {
       text: 'on this core analogWrite() on a pin without a PWM mapping stops the sketch with the mbed OS error "pinmap not found for peripheral" (there is no digital on/off fallback)',
       ...(familySource ? { source: familySource } : {}),
-    },
+    } } : {}),
     analogReadAcceptsChannelNumbers: analogRule !== undefined,
     notes,
     files: [...new Set([...result.files, ...variant.files, ...[...flags.values()].slice(0, 1).map((source) => source.file)])],

@@ -10,6 +10,7 @@ import type { VariantHeader } from '../variant-header.js';
 import { addBusFunctions, busesFromMacros, RENESAS_BUSES } from './bus-macros.js';
 import { macroFunction } from './c-tables.js';
 import { findLine } from './cited-line.js';
+import { coreVendor } from './core-vendor.js';
 import { checkSharedInterruptLines } from './interrupt-lines.js';
 import { groupPwmPins } from './pwm-groups.js';
 import type { CorePin, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
@@ -147,10 +148,10 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
     // ArduinoCore-renesas cores/arduino/analog.cpp analogWrite(): a pin that is not the DAC gets a
     // PwmOut whose begin() fails when getPinCfgs finds no PWM entry (pwm.cpp cfg_pin), and the call
     // returns without driving the pin; the failed PwmOut stays in analog.cpp's table after delete.
-    analogWriteWithoutPwm: {
+    ...(coreVendor(board) === 'arduino' ? { analogWriteWithoutPwm: {
       text: 'on this core analogWrite() does nothing on a pin without a PWM entry (other than a DAC pin): no timer is set up and there is no digital on/off fallback, and calling it again on that pin is undefined behaviour (the failed PwmOut stays in the core\'s table after it is deleted)',
       ...(pwmDefinition ? { source: pwmDefinition } : {}),
-    },
+    } } : {}),
     analogReadAcceptsChannelNumbers: acceptsChannels,
     notes,
     files: [...new Set([...table.files, ...variant.files])],

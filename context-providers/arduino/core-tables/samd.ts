@@ -8,6 +8,7 @@ import type { VariantHeader } from '../variant-header.js';
 import { addBusFunctions, busesFromMacros } from './bus-macros.js';
 import { evaluateTokens } from './c-tables.js';
 import { findLine } from './cited-line.js';
+import { coreVendor } from './core-vendor.js';
 import type { CorePin, CoreSerialPort, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
 import { checkSharedInterruptLines } from './interrupt-lines.js';
 import { analogWritePins, checkSharedPwmOutputs, groupPwmPins } from './pwm-groups.js';
@@ -102,7 +103,8 @@ export const readSamdTables: CoreTableReader = (board, variant) => {
       ...(table.source ? { source: table.source } : {}),
     });
   }
-  if (pins.some((pin) => pin.pwm?.timer === 'TC5')) {
+  const arduinoCore = coreVendor(board) === 'arduino';
+  if (arduinoCore && pins.some((pin) => pin.pwm?.timer === 'TC5')) {
     notes.push({ topic: 'tone', text: `tone() takes TC5 (ArduinoCore-samd Tone.cpp), the PWM timer of pins ${pins.filter((pin) => pin.pwm?.timer === 'TC5').map((pin) => pin.number).join(', ')}.`, ...(table.source ? { source: table.source } : {}) });
   }
   const dacPins = pins.filter((pin) => pin.dac).map((pin) => pin.number);
@@ -124,19 +126,19 @@ export const readSamdTables: CoreTableReader = (board, variant) => {
     // ArduinoCore-samd cores/arduino/wiring_analog.c analogWrite(): PIN_ATTR_ANALOG pins other than the
     // DAC return at once; PIN_ATTR_PWM pins get PWM; every other pin is set OUTPUT and written LOW below
     // half scale (mapResolution to 8 bits < 128), HIGH from half scale up.
-    analogWriteWithoutPwm: {
+    ...(arduinoCore ? { analogWriteWithoutPwm: {
       text: `on this core analogWrite() on a pin without PWM sets it to OUTPUT and writes LOW for values below half scale, HIGH from half scale up${silentPins.length > 0 ? ` (on pin ${silentPins.join(', ')}, marked PIN_ATTR_ANALOG, it does nothing)` : ''}${dacPins.length > 0 ? `; on pin ${dacPins.join(', ')} it drives the DAC` : ''}`,
       ...(table.source ? { source: table.source } : {}),
-    },
+    } } : {}),
     // wiring_analog.c analogRead(): `if (pin < A0) pin += A0;`.
-    analogReadAcceptsChannelNumbers: true,
+    ...(arduinoCore ? { analogReadAcceptsChannelNumbers: true } : {}),
     notes,
     files: [...new Set([...table.files, ...variant.files])],
     warnings: table.warnings,
     check: (sketch) => [
       ...checkSharedInterruptLines(sketch, pins, 'the core keeps one callback per EXTINT line'),
       ...checkSharedPwmOutputs(sketch, pins, 'PWM'),
-      ...checkToneTimer(sketch, pins),
+      ...(arduinoCore ? checkToneTimer(sketch, pins) : []),
     ],
   };
 };
