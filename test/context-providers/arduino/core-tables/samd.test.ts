@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CoreFacts, SketchCall } from '../../../../context-providers/arduino/core-tables/index.js';
 import { tokenize } from '../../../../context-providers/arduino/c-tokens.js';
-import type { InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
-import { citedLine, factsOf, loadPlatforms32, pinOf, requireFacts, samdRowLines as rowLines } from './table-lines.js';
+import { discoverPlatforms, type InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
+import { TMP } from '../paths.js';
+import { citedLine, DATA_DIR_32BIT, factsOf, loadPlatforms32, pinOf, requireFacts, samdRowLines as rowLines } from './table-lines.js';
 
 let installed: InstalledPlatforms;
 beforeAll(async () => {
@@ -141,5 +142,34 @@ describe('SAMD core facts', () => {
     console.log(`pins/PWM/interrupt: ${counts.join('; ')}; not SAMD: ${skipped.join(', ')}`);
     expect(skipped.length).toBeLessThanOrEqual(1);
     expect(counts.length).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe('third-party boards on the SAMD core', () => {
+  test('a board on Arduino\'s core (build.core=arduino:arduino) gets its rules; a fork of the core gets the table but not the .c rules', async () => {
+    const sketchbook = join(TMP, 'samd-third-party');
+    const samd = join(DATA_DIR_32BIT, 'packages/arduino/hardware/samd/1.8.14');
+    const platform = join(sketchbook, 'hardware/acme/samd');
+    rmSync(sketchbook, { recursive: true, force: true });
+    mkdirSync(join(platform, 'variants'), { recursive: true });
+    cpSync(join(samd, 'platform.txt'), join(platform, 'platform.txt'));
+    cpSync(join(samd, 'cores'), join(platform, 'cores'), { recursive: true });
+    cpSync(join(samd, 'variants/nano_33_iot'), join(platform, 'variants/fork_iot'), { recursive: true });
+    writeFileSync(join(platform, 'boards.txt'), [
+      'fork.name=Acme Fork IoT', 'fork.build.core=arduino', 'fork.build.variant=fork_iot', 'fork.build.mcu=cortex-m0plus', 'fork.build.extra_flags=-D__SAMD21G18A__',
+      'ref.name=Acme on Arduino SAMD', 'ref.build.core=arduino:arduino', 'ref.build.variant=arduino:nano_33_iot', 'ref.build.mcu=cortex-m0plus', 'ref.build.extra_flags=-D__SAMD21G18A__',
+    ].join('\n'));
+    const withAcme = await discoverPlatforms({ dataDirs: [DATA_DIR_32BIT], sketchbookDirs: [sketchbook], includeDebian: false, home: TMP });
+    const fork = requireFacts('acme:samd:fork', withAcme);
+    const ref = requireFacts('acme:samd:ref', withAcme);
+    for (const all of [fork, ref]) {
+      expect(all.known.pwm.known).toBe(true);
+      expect(pin(all, 2).pwm).toMatchObject({ timer: 'TC5', channel: 'CC0' });
+    }
+    expect(ref.analogWriteWithoutPwm?.text).toMatch(/sets it to OUTPUT/);
+    expect(ref.analogReadAcceptsChannelNumbers).toBe(true);
+    expect(fork.analogWriteWithoutPwm).toBeUndefined();
+    expect(fork.analogReadAcceptsChannelNumbers).toBeUndefined();
+    expect(fork.notes.some((note) => note.topic === 'tone')).toBe(false);
   });
 });
