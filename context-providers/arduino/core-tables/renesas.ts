@@ -114,6 +114,7 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
   const serial = uartObjects(variant, { usbObjects: ['SerialUSB'], pinMacros: (k) => ({ tx: `UART${k}_TX_PIN`, rx: `UART${k}_RX_PIN` }) });
 
   const sharedTimers = groupPwmPins(pins);
+  const arduinoCore = coreVendor(board) === 'arduino';
   const notes: ContextNote[] = [];
   const pwmDefinition = table.macros.get('IS_PIN_PWM')?.source;
   if (tableKnowledge.known) {
@@ -127,7 +128,7 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
   // channel still TIMER_FREE (FspTimer.cpp); PwmOut's FspTimer::begin then finds that channel TIMER_USED.
   const firstGpt = pins.filter((pin) => pin.pwm?.timer === 'GPT0').map((pin) => pin.number);
   const timerTable = findLine(join(board.corePath, 'FspTimer.h'), /gpt_used_channel\[GPT_HOWMANY\]/);
-  if (firstGpt.length > 0) {
+  if (arduinoCore && firstGpt.length > 0) {
     notes.push({
       topic: 'tone',
       text: `The first tone() takes the lowest GPT channel no PWM pin has taken yet (GPT0, the timer of pins ${firstGpt.join(', ')}, if no analogWrite on them ran before), and analogWrite on that channel's pins afterwards does not get it: start PWM on those pins before the first tone(), or use other PWM pins.`,
@@ -148,7 +149,7 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
     // ArduinoCore-renesas cores/arduino/analog.cpp analogWrite(): a pin that is not the DAC gets a
     // PwmOut whose begin() fails when getPinCfgs finds no PWM entry (pwm.cpp cfg_pin), and the call
     // returns without driving the pin; the failed PwmOut stays in analog.cpp's table after delete.
-    ...(coreVendor(board) === 'arduino' ? { analogWriteWithoutPwm: {
+    ...(arduinoCore ? { analogWriteWithoutPwm: {
       text: 'on this core analogWrite() does nothing on a pin without a PWM entry (other than a DAC pin): no timer is set up and there is no digital on/off fallback, and calling it again on that pin is undefined behaviour (the failed PwmOut stays in the core\'s table after it is deleted)',
       ...(pwmDefinition ? { source: pwmDefinition } : {}),
     } } : {}),
@@ -156,13 +157,13 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
     notes,
     files: [...new Set([...table.files, ...variant.files])],
     warnings: table.warnings,
-    check: (sketch) => checkInterrupts(sketch, pins),
+    check: (sketch) => [...(arduinoCore ? checkHighInterrupts(sketch) : []), ...checkSharedInterruptLines(sketch, pins, 'the core keeps one handler per IRQ channel')],
   };
 };
 
-// Interrupts.cpp (ArduinoCore-renesas) keeps one handler per ICU IRQ channel (IrqChannel.get(ch)) and
-// sets HIGH up as a rising edge ("TODO: document that HIGH IRQ is unavailable").
-function checkInterrupts(sketch: CoreSketchView, pins: CorePin[]): Finding[] {
+// Interrupts.cpp (ArduinoCore-renesas) sets HIGH up as a rising edge ("TODO: document that HIGH IRQ is
+// unavailable"); it also keeps one handler per ICU IRQ channel (IrqChannel.get(ch)).
+function checkHighInterrupts(sketch: CoreSketchView): Finding[] {
   const findings: Finding[] = [];
   for (const call of sketch.calls) {
     if (call.name !== 'attachInterrupt' || call.receiver || !(call.args[2]?.length === 1 && call.args[2][0].text === 'HIGH')) continue;
@@ -175,5 +176,5 @@ function checkInterrupts(sketch: CoreSketchView, pins: CorePin[]): Finding[] {
       line: call.token.line,
     });
   }
-  return [...findings, ...checkSharedInterruptLines(sketch, pins, 'the core keeps one handler per IRQ channel')];
+  return findings;
 }
