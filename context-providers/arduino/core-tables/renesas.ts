@@ -112,6 +112,9 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
   const buses = busesFromMacros(variant, RENESAS_BUSES);
   addBusFunctions(pins, buses);
   const serial = uartObjects(variant, { usbObjects: ['SerialUSB'], pinMacros: (k) => ({ tx: `UART${k}_TX_PIN`, rx: `UART${k}_RX_PIN` }) });
+  // SerialUSB itself is the core's object (usb/SerialUSB.h; SerialUSB.cpp defines it whatever NO_USB says).
+  const serialUsb = findLine(join(board.corePath, 'usb', 'SerialUSB.h'), /extern\s+_SerialUSB\s+SerialUSB\s*;/);
+  if (serialUsb && serial.known.known) serial.ports.push({ name: 'SerialUSB', kind: 'usb', source: serialUsb });
 
   const sharedTimers = groupPwmPins(pins);
   const arduinoCore = coreVendor(board) === 'arduino';
