@@ -8,7 +8,8 @@ interface Entry {
   context: HardwareContext;
 }
 
-function stamp(file: string): string {
+/** A file's mtime and size, or `missing`: what changes when the file is edited, replaced or removed. */
+export function stamp(file: string): string {
   try {
     const stats = statSync(file);
     return `${stats.mtimeMs}:${stats.size}`;

@@ -25,6 +25,8 @@ export interface PreprocessOptions {
   includeDirs: string[];
   /** Which resolved includes to follow; the others are skipped (system headers, the core's C++ API). */
   follow(path: string): boolean;
+  /** Also look up `#include <x>` in `includeDirs` (gcc searches `-I` folders for both forms). */
+  systemIncludes?: boolean;
 }
 
 export interface PreprocessResult {
@@ -127,8 +129,8 @@ function runDirective(directive: string, args: Token[], file: string, line: numb
     if (args[0]) result.macros.delete(args[0].text);
   } else if (directive === 'include') {
     const target = includeTarget(args, result.macros);
-    if (!target || target.system) return;
-    const path = [dirname(file), ...options.includeDirs].map((dir) => join(dir, target.name)).find((candidate) => existsSync(candidate));
+    if (!target || (target.system && !options.systemIncludes)) return;
+    const path = [...(target.system ? [] : [dirname(file)]), ...options.includeDirs].map((dir) => join(dir, target.name)).find((candidate) => existsSync(candidate));
     if (!path || !options.follow(path)) return;
     if (depth >= MAX_INCLUDE_DEPTH) {
       warn(result, file, line, 'preprocessor-include-depth', `#include nested deeper than ${MAX_INCLUDE_DEPTH}, stopped`);

@@ -70,14 +70,7 @@ export function splitCommandLine(line: string): string[] {
 /** The `-D` definitions of the board's C++ compile recipe, plus the compiler's own target macros. */
 export function compileDefines(board: ResolvedBoard): Record<string, string> {
   const recipe = board.expand(board.properties.get('recipe.cpp.o.pattern') ?? '', { includes: '', source_file: '', object_file: '' });
-  const defines: Record<string, string> = { __cplusplus: '201103L' };
-  for (const arg of splitCommandLine(recipe)) {
-    if (!arg.startsWith('-D') || arg.length < 3) continue;
-    const body = arg.slice(2);
-    const equals = body.indexOf('=');
-    if (equals < 0) defines[body] = '1';
-    else defines[body.slice(0, equals)] = body.slice(equals + 1);
-  }
+  const defines = definesFromArguments(splitCommandLine(recipe), { __cplusplus: '201103L' });
   const mcu = board.expanded('build.mcu');
   if (board.architecture === 'avr' && mcu) {
     defines.__AVR__ = '1';
@@ -85,6 +78,18 @@ export function compileDefines(board: ResolvedBoard): Record<string, string> {
     defines[avrDeviceMacro(mcu)] = '1';
   }
   return defines;
+}
+
+/** The `-DNAME=value` and `-DNAME` arguments added to `into` (gcc's `-DNAME` is `NAME: '1'`). */
+export function definesFromArguments(args: string[], into: Record<string, string> = {}): Record<string, string> {
+  for (const arg of args) {
+    if (!arg.startsWith('-D') || arg.length < 3) continue;
+    const body = arg.slice(2);
+    const equals = body.indexOf('=');
+    if (equals < 0) into[body] = '1';
+    else into[body.slice(0, equals)] = body.slice(equals + 1);
+  }
+  return into;
 }
 
 // Stands for the argument while a pin macro is expanded once for all pins; no header uses it.
@@ -156,7 +161,7 @@ export function readVariantHeader(board: ResolvedBoard): VariantHeader {
   };
 }
 
-function isInside(path: string, dir: string): boolean {
+export function isInside(path: string, dir: string): boolean {
   const rel = relative(dir, path);
   return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep);
 }
@@ -164,7 +169,7 @@ function isInside(path: string, dir: string): boolean {
 const DECLARATION_WORDS = new Set(['static', 'const', 'constexpr', 'extern', 'volatile', 'unsigned', 'signed', 'uint8_t', 'int8_t', 'uint16_t', 'int16_t', 'uint32_t', 'int32_t', 'int', 'long', 'short', 'char', 'byte', 'pin_size_t', 'PinName']);
 
 // `static const uint8_t A0 = PIN_A0;` → A0 = 14. Only integer constants at file scope.
-function collectConstants(tokens: Token[], macros: Map<string, Macro>, warnings: Finding[]): Map<string, HeaderConstant> {
+export function collectConstants(tokens: Token[], macros: Map<string, Macro>, warnings: Finding[]): Map<string, HeaderConstant> {
   const constants = new Map<string, HeaderConstant>();
   let statementStart = 0;
   let depth = 0;
