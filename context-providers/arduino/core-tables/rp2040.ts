@@ -10,6 +10,7 @@ import type { ResolvedBoard } from '../resolve.js';
 import type { VariantHeader } from '../variant-header.js';
 import type { CoreFacts, CorePin, CoreTableReader, Knowledge } from './core-facts.js';
 import { FactsCache } from './facts-cache.js';
+import { sharedTimersOf } from './shared-timers.js';
 import { checkPicoSketch } from './rp2040-check.js';
 import { pwmSliceOf, rp2Chip, type Rp2Chip, type Rp2Package } from './rp2040-chips.js';
 import { readPicoHeader, type PicoHeader } from './rp2040-header.js';
@@ -110,7 +111,7 @@ function readPicoFacts(board: ResolvedBoard, variant: VariantHeader, chip: Rp2Ch
     }
   }
 
-  const sharedTimers = sliceGroups(pins);
+  const sharedTimers = sharedTimersOf(pins);
   const gpioSource = macroSource('__GPIOCNT') ?? pkg.gpioSource;
   const dacSource = macroSource('NUM_ANALOG_OUTPUTS');
   const notes = picoNotes(board, chip, pkg, gpioCount, firstAdc, gpioSource);
@@ -146,17 +147,6 @@ function packageOf(chip: Rp2Chip, header: PicoHeader): Rp2Package | undefined {
   if (!header.macros.has('PICO_RP2350A')) return undefined;
   const a = header.evaluate('PICO_RP2350A');
   return a === undefined ? undefined : chip.packages[a !== 0 ? 'A' : 'B'];
-}
-
-function sliceGroups(pins: CorePin[]): NonNullable<CoreFacts['sharedTimers']> {
-  const groups = new Map<string, { pins: number[]; source: SourceRef }>();
-  for (const pin of pins) {
-    if (!pin.pwm) continue;
-    const group = groups.get(pin.pwm.timer) ?? { pins: [], source: pin.pwm.source };
-    group.pins.push(pin.number);
-    groups.set(pin.pwm.timer, group);
-  }
-  return [...groups].filter(([, group]) => group.pins.length > 1).map(([timer, group]) => ({ timer, pins: group.pins, source: group.source }));
 }
 
 function picoNotes(board: ResolvedBoard, chip: Rp2Chip, pkg: Rp2Package, gpioCount: number, firstAdc: number, gpioSource: SourceRef): ContextNote[] {

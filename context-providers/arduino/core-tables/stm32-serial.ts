@@ -1,0 +1,72 @@
+// stm32duino's serial objects: WSerial.h turns SERIAL_UART_INSTANCE (variant) into ENABLE_HWSERIALn
+// and, when the chip has that U(S)ART (USARTn_BASE), HAVE_HWSERIALn; Serial.cpp then creates
+// `Uart Serialn(USARTn)` (stm32duino/Arduino_Core_STM32 b4bae0d cores/arduino/Serial.cpp:36-44),
+// and `Serial` is a macro for it, or for SerialUSB when the USB menu enables CDC.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SourceRef } from '../../types.js';
+import { tokenize } from '../c-tokens.js';
+import { preprocess, type Macro } from '../preprocessor.js';
+import type { ResolvedBoard } from '../resolve.js';
+import type { CoreSerialPort, Knowledge } from './core-facts.js';
+import type { Stm32Tables } from './stm32-variant.js';
+
+export interface Stm32Serial {
+  known: Knowledge;
+  ports?: CoreSerialPort[];
+  files: string[];
+}
+
+export function readStm32Serial(board: ResolvedBoard, tables: Stm32Tables, toPin: (value: number | undefined) => number | undefined): Stm32Serial {
+  const wserial = join(board.corePath, 'WSerial.h');
+  if (!existsSync(wserial)) return { known: { known: false, reason: `${wserial} is not installed` }, files: [wserial] };
+  const device = deviceHeader(board);
+  const bases = new Map<string, SourceRef>();
+  const files = [wserial];
+  if (device && existsSync(device)) {
+    files.push(device);
+    readFileSync(device, 'utf8').split('\n').forEach((line, index) => {
+      const name = /^#define\s+((?:LP)?U(?:S)?ART\d+_BASE)\b/.exec(line)?.[1];
+      if (name) bases.set(name, { file: device, line: index + 1 });
+    });
+  } else {
+    // Without the CMSIS device header, the chip's U(S)ARTs are the ones its PinMap_UART rows name.
+    for (const row of [...(tables.pinMaps.get('PinMap_UART_TX') ?? []), ...(tables.pinMaps.get('PinMap_UART_RX') ?? [])]) {
+      if (!bases.has(`${row.peripheral}_BASE`)) bases.set(`${row.peripheral}_BASE`, row.source);
+    }
+  }
+  const macros = new Map<string, Macro>(tables.macros);
+  for (const [name, source] of bases) macros.set(name, { name, body: tokenize('1'), source });
+  const result = preprocess([wserial], { defines: {}, macros, includeDirs: [], follow: () => false });
+
+  const serialAlias = result.macros.get('Serial');
+  const aliasTarget = serialAlias && !serialAlias.params ? serialAlias.body.map((token) => token.text).join('') : undefined;
+  const defaultPins = (): CoreSerialPort['pins'] => {
+    const tx = toPin(tables.evaluate('PIN_SERIAL_TX'));
+    const rx = toPin(tables.evaluate('PIN_SERIAL_RX'));
+    return tx !== undefined || rx !== undefined ? { ...(tx !== undefined ? { TX: tx } : {}), ...(rx !== undefined ? { RX: rx } : {}) } : undefined;
+  };
+  const ports: CoreSerialPort[] = [];
+  for (const [name, macro] of result.macros) {
+    const uart = /^HAVE_HWSERIAL(LP)?(\d+)$/.exec(name);
+    if (uart) {
+      const object = `Serial${uart[1] ?? ''}${uart[2]}`;
+      const pins = object === aliasTarget ? defaultPins() : undefined;
+      ports.push({ name: object, kind: 'uart', ...(pins ? { pins } : {}), ...(macro.source ? { source: macro.source } : {}) });
+    } else if (name === 'HAVE_SERIALUSB') {
+      ports.push({ name: 'SerialUSB', kind: 'usb', ...(macro.source ? { source: macro.source } : {}) });
+    }
+  }
+  const target = ports.find((port) => port.name === aliasTarget);
+  if (target && serialAlias) ports.unshift({ ...target, name: 'Serial', ...(serialAlias.source ? { source: serialAlias.source } : {}) });
+  const source = serialAlias?.source ?? ports[0]?.source ?? { file: wserial };
+  return { known: { known: true, source }, ports, files };
+}
+
+/** `system/Drivers/CMSIS/Device/ST/STM32F4xx/Include/stm32f401xe.h` for build.series/product_line. */
+function deviceHeader(board: ResolvedBoard): string | undefined {
+  const series = board.expanded('build.series');
+  const line = board.expanded('build.product_line');
+  if (!series || !line) return undefined;
+  return join(board.corePlatformPath, 'system/Drivers/CMSIS/Device/ST', series, 'Include', `${line.toLowerCase()}.h`);
+}
