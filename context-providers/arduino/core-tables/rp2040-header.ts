@@ -2,14 +2,14 @@
 // in the variant (which sets PICO_RP2350A) before __GPIOCNT is chosen at line 165, and the chip
 // macro (PICO_RP2040 / PICO_RP2350) comes from @lib/<chip>/platform_def.txt, or from the cited
 // data file when that file is not installed.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../../types.js';
 import { evaluate } from '../c-expression.js';
 import { tokenize } from '../c-tokens.js';
 import { expandMacros, preprocess, type Macro } from '../preprocessor.js';
 import type { ResolvedBoard } from '../resolve.js';
-import { collectConstants, definesFromArguments, isInside, splitCommandLine, type HeaderConstant, type VariantHeader } from '../variant-header.js';
+import { collectConstants, isInside, type HeaderConstant, type VariantHeader } from '../variant-header.js';
 import type { Rp2Chip } from './rp2040-chips.js';
 
 export interface PicoHeader {
@@ -19,32 +19,23 @@ export interface PicoHeader {
   evaluate(text: string): number | undefined;
   files: string[];
   warnings: Finding[];
-  /** Where the chip macro came from: the installed platform_def.txt, or the data file. */
-  chipDefinesFrom: 'platform' | 'data' | 'recipe';
 }
 
 export function readPicoHeader(board: ResolvedBoard, variant: VariantHeader, chip: Rp2Chip): PicoHeader {
   const warnings: Finding[] = [];
   const defines = { ...variant.defines };
-  let chipDefinesFrom: PicoHeader['chipDefinesFrom'] = 'recipe';
-  const files: string[] = [];
+  // The recipe's @lib/<chip>/platform_def.txt sets the chip macro; when that file is not
+  // installed, the data file gives the macro it sets upstream.
+  const platformDef = join(board.corePlatformPath, 'lib', chip.id, 'platform_def.txt');
+  const files = [platformDef];
   if (!Object.keys(chip.defines).every((name) => name in defines)) {
-    const platformDef = join(board.corePlatformPath, 'lib', chip.id, 'platform_def.txt');
-    if (existsSync(platformDef)) {
-      files.push(platformDef);
-      definesFromArguments(splitCommandLine(readFileSync(platformDef, 'utf8')), defines);
-      chipDefinesFrom = 'platform';
-    } else {
-      files.push(platformDef);
-      Object.assign(defines, chip.defines);
-      chipDefinesFrom = 'data';
-      warnings.push({
-        severity: 'info',
-        code: 'rp2-platform-def-missing',
-        message: `${platformDef} is not installed; ${Object.keys(chip.defines).join(', ')} taken from ${chip.definesSource.file}:${chip.definesSource.line}`,
-        file: platformDef,
-      });
-    }
+    Object.assign(defines, chip.defines);
+    warnings.push({
+      severity: 'info',
+      code: 'rp2-platform-def-missing',
+      message: `${platformDef} is not installed; ${Object.keys(chip.defines).join(', ')} taken from ${chip.definesSource.file}:${chip.definesSource.line}`,
+      file: platformDef,
+    });
   }
 
   const variantsRoot = join(board.platformPath, 'variants');
@@ -56,7 +47,7 @@ export function readPicoHeader(board: ResolvedBoard, variant: VariantHeader, chi
   const result = preprocess(mains, {
     defines,
     includeDirs: variantDir ? [variantDir] : [],
-    systemIncludes: true,
+    followSystem: true,
     follow: inVariants,
   });
   warnings.push(...result.warnings);
@@ -71,6 +62,5 @@ export function readPicoHeader(board: ResolvedBoard, variant: VariantHeader, chi
     },
     files: [...files, ...result.files],
     warnings,
-    chipDefinesFrom,
   };
 }

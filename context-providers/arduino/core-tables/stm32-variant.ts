@@ -10,7 +10,8 @@ import { evaluate } from '../c-expression.js';
 import { tokenize } from '../c-tokens.js';
 import { expandMacros, preprocess, type Macro } from '../preprocessor.js';
 import type { ResolvedBoard } from '../resolve.js';
-import { definesFromArguments, splitCommandLine, type VariantHeader } from '../variant-header.js';
+import { compileFlags } from '../compile-flags.js';
+import type { VariantHeader } from '../variant-header.js';
 import { readArrays, splitFields, type CArray } from './stm32-arrays.js';
 
 export interface PinMapRow {
@@ -55,8 +56,7 @@ export function readStm32Variant(board: ResolvedBoard, variant: VariantHeader): 
   // (compiler.c.st_extra_flags carries build.peripheral_pins=-DCUSTOM_PERIPHERAL_PINS).
   const cMacros = new Map(macros);
   cMacros.delete('__cplusplus');
-  const cRecipe = board.expand(board.properties.get('recipe.c.o.pattern') ?? '', { includes: '', source_file: '', object_file: '' });
-  for (const [name, value] of Object.entries(definesFromArguments(splitCommandLine(cRecipe)))) cMacros.set(name, { name, body: tokenize(value) });
+  for (const [name, value] of Object.entries(compileFlags(board, 'recipe.c.o.pattern').defines)) cMacros.set(name, { name, body: tokenize(value) });
   const readFile = (file: string, wanted: (name: string) => boolean): CArray[] => {
     const result = preprocess([file], { defines: {}, macros: file.endsWith('.c') ? cMacros : macros, includeDirs: [], follow: () => false });
     files.push(file);
