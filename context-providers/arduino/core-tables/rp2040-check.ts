@@ -1,47 +1,24 @@
-// The sketch checks arduino-pico needs: analogRead on a GPIO without an ADC input, and PWM pins
-// that cannot hold their own frequency or duty because they share a slice (analogWriteFreq is
+// The sketch check arduino-pico needs beyond the generic pin checks (analogRead off the ADC is one
+// of those, from the facts): PWM pins that cannot hold their own frequency or duty because they
+// share a slice (analogWriteFreq is
 // global on this core; earlephilhower/arduino-pico 387294c cores/rp2040/wiring_analog.cpp:41-56
 // clears every slice's setup, and :104-110 sets a slice up again at its next analogWrite).
 import type { Finding, SourceRef } from '../../types.js';
 import type { CoreSketchView, SketchCall } from './core-facts.js';
-import { pwmSliceOf, type Rp2Chip } from './rp2040-chips.js';
+import { pwmSliceOf } from './rp2040-chips.js';
 
 export interface PicoCheckFacts {
-  chip: Rp2Chip;
   gpioCount: number;
-  firstAdc: number;
-  adcInputs: number;
-  adcSource: SourceRef;
   sliceSource: SourceRef;
 }
 
 export function checkPicoSketch(sketch: CoreSketchView, facts: PicoCheckFacts): Finding[] {
-  return [...checkAnalogRead(sketch, facts), ...checkSlices(sketch, facts)];
+  return checkSlices(sketch, facts);
 }
 
 const cite = (source: SourceRef): string => `${source.file}:${source.line}`;
 const at = (call: SketchCall): Pick<Finding, 'file' | 'line'> => ({ ...(call.token.file ? { file: call.token.file } : {}), line: call.token.line });
 const freeCalls = (sketch: CoreSketchView, name: string): SketchCall[] => sketch.calls.filter((call) => call.name === name && call.receiver === undefined);
-
-function checkAnalogRead(sketch: CoreSketchView, facts: PicoCheckFacts): Finding[] {
-  const findings: Finding[] = [];
-  const last = facts.firstAdc + facts.adcInputs - 1;
-  for (const call of freeCalls(sketch, 'analogRead')) {
-    // __GPIOCNT itself selects the temperature sensor (wiring_analog.cpp:140 lets it through).
-    const bad = (call.values[0] ?? []).filter((pin) => pin < facts.firstAdc || pin > facts.gpioCount);
-    for (const pin of new Set(bad)) {
-      const channelHint = pin >= 0 && pin < facts.adcInputs ? ` analogRead takes GPIO numbers on arduino-pico: A${pin} is ${facts.firstAdc + pin}.` : '';
-      findings.push({
-        severity: 'error',
-        code: 'rp2-analog-read-pin',
-        message: `analogRead(${pin}) on ${sketch.boardName}: GPIO${pin} has no ADC input (${facts.chip.name} ADC: GPIO${facts.firstAdc}-${last}, ${cite(facts.adcSource)}); arduino-pico's analogRead returns 0 for it.${channelHint}`,
-        ...at(call),
-        suggestion: `Use A0-A${facts.adcInputs - 1} (GPIO${facts.firstAdc}-${last}).`,
-      });
-    }
-  }
-  return findings;
-}
 
 function checkSlices(sketch: CoreSketchView, facts: PicoCheckFacts): Finding[] {
   const writes = freeCalls(sketch, 'analogWrite');
@@ -60,7 +37,7 @@ function checkSlices(sketch: CoreSketchView, facts: PicoCheckFacts): Finding[] {
         findings.push({
           severity: 'warning',
           code: 'rp2-pwm-same-output',
-          message: `GPIO${numbers[i]} and GPIO${numbers[j]} are the same PWM output (slice ${a.slice} channel ${a.channel}, ${cite(facts.sliceSource)}): both show the duty cycle of the last analogWrite to either.`,
+          message: `GPIO${numbers[i]} and GPIO${numbers[j]} are the same PWM output (slice ${a.slice} channel ${a.channel}, ${cite(facts.sliceSource)}): both show the duty cycle of the last analogWrite to either`,
           ...at(call),
           suggestion: 'Move one of them to a GPIO on another slice or channel.',
         });
@@ -68,7 +45,7 @@ function checkSlices(sketch: CoreSketchView, facts: PicoCheckFacts): Finding[] {
         findings.push({
           severity: 'warning',
           code: 'rp2-pwm-slice-frequency',
-          message: `GPIO${numbers[i]} and GPIO${numbers[j]} share PWM slice ${a.slice} (${cite(facts.sliceSource)}) and the sketch sets analogWriteFreq to ${[...frequencies].join(' and ')}: on arduino-pico analogWriteFreq is global and a slice runs at the frequency in force at its last analogWrite, so these two pins cannot have different frequencies.`,
+          message: `GPIO${numbers[i]} and GPIO${numbers[j]} share PWM slice ${a.slice} (${cite(facts.sliceSource)}) and the sketch sets analogWriteFreq to ${[...frequencies].join(' and ')}: on arduino-pico analogWriteFreq is global and a slice runs at the frequency in force at its last analogWrite, so these two pins cannot have different frequencies`,
           ...at(call),
           suggestion: 'Put pins that need different frequencies on different slices (GPIO n and n+2 are on different slices).',
         });

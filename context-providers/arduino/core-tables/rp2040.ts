@@ -138,7 +138,7 @@ function readPicoFacts(board: ResolvedBoard, variant: VariantHeader, chip: Rp2Ch
     notes,
     files: [...header.files, ...serial.files, chip.pwmSource.file],
     warnings,
-    check: (sketch) => checkPicoSketch(sketch, { chip, gpioCount, firstAdc, adcInputs: pkg.adcInputs, adcSource: pkg.adcSource, sliceSource: chip.pwmSliceRule }),
+    check: (sketch) => checkPicoSketch(sketch, { gpioCount, sliceSource: chip.pwmSliceRule }),
   };
 }
 

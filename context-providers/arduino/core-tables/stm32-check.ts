@@ -1,4 +1,4 @@
-// The sketch checks stm32duino needs: analogRead given a digital pin number (it reads 0), PWM pins
+// The sketch checks stm32duino needs: analogRead given the digital number of an analog pin (it reads 0), PWM pins
 // whose timer tone() or Servo take over, pins of one timer asked for two frequencies, and two
 // interrupt pins on one EXTI line.
 import type { Finding, SourceRef } from '../../types.js';
@@ -29,15 +29,16 @@ function checkAnalogRead(sketch: CoreSketchView, facts: Stm32CheckFacts): Findin
   // plain number from NUM_ANALOG_INPUTS up, and analogRead then returns 0.
   for (const call of freeCalls(sketch, 'analogRead')) {
     for (const value of new Set(call.values[0] ?? [])) {
-      if (value < facts.analogCount || value >= 0xc0) continue;
-      const pin = facts.pins[value];
-      const input = pin?.analog?.input;
+      // A pin without an analog input is the generic check's (analog-pin); this one is the trap
+      // where the pin has an ADC input but its digital number does not reach it.
+      const input = facts.pins[value]?.analog?.input;
+      if (value < facts.analogCount || value >= 0xc0 || input === undefined) continue;
       findings.push({
         severity: 'error',
         code: 'stm32-analog-read-digital-number',
-        message: `analogRead(${value}) on ${sketch.boardName} reads 0: the STM32 core's analogRead takes an analog input number 0-${facts.analogCount - 1} (A0-A${facts.analogCount - 1}) or a PYn name, not a digital pin number${cite(facts.analogSource)}.${input !== undefined ? ` D${value} is A${input}.` : pin?.names?.[0] ? ` D${value} (${pin.names[0]}) has no analog input.` : ''}`,
+        message: `analogRead(${value}) on ${sketch.boardName} reads 0: D${value} is A${input}, but the STM32 core's analogRead takes an analog input number 0-${facts.analogCount - 1} (A0-A${facts.analogCount - 1}) or a PYn name, not a digital pin number${cite(facts.analogSource)}`,
         ...at(call),
-        suggestion: input !== undefined ? `Use analogRead(A${input}).` : `Use one of A0-A${facts.analogCount - 1}.`,
+        suggestion: `Use analogRead(A${input}).`,
       });
     }
   }
@@ -72,7 +73,7 @@ function checkTimers(sketch: CoreSketchView, facts: Stm32CheckFacts): Finding[] 
       findings.push({
         severity: 'warning',
         code: 'stm32-timer-taken',
-        message: `analogWrite on ${label(pin)} uses ${timer}${cite(pin.pwm.source)}, the timer ${owner.user} runs on (${owner.macro}${cite(macro?.source)}): while ${owner.user} runs, that pin's PWM does not keep its frequency.`,
+        message: `analogWrite on ${label(pin)} uses ${timer}${cite(pin.pwm.source)}, the timer ${owner.user} runs on (${owner.macro}${cite(macro?.source)}): while ${owner.user} runs, that pin's PWM does not keep its frequency`,
         ...at(call),
         suggestion: `Use a PWM pin on another timer, or define ${owner.macro} to a free timer (build_opt.h / hal_conf_extra.h).`,
       });
@@ -87,7 +88,7 @@ function checkTimers(sketch: CoreSketchView, facts: Stm32CheckFacts): Finding[] 
       findings.push({
         severity: 'warning',
         code: 'stm32-timer-frequency',
-        message: `${numbers.map((number) => label(facts.pins[number])).join(', ')} share ${timer}${cite(facts.pins[numbers[0]].pwm!.source)} and the sketch sets analogWriteFrequency to ${[...frequencies].join(' and ')}: one timer has one frequency, so these pins end up at the one set last.`,
+        message: `${numbers.map((number) => label(facts.pins[number])).join(', ')} share ${timer}${cite(facts.pins[numbers[0]].pwm!.source)} and the sketch sets analogWriteFrequency to ${[...frequencies].join(' and ')}: one timer has one frequency, so these pins end up at the one set last`,
         ...at(pwm.get(numbers[numbers.length - 1])!),
         suggestion: 'Put pins that need different frequencies on different timers.',
       });
@@ -114,7 +115,7 @@ function checkExti(sketch: CoreSketchView, facts: Stm32CheckFacts): Finding[] {
     findings.push({
       severity: 'warning',
       code: 'stm32-exti-shared',
-      message: `${entries.map((entry) => label(entry.pin)).join(' and ')} share ${line}${cite(entries[0].pin.interrupt!.source)}: the STM32 core keeps one handler per EXTI line, so only the last attachInterrupt of them fires.`,
+      message: `${entries.map((entry) => label(entry.pin)).join(' and ')} share ${line}${cite(entries[0].pin.interrupt!.source)}: the STM32 core keeps one handler per EXTI line, so only the last attachInterrupt of them fires`,
       ...at(entries[entries.length - 1].call),
       suggestion: 'Use interrupt pins with different pin bits (PA0 and PB1, not PA0 and PB0).',
     });

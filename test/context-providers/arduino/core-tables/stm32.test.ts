@@ -1,13 +1,15 @@
 // stm32duino's pin facts read from the real 3.0.0-dev platform in the fixtures (five variant
 // folders installed, 288 missing): each PWM, analog and interrupt fact is checked against the
 // PeripheralPins.c / pins_arduino.h line it cites.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CoreFacts } from '../../../../context-providers/arduino/core-tables/index.js';
 import { readStm32Tables } from '../../../../context-providers/arduino/core-tables/stm32.js';
+import { buildPinMap } from '../../../../context-providers/arduino/pin-map.js';
 import { discoverPlatforms, type InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
 import { resolveFqbn, type ResolvedBoard } from '../../../../context-providers/arduino/resolve.js';
+import { checkSketch } from '../../../../context-providers/arduino/sketch-check.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
 import type { SourceRef } from '../../../../context-providers/types.js';
 import { FIXTURES, TMP } from '../paths.js';
@@ -124,16 +126,23 @@ describe('stm32duino core tables', () => {
     expect(nucleo.pins.filter((pin) => pin.pwm).length).toBeGreaterThan(20);
   });
 
-  test('analogRead with a digital pin number is an error that is true for this core; A<n> and 0-15 are not', () => {
+  test('analogRead with the digital number of an analog pin is an error true for this core; A<n>, 0-15 and non-analog pins are not its', () => {
     const nucleo = facts(NUCLEO_F401RE);
     const board = resolve(NUCLEO_F401RE);
     const findings = nucleo.check!(sketchView('void loop() {\n analogRead(46);\n analogRead(A0);\n analogRead(3);\n analogRead(20);\n}', board, new Map([['A0', 0xc0]])));
-    expect(findings.map((finding) => [finding.code, finding.severity, finding.line])).toEqual([
-      ['stm32-analog-read-digital-number', 'error', 2], ['stm32-analog-read-digital-number', 'error', 5],
-    ]);
-    expect(findings[0].message).toContain('reads 0');
+    expect(findings.map((finding) => [finding.code, finding.severity, finding.line])).toEqual([['stm32-analog-read-digital-number', 'error', 2]]);
+    expect(findings[0].message).toContain('reads 0: D46 is A0');
     expect(findings[0].suggestion).toBe('Use analogRead(A0).');
-    expect(findings[1].message).toContain('D20 (PA14) has no analog input');
+  });
+
+  test('through the sketch check, analogRead(46) and analogRead(20) are one error each and PA0/A0 none', () => {
+    const board = resolve(NUCLEO_F401RE);
+    const dir = join(TMP, 'stm32-analog');
+    mkdirSync(dir, { recursive: true });
+    const sketch = join(dir, 'stm32-analog.ino');
+    writeFileSync(sketch, 'void setup() {}\nvoid loop() {\n  analogRead(46);\n  analogRead(20);\n  analogRead(A0);\n  analogRead(PA0);\n  analogRead(5);\n}\n');
+    const findings = checkSketch([sketch], dir, board, buildPinMap(board), []).filter((finding) => finding.severity === 'error');
+    expect(findings.map((finding) => [finding.code, finding.line])).toEqual([['stm32-analog-read-digital-number', 3], ['analog-pin', 4]]);
   });
 
   test('tone() with a PWM pin on TIMER_TONE, two frequencies on one timer, and two pins on one EXTI line warn', () => {
