@@ -46,16 +46,21 @@ export function readStm32Serial(board: ResolvedBoard, tables: Stm32Tables, toPin
     const rx = toPin(tables.evaluate('PIN_SERIAL_RX'));
     return tx !== undefined || rx !== undefined ? { ...(tx !== undefined ? { TX: tx } : {}), ...(rx !== undefined ? { RX: rx } : {}) } : undefined;
   };
+  // PIN_SERIAL_TX/RX are the pins of the U(S)ART that SERIAL_UART_INSTANCE enables (WSerial.h's own ENABLE_HWSERIALn).
+  const instanceEnable = [...result.macros.values()].find((macro) => /^ENABLE_HWSERIAL(LP)?\d+$/.test(macro.name) && macro.source?.file === wserial)?.name;
   const ports: CoreSerialPort[] = [];
   for (const [name, macro] of result.macros) {
     const uart = /^HAVE_HWSERIAL(LP)?(\d+)$/.exec(name);
-    if (uart) {
-      const object = `Serial${uart[1] ?? ''}${uart[2]}`;
-      const pins = object === aliasTarget ? defaultPins() : undefined;
-      ports.push({ name: object, kind: 'uart', ...(pins ? { pins } : {}), ...(macro.source ? { source: macro.source } : {}) });
-    } else if (name === 'HAVE_SERIALUSB') {
-      ports.push({ name: 'SerialUSB', kind: 'usb', ...(macro.source ? { source: macro.source } : {}) });
-    }
+    if (!uart) continue;
+    const object = `Serial${uart[1] ?? ''}${uart[2]}`;
+    const pins = instanceEnable === `ENABLE_HWSERIAL${uart[1] ?? ''}${uart[2]}` ? defaultPins() : undefined;
+    ports.push({ name: object, kind: 'uart', ...(pins ? { pins } : {}), ...(macro.source ? { source: macro.source } : {}) });
+  }
+  // stm32duino b4bae0d libraries/USBDevice/src/USBSerial.cpp:19-30 creates SerialUSB whenever
+  // USBCON and USBD_USE_CDC are set (DISABLE_GENERIC_SERIALUSB only keeps Serial off it).
+  if (result.macros.has('USBCON') && result.macros.has('USBD_USE_CDC')) {
+    const line = readFileSync(wserial, 'utf8').split('\n').findIndex((text) => text.includes('#include "USBSerial.h"'));
+    ports.push({ name: 'SerialUSB', kind: 'usb', source: { file: wserial, ...(line >= 0 ? { line: line + 1 } : {}) } });
   }
   const target = ports.find((port) => port.name === aliasTarget);
   if (target && serialAlias) ports.unshift({ ...target, name: 'Serial', ...(serialAlias.source ? { source: serialAlias.source } : {}) });

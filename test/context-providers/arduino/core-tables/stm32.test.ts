@@ -95,6 +95,16 @@ describe('stm32duino core tables', () => {
     expect(nucleo.pins[1].functions?.map((entry) => entry.fn)).toEqual(expect.arrayContaining(['USART2 TX', 'Serial TX']));
   });
 
+  test('the USB and serial menus change the ports: CDC makes Serial the USB one, HWSERIAL_NONE leaves no Serial', () => {
+    const ports = (options: string): Array<[string, string]> => facts(`${NUCLEO_F401RE},${options}`).serialPorts!.map((port) => [port.name, port.kind]);
+    expect(ports('usb=CDCgen')).toEqual([['Serial', 'usb'], ['Serial2', 'uart'], ['SerialUSB', 'usb']]);
+    expect(ports('usb=CDC')).toEqual([['Serial', 'uart'], ['Serial2', 'uart'], ['SerialUSB', 'usb']]);
+    expect(ports('xserial=none')).toEqual([]);
+    const cdc = facts(`${NUCLEO_F401RE},usb=CDCgen`);
+    expect(cdc.serialPorts![1].pins).toEqual({ TX: 1, RX: 0 });
+    expect(lineAt(cdc.serialPorts![0].source)).toContain('#define Serial SerialUSB');
+  });
+
   test('the Blue Pill Serial is Serial1 on PA9/PA10; without its CMSIS header USART1 is known from PinMap_UART', () => {
     const pill = facts(BLUEPILL);
     const serial = pill.serialPorts?.find((port) => port.name === 'Serial');
