@@ -25,10 +25,15 @@ export function readStm32Serial(board: ResolvedBoard, tables: Stm32Tables, toPin
   const files = [wserial];
   if (device && existsSync(device)) {
     files.push(device);
-    readFileSync(device, 'utf8').split('\n').forEach((line, index) => {
-      const name = /^#define\s+((?:LP)?U(?:S)?ART\d+_BASE)\b/.exec(line)?.[1];
-      if (name) bases.set(name, { file: device, line: index + 1 });
-    });
+    // The device header is large (644 KB for the F401): match in the whole text, count lines only up to each hit.
+    const text = readFileSync(device, 'utf8');
+    let line = 1;
+    let counted = 0;
+    for (const match of text.matchAll(/^#define[ \t]+((?:LP)?U(?:S)?ART\d+_BASE)\b/gm)) {
+      for (let index = text.indexOf('\n', counted); index >= 0 && index < match.index; index = text.indexOf('\n', index + 1)) line++;
+      counted = match.index;
+      bases.set(match[1], { file: device, line });
+    }
   } else {
     // Without the CMSIS device header, the chip's U(S)ARTs are the ones its PinMap_UART rows name.
     for (const row of [...(tables.pinMaps.get('PinMap_UART_TX') ?? []), ...(tables.pinMaps.get('PinMap_UART_RX') ?? [])]) {
