@@ -42,7 +42,23 @@ interface RawChip {
   uarts?: number;
 }
 
+/** The CYW43 WiFi chip's GPIOs (Pico W and kin): Arduino pins from `firstPin`. */
+export interface Cyw43Pins {
+  firstPin: number;
+  count: number;
+  source: SourceRef;
+}
+
 let chips: Map<string, Rp2Chip> | undefined;
+let cyw43: Cyw43Pins | undefined;
+
+export function cyw43Pins(): Cyw43Pins {
+  if (!cyw43) {
+    const raw = (chipData as { cyw43: { firstPin: number; count: number } }).cyw43;
+    cyw43 = { firstPin: raw.firstPin, count: raw.count, source: { file: RP2_CHIPS_FILE, line: keyLines(readFileSync(RP2_CHIPS_FILE, 'utf8')).get('cyw43.source') } };
+  }
+  return cyw43;
+}
 
 export function rp2Chip(id: string | undefined): Rp2Chip | undefined {
   if (!id) return undefined;

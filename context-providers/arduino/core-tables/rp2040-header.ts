@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Finding } from '../../types.js';
 import { evaluate } from '../c-expression.js';
 import { tokenize } from '../c-tokens.js';
-import { expandMacros, preprocess, type Macro } from '../preprocessor.js';
+import { expandMacros, preprocess, type ActiveInclude, type Macro } from '../preprocessor.js';
 import type { ResolvedBoard } from '../resolve.js';
 import { collectConstants, isInside, type HeaderConstant, type VariantHeader } from '../variant-header.js';
 import type { Rp2Chip } from './rp2040-chips.js';
@@ -18,6 +18,8 @@ export interface PicoHeader {
   /** Expands and evaluates `text`; undefined when it is not a known integer. */
   evaluate(text: string): number | undefined;
   files: string[];
+  /** The active #include lines of the variant's headers. */
+  includes: ActiveInclude[];
   warnings: Finding[];
 }
 
@@ -61,6 +63,7 @@ export function readPicoHeader(board: ResolvedBoard, variant: VariantHeader, chi
       return evaluation.ok ? Number(evaluation.value) : undefined;
     },
     files: [...files, ...result.files],
+    includes: result.includes.filter((include) => inVariants(include.file)),
     warnings,
   };
 }

@@ -12,7 +12,7 @@ import type { CoreFacts, CorePin, CoreTableReader, Knowledge } from './core-fact
 import { FactsCache } from './facts-cache.js';
 import { sharedTimersOf } from './shared-timers.js';
 import { checkPicoSketch } from './rp2040-check.js';
-import { pwmSliceOf, rp2Chip, type Rp2Chip, type Rp2Package } from './rp2040-chips.js';
+import { cyw43Pins, pwmSliceOf, rp2Chip, type Rp2Chip, type Rp2Package } from './rp2040-chips.js';
 import { readPicoHeader, type PicoHeader } from './rp2040-header.js';
 import { readPicoSerial } from './rp2040-serial.js';
 
@@ -79,6 +79,19 @@ function readPicoFacts(board: ResolvedBoard, variant: VariantHeader, chip: Rp2Ch
     const interrupt = header.evaluate(`digitalPinToInterrupt(${gpio})`);
     if (interrupt !== undefined && interrupt >= 0 && interruptSource) pin.interrupt = { number: interrupt, source: interruptSource };
     pins.push(pin);
+  }
+
+  // Pico W and kin: the variant includes cyw43_wrappers.h, and pins from 64 are the WiFi chip's GPIOs.
+  const cyw43Include = header.includes.find((include) => include.header === 'cyw43_wrappers.h');
+  if (cyw43Include) {
+    const wifi = cyw43Pins();
+    for (let index = 0; index < wifi.count; index++) {
+      pins.push({
+        number: wifi.firstPin + index,
+        names: [`WL_GPIO${index}`],
+        traps: [{ code: 'rp2-cyw43-gpio', text: 'a GPIO of the CYW43 WiFi chip: digitalWrite/digitalRead only, no PWM, analog or interrupt', source: wifi.source }],
+      });
+    }
   }
 
   const pinOf = (name: string): number | undefined => {

@@ -98,6 +98,17 @@ describe('arduino-pico core tables', () => {
     expect(lineAt(board.analogWriteWithoutPwm?.source)).toContain('#define __GPIOCNT 48');
   });
 
+  test('the Pico W also has the CYW43 WiFi chip GPIOs 64-66 (LED_BUILTIN is 64): digital only', () => {
+    const picoW = facts('rp2040:rp2040:rpipicow');
+    const wifi = picoW.pins.filter((pin) => pin.number >= 64);
+    expect(wifi.map((pin) => [pin.number, pin.names])).toEqual([[64, ['WL_GPIO0']], [65, ['WL_GPIO1']], [66, ['WL_GPIO2']]]);
+    for (const pin of wifi) {
+      expect(pin.pwm ?? pin.analog ?? pin.interrupt).toBeUndefined();
+      expect(lineAt(pin.traps![0].source)).toContain('CYW43_WL_GPIO_COUNT 3');
+    }
+    expect(facts('rp2040:rp2040:rpipico').pins.some((pin) => pin.number >= 64)).toBe(false);
+  });
+
   test('the Nano RP2040 Connect gets its SerialPIO Serial3 on SERIAL3_TX/RX', () => {
     const connect = facts('rp2040:rp2040:arduino_nano_connect');
     const serial3 = connect.serialPorts?.find((port) => port.name === 'Serial3');
