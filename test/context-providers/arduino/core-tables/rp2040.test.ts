@@ -1,6 +1,6 @@
 // arduino-pico's pin facts read from the real 6.0.0 platform in the fixtures: each PWM, analog,
 // interrupt and serial fact is checked against the line of the file it cites.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readRp2040Tables } from '../../../../context-providers/arduino/core-tables/rp2040.js';
@@ -114,6 +114,26 @@ describe('arduino-pico core tables', () => {
     const serial3 = connect.serialPorts?.find((port) => port.name === 'Serial3');
     expect(serial3).toMatchObject({ kind: 'uart', pins: { TX: 8, RX: 9 } });
     expect(lineAt(serial3?.source)).toContain('extern SerialPIO Serial3');
+  });
+
+  test('with lib/rp2040/platform_def.txt installed, the chip macro comes from the recipe and nothing is taken from the data file', async () => {
+    const source = join(DATA_DIR_32, 'packages/rp2040/hardware/rp2040/6.0.0');
+    const platform = join(TMP, 'rp2040-with-lib/hardware/rp2040/rp2040');
+    rmSync(join(TMP, 'rp2040-with-lib'), { recursive: true, force: true });
+    mkdirSync(join(platform, 'lib/rp2040'), { recursive: true });
+    for (const dir of ['cores', 'variants/rpipico', 'variants/generic']) cpSync(join(source, dir), join(platform, dir), { recursive: true });
+    cpSync(join(source, 'platform.txt'), join(platform, 'platform.txt'));
+    const boards = readFileSync(join(source, 'boards.txt'), 'utf8').split('\n').filter((line) => /^(menu\.|rpipico\.)/.test(line));
+    writeFileSync(join(platform, 'boards.txt'), `${boards.join('\n')}\n`);
+    writeFileSync(join(platform, 'lib/platform_def.txt'), '-DCFG_TUSB_MCU=OPT_MCU_RP2040\n');
+    writeFileSync(join(platform, 'lib/rp2040/platform_def.txt'), '-DPICO_PLATFORM=rp2040\n-DPICO_RP2040=1\n');
+    const own = await discoverPlatforms({ dataDirs: [], sketchbookDirs: [], includeDebian: false, hardwareDirs: [join(TMP, 'rp2040-with-lib/hardware')], home: TMP });
+    const board = resolveFqbn('rp2040:rp2040:rpipico', own);
+    const variant = readVariantHeader(board);
+    expect(variant.defines.PICO_RP2040).toBe('1');
+    const result = readRp2040Tables(board, variant)!;
+    expect(result.warnings.map((warning) => warning.code)).not.toContain('rp2-platform-def-missing');
+    expect(result.pins.filter((pin) => pin.analog).map((pin) => pin.analog!.input)).toEqual([0, 1, 2, 3]);
   });
 
   test('a board of another core is not read', () => {
