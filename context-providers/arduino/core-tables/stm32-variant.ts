@@ -64,7 +64,12 @@ export function readStm32Variant(board: ResolvedBoard, variant: VariantHeader): 
     return readArrays(result.tokens, wanted);
   };
 
-  const sources = readdirSync(variantDir).sort();
+  let sources: string[];
+  try {
+    sources = readdirSync(variantDir).sort();
+  } catch (error) {
+    return { macros, evaluate: evaluateText, pinMaps: new Map(), files, warnings, problem: `${variantDir}: cannot be listed (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
   const variantH = board.expanded('build.variant_h') || 'variant.h';
   const own = basename(variantH, '.h') + '.cpp';
   const candidates = [own, ...sources.filter((name) => /^variant.*\.cpp$/.test(name) && name !== own)].filter((name) => sources.includes(name));

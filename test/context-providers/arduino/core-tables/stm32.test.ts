@@ -171,6 +171,16 @@ describe('stm32duino core tables', () => {
     expect(exti[0].message).toContain('D46 (PA0) and D49 (PB0) share EXTI0');
   });
 
+  test('a variant folder that cannot be listed leaves the facts unknown with the reason instead of throwing', () => {
+    const board = resolve(NUCLEO_F401RE);
+    const notAFolder = join(TMP, 'stm32-variant-is-a-file');
+    mkdirSync(TMP, { recursive: true });
+    writeFileSync(notAFolder, '');
+    const result = readStm32Tables({ ...board, variantPath: notAFolder }, readVariantHeader(board))!;
+    expect(result.pins).toEqual([]);
+    expect(result.known.pwm).toEqual({ known: false, reason: expect.stringContaining('cannot be listed (ENOTDIR)') });
+  });
+
   test('every pnum of every STM32 board resolves; boards without their variant folder are unknown, never an error', () => {
     const platform = installed.platforms.get('STMicroelectronics:stm32')!;
     let withPins = 0;
