@@ -8,9 +8,10 @@ import { basename, join } from 'node:path';
 import type { Bus, ContextNote, Finding, PinCapability, SourceRef } from '../../types.js';
 import type { ResolvedBoard } from '../resolve.js';
 import type { VariantHeader } from '../variant-header.js';
-import type { CoreFacts, CorePin, CoreTableReader, Knowledge } from './core-facts.js';
+import type { CoreFacts, CorePin, CoreTableReader } from './core-facts.js';
 import { FactsCache } from './facts-cache.js';
 import { sharedTimersOf } from './shared-timers.js';
+import { unknownFacts } from './unknown-facts.js';
 import { checkPicoSketch } from './rp2040-check.js';
 import { cyw43Pins, pwmSliceOf, rp2Chip, type Rp2Chip, type Rp2Package } from './rp2040-chips.js';
 import { readPicoHeader, type PicoHeader } from './rp2040-header.js';
@@ -29,11 +30,9 @@ const cache = new FactsCache();
 
 function unknownChip(board: ResolvedBoard, chipId: string | undefined): CoreFacts {
   const source = board.sources.get('build.chip');
-  const reason = chipId
+  return unknownFacts('rp2040', chipId
     ? `build.chip "${chipId}"${source ? ` (${source.file}:${source.line})` : ''} is not in boards/data/rp2-chips.json`
-    : `${board.fqbn} sets no build.chip, so the RP2040/RP2350 chip is not known`;
-  const unknown: Knowledge = { known: false, reason };
-  return { core: 'rp2040', pins: [], known: { pwm: unknown, analog: unknown, interrupt: unknown, dac: unknown, serial: unknown }, notes: [], files: [], warnings: [] };
+    : `${board.fqbn} sets no build.chip, so the RP2040/RP2350 chip is not known`, []);
 }
 
 const BUS_MACROS: Array<{ bus: string; kind: 'i2c' | 'spi'; prefix: string; roles: string[] }> = [
@@ -55,8 +54,7 @@ function readPicoFacts(board: ResolvedBoard, variant: VariantHeader, chip: Rp2Ch
     const reason = chip.id.startsWith('rp2350') && !pkg
       ? `${variant.header ?? board.variantPath ?? board.fqbn}: PICO_RP2350A is not set, so RP2350A (30 GPIOs) or RP2350B (48) is not known`
       : `${join(board.corePath, 'Arduino.h')}: __GPIOCNT is not readable`;
-    const unknown: Knowledge = { known: false, reason };
-    return { core: 'rp2040', pins: [], known: { pwm: unknown, analog: unknown, interrupt: unknown, dac: unknown, serial: unknown }, notes: [], files: header.files, warnings };
+    return unknownFacts('rp2040', reason, header.files, warnings);
   }
   if (gpioCount !== pkg.gpioCount) {
     warnings.push({ severity: 'warning', code: 'rp2-gpio-count', message: `${macroSource('__GPIOCNT')?.file ?? 'Arduino.h'}: __GPIOCNT is ${gpioCount}, the ${chip.name} datasheet figure is ${pkg.gpioCount} (${pkg.gpioSource.file}:${pkg.gpioSource.line})` });

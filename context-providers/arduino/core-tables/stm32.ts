@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import type { Bus, ContextNote, PinCapability, SourceRef } from '../../types.js';
 import type { ResolvedBoard } from '../resolve.js';
 import type { VariantHeader } from '../variant-header.js';
-import type { CoreFacts, CorePin, CoreTableReader, Knowledge } from './core-facts.js';
+import type { CoreFacts, CorePin, CoreTableReader } from './core-facts.js';
 import { FactsCache } from './facts-cache.js';
 import { sharedTimersOf } from './shared-timers.js';
+import { unknownFacts } from './unknown-facts.js';
 import { checkStm32Sketch } from './stm32-check.js';
 import { readStm32Serial } from './stm32-serial.js';
 import { readStm32Variant, type PinMapRow, type Stm32Tables } from './stm32-variant.js';
@@ -18,21 +19,16 @@ import { readStm32Variant, type PinMapRow, type Stm32Tables } from './stm32-vari
 export const readStm32Tables: CoreTableReader = (board, variant) => {
   const halConf = join(board.corePath, 'stm32', 'stm32yyxx_hal_conf.h');
   if (board.architecture !== 'stm32' && !existsSync(halConf)) return undefined;
-  if (!existsSync(halConf)) return unknownFacts(`core folder not installed: ${halConf} is missing`, [halConf]);
+  if (!existsSync(halConf)) return unknownFacts('stm32', `unknown: core folder not installed: ${halConf} is missing`, [halConf]);
   if (!board.variantPath || !existsSync(board.variantPath)) {
     const source = board.sources.get('build.variant');
-    return unknownFacts(`variant folder not installed: ${board.variantPath ?? '(no build.variant)'}${source ? ` (build.variant at ${source.file}:${source.line})` : ''}`, board.variantPath ? [board.variantPath] : []);
+    return unknownFacts('stm32', `unknown: variant folder not installed: ${board.variantPath ?? '(no build.variant)'}${source ? ` (build.variant at ${source.file}:${source.line})` : ''}`, board.variantPath ? [board.variantPath] : []);
   }
   const key = `${board.fqbn}\0${board.corePath}\0${JSON.stringify(variant.defines)}`;
   return cache.get(key) ?? cache.set(key, readStm32Facts(board, variant));
 };
 
 const cache = new FactsCache();
-
-function unknownFacts(reason: string, files: string[]): CoreFacts {
-  const unknown: Knowledge = { known: false, reason: `unknown: ${reason}` };
-  return { core: 'stm32', pins: [], known: { pwm: unknown, analog: unknown, interrupt: unknown, dac: unknown, serial: unknown }, notes: [], files, warnings: [] };
-}
 
 /** `PA_3` → `PA3`; the bit is the EXTI line. */
 function portPin(name: string): { label: string; bit?: number } {
@@ -55,8 +51,7 @@ function readStm32Facts(board: ResolvedBoard, variant: VariantHeader): CoreFacts
   const tables = readStm32Variant(board, variant);
   const files = [...variant.files, ...tables.files];
   if (!tables.digitalPins) {
-    const facts = unknownFacts(tables.problem ?? 'no digitalPin[] table', files);
-    return { ...facts, warnings: tables.warnings };
+    return unknownFacts('stm32', `unknown: ${tables.problem ?? 'no digitalPin[] table'}`, files, tables.warnings);
   }
   const digitalPins = tables.digitalPins;
   const rowFor = (map: string, name: string): PinMapRow | undefined => tables.pinMaps.get(map)?.find((row) => row.pin === name);
