@@ -22,7 +22,7 @@ export const readRp2040Tables: CoreTableReader = (board, variant) => {
   const chipId = board.expanded('build.chip');
   const chip = rp2Chip(chipId);
   if (!chip) return unknownChip(board, chipId);
-  const key = `${board.fqbn}\0${board.corePath}\0${JSON.stringify(variant.defines)}`;
+  const key = `${board.fqbn}\0${board.corePath}\0${board.variantPath ?? ''}\0${JSON.stringify(variant.defines)}`;
   return cache.get(key) ?? cache.set(key, readPicoFacts(board, variant, chip));
 };
 

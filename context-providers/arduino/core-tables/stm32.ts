@@ -24,7 +24,7 @@ export const readStm32Tables: CoreTableReader = (board, variant) => {
     const source = board.sources.get('build.variant');
     return unknownFacts('stm32', `unknown: variant folder not installed: ${board.variantPath ?? '(no build.variant)'}${source ? ` (build.variant at ${source.file}:${source.line})` : ''}`, board.variantPath ? [board.variantPath] : []);
   }
-  const key = `${board.fqbn}\0${board.corePath}\0${JSON.stringify(variant.defines)}`;
+  const key = `${board.fqbn}\0${board.corePath}\0${board.variantPath ?? ''}\0${JSON.stringify(variant.defines)}`;
   return cache.get(key) ?? cache.set(key, readStm32Facts(board, variant));
 };
 
