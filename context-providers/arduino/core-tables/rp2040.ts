@@ -96,6 +96,12 @@ function readPicoFacts(board: ResolvedBoard, variant: VariantHeader, chip: Rp2Ch
     const value = header.macros.has(name) ? header.evaluate(name) : undefined;
     return value !== undefined && value >= 0 && value < gpioCount ? value : undefined;
   };
+  // RP2350 boards with PSRAM name its chip select in the variant or through the PSRAM CS menu (-D).
+  const psramCs = pinOf('RP2350_PSRAM_CS');
+  const psramSource = macroSource('RP2350_PSRAM_CS') ?? board.sources.get('build.psram_cs');
+  if (psramCs !== undefined && psramSource) {
+    (pins[psramCs].traps ??= []).push({ code: 'rp2-psram-cs', text: 'the PSRAM chip select (RP2350_PSRAM_CS): driving it breaks PSRAM', source: psramSource });
+  }
   const addFunction = (number: number | undefined, fn: string, capability: PinCapability, source: SourceRef | undefined): void => {
     if (number === undefined) return;
     (pins[number].functions ??= []).push({ fn, capability, ...(source ? { source } : {}) });

@@ -109,6 +109,13 @@ describe('arduino-pico core tables', () => {
     expect(facts('rp2040:rp2040:rpipico').pins.some((pin) => pin.number >= 64)).toBe(false);
   });
 
+  test('an RP2350 board with PSRAM marks its RP2350_PSRAM_CS pin as a trap, cited at the variant line', () => {
+    const plus2 = facts('rp2040:rp2040:pimoroni_pico_plus_2');
+    const trap = plus2.pins[47].traps?.find((entry) => entry.code === 'rp2-psram-cs');
+    expect(lineAt(trap?.source)).toMatch(/#define RP2350_PSRAM_CS\s+\(47u\)/);
+    expect(facts('rp2040:rp2040:rpipico2').pins.some((pin) => pin.traps?.some((entry) => entry.code === 'rp2-psram-cs'))).toBe(false);
+  });
+
   test('the Nano RP2040 Connect gets its SerialPIO Serial3 on SERIAL3_TX/RX', () => {
     const connect = facts('rp2040:rp2040:arduino_nano_connect');
     const serial3 = connect.serialPorts?.find((port) => port.name === 'Serial3');
