@@ -8,7 +8,6 @@ interface Entry {
   context: HardwareContext;
 }
 
-/** A file's mtime and size, or `missing`: what changes when the file is edited, replaced or removed. */
 export function stamp(file: string): string {
   try {
     const stats = statSync(file);
