@@ -16,6 +16,13 @@ const AVR_THREE = /^arduino:avr:(uno|mega|leonardo)/;
 const NO_LIBRARY = "the library is not installed here (Debian's arduino-core-avr ships no libraries but the core's own); arduino-builder fails with 'No such file or directory'";
 
 export const TRUE_ERRORS: TrueError[] = [
+  ...[65, 66, 68, 70, 71, 72, 84, 86].map((line) => ({
+    boards: /^arduino:renesas_uno:minima$/,
+    file: 'arduino/hardware/renesas_uno/1.5.3/libraries/WiFi/examples/C3SerialPassthrough/C3SerialPassthrough.ino',
+    line,
+    code: 'pin-range',
+    why: "pins 28/29 are the Portenta C33's ESP32-C3 control pins; the Minima's g_pin_cfg has 27 rows and pinMode/digitalWrite index g_pin_cfg[pin] without a bounds check (ArduinoCore-renesas cores/arduino/digital.cpp)",
+  })),
   { boards: /^arduino:avr:(uno|leonardo)/, file: 'debian-examples/03.Analog/AnalogWriteMega/AnalogWriteMega.ino', line: 35, code: 'pwm-pin', why: 'the loop writes pins 2–13; on the Uno and Leonardo pins 2, 4, 7, 8, 12 (and 13 on the Uno) have no PWM: the example is for the Mega' },
   { boards: /^arduino:avr:(uno|leonardo)/, file: 'debian-examples/03.Analog/AnalogWriteMega/AnalogWriteMega.ino', line: 40, code: 'pwm-pin', why: 'the same loop, fading down' },
   { boards: /^arduino:avr:uno/, file: 'debian-examples/04.Communication/MultiSerial/MultiSerial.ino', line: 28, code: 'unknown-serial', why: "the Uno has no Serial1: 'Serial1' was not declared in this scope" },
