@@ -1,12 +1,12 @@
 // The RP2040/RP2350 facts of boards/data/rp2-chips.json, by build.chip, each with the line of the
 // data file that cites its datasheet section or pico-sdk line.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { SourceRef } from '../../types.js';
 // Imported so that tsc copies the file beside the build; read again for its line numbers.
 import chipData from '../../../boards/data/rp2-chips.json' with { type: 'json' };
+import { dataFile } from '../../data-files.js';
 
-export const RP2_CHIPS_FILE = fileURLToPath(new URL('../../../boards/data/rp2-chips.json', import.meta.url));
+export const RP2_CHIPS_FILE = dataFile('rp2-chips.json');
 
 export interface Rp2Package {
   gpioCount: number;

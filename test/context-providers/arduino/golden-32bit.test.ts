@@ -39,7 +39,7 @@ function citedLine(file: string, line: number): string | undefined {
 }
 
 // What a cited line must say: either it is the pin's own row (it names the pin or its port), or
-// it is a peripheral row with a word of the capability's kind (PWM, TCC, GPT; ADC, AIN; DAC; INT,
+// the core's macro for the kind, applying to every pin, or a peripheral row with a word of the capability's kind (PWM, TCC, GPT; ADC, AIN; DAC; INT,
 // IRQ, EXTI) and a number or word of the fact (GPT4 B → CHANNEL_4; EXTINT 9 → EXTERNAL_INT_9).
 const KIND_WORDS: Record<string, RegExp> = {
   pwm: /PWM|TIM|TCC|TC\d|GPT|AGT|LEDC|SLICE/i,
@@ -58,6 +58,8 @@ function mentions(line: string, pin: Pin, capability: string, text: string): boo
   // A peripheral table row: the kind's word and a number or word of the fact.
   const kind = KIND_WORDS[capability];
   if (kind && !kind.test(line)) return false;
+  // The core's rule for every pin: `#define digitalPinToInterrupt(pin) (pin)`.
+  if (/^\s*#\s*define\s+\w+\(\s*\w+\s*\)/.test(line)) return true;
   const tokens = new Set(line.split(/[^A-Za-z0-9]+|(?<=[A-Za-z])(?=\d)/).map((token) => token.replace(/^0+(?=\d)/, '').toLowerCase()));
   const parts = text.split(/[^A-Za-z0-9]+|(?<=[A-Za-z])(?=\d)/).filter((part) => /\d/.test(part) || part.length >= 3).map((part) => part.replace(/^0+(?=\d)/, '').toLowerCase());
   return parts.some((part) => tokens.has(part));
