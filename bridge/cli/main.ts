@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The boardbridge command line: faces for people and scripts over the bridge core.
 import { Command } from 'commander';
+import { registerAcp } from './acp.js';
 import { registerAgents } from './agents.js';
 import { registerBoardCommands } from './board.js';
 import { registerChat } from './chat.js';
@@ -25,6 +26,7 @@ registerUndo(program);
 registerMcp(program);
 registerServe(program);
 registerBoardCommands(program);
+registerAcp(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   printError(error);

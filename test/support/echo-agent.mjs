@@ -1,0 +1,45 @@
+// A stand-in ACP agent at the JSON-RPC level, for relay tests: it answers every
+// request with what it received ({echo: {method, params}}), keeps every
+// notification, and on `_test/call_client` / `_test/notify_client` sends the
+// client the request or notification it is given (answering with the client's reply).
+import { createInterface } from 'node:readline';
+
+const received = [];
+const waiting = new Map();
+let nextId = 1;
+const send = (message) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const message = JSON.parse(line);
+  if (message.method === undefined) {
+    const pending = waiting.get(message.id);
+    waiting.delete(message.id);
+    pending?.(message);
+    return;
+  }
+  if (message.id === undefined) {
+    received.push({ method: message.method, params: message.params });
+    return;
+  }
+  const { id, method, params } = message;
+  switch (method) {
+    case 'initialize':
+      return send({ id, result: { protocolVersion: 1, agentInfo: { name: 'echo-agent', version: '1.0.0' }, agentCapabilities: { loadSession: true, promptCapabilities: { embeddedContext: true }, mcpCapabilities: { http: true } }, authMethods: [], _meta: { echo: { method, params } } } });
+    case '_test/received':
+      return send({ id, result: { received } });
+    case '_test/slow':
+      return; // answered only by a cancel
+    case '_test/notify_client':
+      send({ method: params.method, params: params.params });
+      return send({ id, result: {} });
+    case '_test/call_client': {
+      const callId = params.id ?? nextId++;
+      waiting.set(callId, (reply) => send({ id, result: { reply } }));
+      return send({ id: callId, method: params.method, params: params.params });
+    }
+    case 'session/new':
+      return send({ id, result: { sessionId: 'echo-session', echo: { method, params } } });
+    default:
+      return send({ id, result: { echo: { method, params } } });
+  }
+});
