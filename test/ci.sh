@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 
 bash test/setup/debian-packages.sh
 npm ci --no-audit --no-fund --loglevel=error
+# Third-party ACP clients (acpx with its Node 22) for the boardbridge acp tests, in a package of their own.
+npm ci --prefix test/clients --no-audit --no-fund --loglevel=error
 npm run build --silent
 
 mkdir -p test-artifacts

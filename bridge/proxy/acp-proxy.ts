@@ -74,6 +74,7 @@ export class AcpProxy {
     } else {
       this.agent = new AgentProcess(launch, process.cwd(), options.env);
       agentStream = this.agent.stream;
+      options.log(`started ${launch.title} (pid ${this.agent.pid ?? 'none'}, its own process group): ${[launch.command, ...launch.args].join(' ')}`);
       void this.agent.exited.then((exit) => {
         this.exit = exit;
         options.log(`${launch.title} ${exit.spawnError ? `could not start: ${exit.spawnError}` : `ended (code ${exit.code}, signal ${exit.signal})`}${this.agent?.stderr.tail(8) ? `; its last words:\n${this.agent.stderr.tail(8)}` : ''}`);
