@@ -10,6 +10,7 @@ import { printError } from './errors.js';
 import { registerRun } from './run.js';
 import { registerMcp } from './mcp.js';
 import { registerServe } from './serve.js';
+import { registerSetup } from './setup.js';
 import { registerUndo } from './undo.js';
 
 const program = new Command()
@@ -27,6 +28,7 @@ registerMcp(program);
 registerServe(program);
 registerBoardCommands(program);
 registerAcp(program);
+registerSetup(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   printError(error);
