@@ -5,6 +5,13 @@
 import { createInterface } from 'node:readline';
 
 const received = [];
+// ECHO_EMBEDDED=0: no embedded context; ECHO_ADDITIONAL_DIRS=1: takes additionalDirectories.
+const agentCapabilities = {
+  loadSession: true,
+  promptCapabilities: { embeddedContext: process.env.ECHO_EMBEDDED !== '0' },
+  mcpCapabilities: { http: true },
+  ...(process.env.ECHO_ADDITIONAL_DIRS === '1' ? { sessionCapabilities: { additionalDirectories: {} } } : {}),
+};
 const waiting = new Map();
 let nextId = 1;
 const send = (message) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
@@ -24,7 +31,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   const { id, method, params } = message;
   switch (method) {
     case 'initialize':
-      return send({ id, result: { protocolVersion: 1, agentInfo: { name: 'echo-agent', version: '1.0.0' }, agentCapabilities: { loadSession: true, promptCapabilities: { embeddedContext: true }, mcpCapabilities: { http: true } }, authMethods: [], _meta: { echo: { method, params } } } });
+      return send({ id, result: { protocolVersion: 1, agentInfo: { name: 'echo-agent', version: '1.0.0' }, agentCapabilities, authMethods: [], _meta: { echo: { method, params } } } });
     case '_test/received':
       return send({ id, result: { received } });
     case '_test/slow':
