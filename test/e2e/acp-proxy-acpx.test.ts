@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelScript, type ModelServer } from '../support/model-server/index.js';
 import { startEmulatedUno, type EmulatedUno } from '../rig/emulated-uno.js';
+import { groupGone } from '../support/process-alive.js';
 import { cliMain, repoRoot } from './run-cli.js';
 
 const clients = path.join(repoRoot, 'test', 'clients', 'node_modules');
@@ -79,18 +80,6 @@ function agentPid(log: string): number {
   return Number(match[1]);
 }
 
-// The proxy may still be ending the group when the client has gone: give it a few seconds.
-async function groupGone(pgid: number): Promise<boolean> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      process.kill(-pgid, 0);
-    } catch {
-      return true;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
 
 describe('acpx (a real ACP client) drives boardbridge acp in front of the real claude-code-acp', () => {
   let uno: EmulatedUno | undefined;
