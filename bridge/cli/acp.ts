@@ -45,6 +45,7 @@ async function runAcp(flags: AcpFlags): Promise<void> {
   }
   const proxy = new AcpProxy({
     launch,
+    agentCwd: flags.workspace,
     editor: messageStream(process.stdin, process.stdout, { onSkippedLine: (line, reason) => log(`skipped a line from the editor (${reason}): ${line}`) }),
     selection: selectionOf(flags),
     env: process.env,

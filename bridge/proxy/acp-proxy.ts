@@ -42,6 +42,8 @@ export interface ProxyOptions {
   /** The agent to start, or why it cannot be (every request is then answered with that error). */
   launch: AgentLaunch | BridgeError;
   editor: Stream;
+  /** The folder the agent process starts in (sessions name their own cwd). */
+  agentCwd?: string;
   selection: Selection;
   env: NodeJS.ProcessEnv;
   contexts?: ContextService;
@@ -72,7 +74,7 @@ export class AcpProxy {
     if (launch instanceof BridgeError) {
       agentStream = endedStream();
     } else {
-      this.agent = new AgentProcess(launch, process.cwd(), options.env);
+      this.agent = new AgentProcess(launch, options.agentCwd ?? process.cwd(), options.env);
       agentStream = this.agent.stream;
       options.log(`started ${launch.title} (pid ${this.agent.pid ?? 'none'}, its own process group): ${[launch.command, ...launch.args].join(' ')}`);
       void this.agent.exited.then((exit) => {
