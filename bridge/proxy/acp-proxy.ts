@@ -6,20 +6,16 @@
 import type {
   AvailableCommand,
   ClientCapabilities,
-  CreateTerminalRequest,
   InitializeRequest,
   InitializeResponse,
   LoadSessionRequest,
   NewSessionRequest,
   PromptRequest,
-  ReadTextFileRequest,
-  RequestPermissionRequest,
   ResumeSessionRequest,
   SessionNotification,
   Stream,
-  WriteTextFileRequest,
 } from '@agentclientprotocol/sdk';
-import { methods, RequestError } from '@agentclientprotocol/sdk';
+import { methods } from '@agentclientprotocol/sdk';
 import type { Selection } from '../../context-providers/types.js';
 import { AgentProcess, type AgentExit } from '../agents/agent-process.js';
 import { readsMissingFileAsEmpty } from '../agents/quirks.js';
@@ -27,13 +23,12 @@ import type { AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
 import type { DeviceConsent } from '../mcp/hardware-tool.js';
-import { pickOption } from '../services/permission/broker.js';
-import { classify, DEVICE_META_KEY } from '../services/permission/classify.js';
-import { boardCommandOf } from '../services/terminal/terminal-service.js';
+import { DEVICE_META_KEY } from '../services/permission/classify.js';
 import { delay, exitedError } from '../session/agent-connection.js';
 import { BridgeError } from '../session/errors.js';
 import { checkParams } from './acp-schemas.js';
 import { JsonRpcRelay, type Outcome, type RpcError } from './json-rpc-relay.js';
+import { LocalAnswers } from './local-answers.js';
 import { ProxySession } from './proxy-session.js';
 import { answerCommand } from './proxy-answers.js';
 import { proxyCommandOf, withProxyCommands } from './slash-commands.js';
@@ -51,14 +46,12 @@ export interface ProxyOptions {
   log: (line: string) => void;
 }
 
-type TerminalRequest = { sessionId: string; terminalId: string };
-
 export class AcpProxy {
   readonly closed: Promise<void>;
   readonly agent?: AgentProcess;
   private readonly relay: JsonRpcRelay;
   private readonly sessions = new Map<string, ProxySession>();
-  private readonly localTerminals = new Map<string, ProxySession>();
+  private readonly local = new LocalAnswers(() => this.editorCaps, this.sessions);
   private readonly agentCommands = new Map<string, AvailableCommand[]>();
   private editorCaps: ClientCapabilities = {};
   private agentInit?: InitializeResponse;
@@ -85,7 +78,7 @@ export class AcpProxy {
     }
     this.relay = new JsonRpcRelay(options.editor, agentStream, {
       editorRequest: (method, params) => this.editorRequest(method, params),
-      agentRequest: (method, params) => this.agentRequest(method, params),
+      agentRequest: (method, params) => this.local.answer(method, params),
       agentNotification: (method, params) => this.agentNotification(method, params),
       agentGone: () => this.agentGoneError(),
       agentClosed: () => void Promise.race([this.agent?.exited, delay(1000)]).then(() => this.relay.agentEnded()),
@@ -206,68 +199,6 @@ export class AcpProxy {
     return { forward: { ...params, prompt: [...blocks, ...params.prompt] } };
   }
 
-  private agentRequest(method: string, params: unknown): Promise<unknown> | undefined {
-    const p = params as { sessionId?: string; terminalId?: string } | undefined;
-    switch (method) {
-      case methods.client.fs.readTextFile:
-        if (this.editorCaps.fs?.readTextFile) return undefined;
-        return this.withSession(p, (s) => s.fs().read(params as ReadTextFileRequest));
-      case methods.client.fs.writeTextFile:
-        if (this.editorCaps.fs?.writeTextFile) return undefined;
-        return this.withSession(p, (s) => s.fs().write(params as WriteTextFileRequest));
-      case methods.client.terminal.create: {
-        const session = p?.sessionId ? this.sessions.get(p.sessionId) : undefined;
-        if (!session) return this.editorCaps.terminal ? undefined : Promise.reject(unknownSession(p?.sessionId));
-        const request = params as CreateTerminalRequest;
-        // Board commands run here on the bridge's serial hub, even when the editor has terminals.
-        if (this.editorCaps.terminal && !boardCommandOf(request, session.boardCommands).board) return undefined;
-        return Promise.resolve().then(() => {
-          const created = session.terminals.create(request);
-          this.localTerminals.set(created.terminalId, session);
-          return created;
-        });
-      }
-      case methods.client.terminal.output:
-      case methods.client.terminal.waitForExit:
-      case methods.client.terminal.kill:
-      case methods.client.terminal.release: {
-        const session = p?.terminalId ? this.localTerminals.get(p.terminalId) : undefined;
-        if (!session) return this.editorCaps.terminal ? undefined : Promise.reject(RequestError.resourceNotFound(p?.terminalId));
-        return this.terminalCall(method, session, params as TerminalRequest);
-      }
-      case methods.client.session.requestPermission: {
-        // The board server's own tools ask the editor themselves, with the exact operation, before any device change.
-        const request = params as RequestPermissionRequest;
-        if (!request?.toolCall || !Array.isArray(request.options) || classify(request.toolCall) !== 'own-tool') return undefined;
-        const allow = pickOption(request.options, ['allow_once', 'allow_always']);
-        return allow ? Promise.resolve({ outcome: { outcome: 'selected', optionId: allow.optionId } }) : undefined;
-      }
-      default:
-        return undefined;
-    }
-  }
-
-  private async terminalCall(method: string, session: ProxySession, params: TerminalRequest): Promise<unknown> {
-    switch (method) {
-      case methods.client.terminal.output:
-        return session.terminals.output(params.terminalId);
-      case methods.client.terminal.waitForExit:
-        return session.terminals.waitForExit(params.terminalId);
-      case methods.client.terminal.kill:
-        await session.terminals.kill(params.terminalId);
-        return {};
-      default:
-        this.localTerminals.delete(params.terminalId);
-        await session.terminals.release(params.terminalId);
-        return {};
-    }
-  }
-
-  private withSession<T>(params: { sessionId?: string } | undefined, run: (session: ProxySession) => Promise<T>): Promise<T> {
-    const session = params?.sessionId ? this.sessions.get(params.sessionId) : undefined;
-    return session ? run(session) : Promise.reject(unknownSession(params?.sessionId));
-  }
-
   private agentNotification(method: string, params: unknown): unknown {
     if (method !== methods.client.session.update) return params;
     const notification = params as SessionNotification;
@@ -321,10 +252,6 @@ export class AcpProxy {
         : new BridgeError('agent_exited', `${launch.title} is not running`, 'start the agent again (reconnect in the editor); run: boardbridge doctor');
     return { code: -32603, message: error.hint ? `${error.message}\n${error.hint}` : error.message, data: { code: error.code, hint: error.hint } };
   }
-}
-
-function unknownSession(sessionId: string | undefined): RequestError {
-  return RequestError.invalidParams({ sessionId }, `boardbridge knows no session ${JSON.stringify(sessionId)}`);
 }
 
 /** The agent side when there is no agent: it ends at once. */
