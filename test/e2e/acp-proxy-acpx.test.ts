@@ -2,7 +2,7 @@
 // `node`, both in test/clients), drives `boardbridge acp` in front of the real
 // claude-code-acp, offline against the scripted model server.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,33 @@ describe('acpx (a real ACP client) drives boardbridge acp in front of the real c
     // The client has exited: the agent and its process group are gone.
     expect(await groupGone(agentPid(run.log))).toBe(true);
   }, 240_000);
+
+  it('serves a client without fs and terminals itself: the write is journalled in the workspace, the command runs in the bridge', async () => {
+    const run = await runAcpx(
+      (sketch) => ({
+        turns: [
+          {
+            replies: [
+              { tool: { claude: { name: 'Write', input: { file_path: path.join(sketch, 'notes.txt'), content: 'written by the bridge\n' } } } },
+              { tool: { claude: { name: 'Bash', input: { command: 'echo from-the-bridge-terminal', timeout: 10_000, description: 'say hello' } } } },
+              { say: 'Done.' },
+            ],
+          },
+        ],
+      }),
+      'Write notes and say hello',
+      { acpxArgs: ['--approve-all', '--no-fs', '--no-terminal'] },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const messages = wire(run.stdout);
+    // acpx advertised neither, so it was asked for neither.
+    expect(messages.filter((m) => m.method?.startsWith('fs/') || m.method?.startsWith('terminal/'))).toEqual([]);
+    expect(readFileSync(path.join(run.sketch, 'notes.txt'), 'utf8')).toBe('written by the bridge\n');
+    const journals = readdirSync(path.join(run.root, 'state', 'journal'), { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl'));
+    expect(journals).toHaveLength(1);
+    const scripted = run.server.requests.filter((r) => r.handledAs === 'script');
+    expect(scripted[2].conversation?.lastToolResult).toContain('from-the-bridge-terminal');
+  }, 180_000);
 
   it('cancels a turn: acpx sends session/cancel through the proxy and the turn ends cancelled', async () => {
     let interrupted = false;

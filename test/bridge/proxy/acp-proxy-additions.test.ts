@@ -86,6 +86,15 @@ describe('boardbridge acp gives the agent the platform folders and the board com
     expect(dirs).toContain('/usr/share/arduino/hardware/arduino/avr');
   });
 
+  it('gives an agent without HTTP MCP the board server as the stdio relay, with its token in the environment', async () => {
+    const { created } = await session({ ECHO_MCP_HTTP: '0' });
+    const servers = (created.result as { echo: { params: { mcpServers: { name: string; command?: string; args?: string[]; env?: { name: string; value: string }[] }[] } } }).echo.params.mcpServers;
+    expect(servers).toHaveLength(1);
+    expect(servers[0]).toMatchObject({ name: 'boardbridge', command: process.execPath });
+    expect(servers[0].args?.slice(-3)).toEqual(['mcp', '--connect', expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/)]);
+    expect(servers[0].env?.map((e) => e.name)).toEqual(['BOARDBRIDGE_MCP_TOKEN']);
+  });
+
   it('leaves additionalDirectories out for an agent that does not advertise them', async () => {
     const { created } = await session({});
     expect((created.result as { echo: { params: Record<string, unknown> } }).echo.params).not.toHaveProperty('additionalDirectories');
