@@ -1,7 +1,7 @@
 // `boardbridge acp`: boardbridge as an ACP agent for ACP editors (Zed, JetBrains,
 // Neovim, Emacs, Toad, acpx), in front of the real agent. stdout carries only ACP;
 // logs go to stderr and a log file.
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { BridgeError, errorMessage } from '../session/errors.js';
@@ -33,7 +33,7 @@ async function runAcp(flags: AcpFlags): Promise<void> {
     import('../services/fs/journal.js'),
   ]);
   const logFile = flags.logFile ?? path.join(stateDir(), 'acp.log');
-  const log = logger(logFile);
+  const { log, raw } = logger(logFile);
   // Nothing but ACP may reach stdout: a stray console.log from any library would break the editor's stream.
   console.log = console.info = console.debug = (...args: unknown[]) => log(args.map(String).join(' '));
   let launch;
@@ -52,6 +52,8 @@ async function runAcp(flags: AcpFlags): Promise<void> {
     contexts: new ContextService(allProviders()),
     hardware: new BridgeHardware(),
     log,
+    // The agent's stderr reaches the editor's log view (editors show an agent's stderr) and the file.
+    agentStderr: raw,
   });
   const stop = () => void proxy.close();
   process.once('SIGTERM', stop);
@@ -61,21 +63,39 @@ async function runAcp(flags: AcpFlags): Promise<void> {
   process.exit(0);
 }
 
-function logger(file: string): (line: string) => void {
+/** Rotated once it passes this size, so a long-lived proxy never fills the disk. */
+const LOG_LIMIT = 5 * 1024 * 1024;
+
+function logger(file: string): { log: (line: string) => void; raw: (text: string) => void } {
   let toFile = true;
+  let size = 0;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
+    size = existsSync(file) ? statSync(file).size : 0;
   } catch {
     toFile = false;
   }
-  return (line) => {
-    const stamped = `${new Date().toISOString()} ${line}\n`;
-    process.stderr.write(`boardbridge acp: ${line}\n`);
+  const append = (text: string) => {
     if (!toFile) return;
     try {
-      appendFileSync(file, stamped);
+      if (size + text.length > LOG_LIMIT) {
+        renameSync(file, `${file}.1`);
+        size = 0;
+      }
+      appendFileSync(file, text);
+      size += Buffer.byteLength(text);
     } catch {
       toFile = false;
     }
+  };
+  return {
+    log: (line) => {
+      process.stderr.write(`boardbridge acp: ${line}\n`);
+      append(`${new Date().toISOString()} ${line}\n`);
+    },
+    raw: (text) => {
+      process.stderr.write(text);
+      append(text);
+    },
   };
 }

@@ -44,6 +44,8 @@ export interface ProxyOptions {
   contexts?: ContextService;
   hardware?: BridgeHardware;
   log: (line: string) => void;
+  /** The agent's own stderr, as it comes. */
+  agentStderr?: (text: string) => void;
 }
 
 export class AcpProxy {
@@ -67,7 +69,7 @@ export class AcpProxy {
     if (launch instanceof BridgeError) {
       agentStream = endedStream();
     } else {
-      this.agent = new AgentProcess(launch, options.agentCwd ?? process.cwd(), options.env);
+      this.agent = new AgentProcess(launch, options.agentCwd ?? process.cwd(), options.env, options.agentStderr);
       agentStream = this.agent.stream;
       options.log(`started ${launch.title} (pid ${this.agent.pid ?? 'none'}, its own process group): ${[launch.command, ...launch.args].join(' ')}`);
       void this.agent.exited.then((exit) => {
