@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentLaunch } from '../support/agents.js';
+import { agentLaunch, type AgentName } from '../support/agents.js';
 import { startModelServer, type ModelScript, type ModelServer } from '../support/model-server/index.js';
 import { startEmulatedUno, type EmulatedUno } from '../rig/emulated-uno.js';
 import { groupGone } from '../support/process-alive.js';
@@ -38,12 +38,12 @@ function blinkSketch(root: string): string {
   return sketch;
 }
 
-async function runAcpx(script: (sketch: string) => ModelScript, prompt: string, options: { acpxArgs?: string[]; onStdout?: (text: string, child: { kill(s: NodeJS.Signals): void }) => void } = {}): Promise<AcpxRun> {
+async function runAcpx(script: (sketch: string) => ModelScript, prompt: string, options: { agent?: AgentName; acpxArgs?: string[]; onStdout?: (text: string, child: { kill(s: NodeJS.Signals): void }) => void } = {}): Promise<AcpxRun> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'bb-acpx-'));
   const sketch = blinkSketch(root);
   const server = await startModelServer(script(sketch));
   servers.push(server);
-  const launch = agentLaunch('claude-code-acp', server.url, root);
+  const launch = agentLaunch(options.agent ?? 'claude-code-acp', server.url, root);
   const logFile = path.join(root, 'acp.log');
   const agentCommand = [process.execPath, cliMain, 'acp', '--fqbn', 'arduino:avr:uno', '--log-file', logFile, '--agent-command', `'${[launch.command, ...launch.args].join(' ')}'`].join(' ');
   const child = spawn(node22, [acpxCli, '--agent', agentCommand, '--cwd', sketch, '--format', 'json', ...(options.acpxArgs ?? ['--approve-all']), 'exec', prompt], {
@@ -172,6 +172,19 @@ describe('acpx (a real ACP client) drives boardbridge acp in front of the real c
     const prompt = messages.find((m) => m.method === 'session/prompt');
     const answer = messages.find((m) => m.id === prompt?.id && m.method === undefined);
     expect(answer?.result?.stopReason).toBe('cancelled');
+    expect(await groupGone(agentPid(run.log))).toBe(true);
+  }, 180_000);
+
+  it('works the same with gemini-cli behind the proxy: the context in its request, the board tool answered by the bridge', async () => {
+    const run = await runAcpx(
+      () => ({ turns: [{ replies: [{ tool: { gemini: { name: 'mcp_boardbridge_board_info', input: {} } } }, { say: 'It is an Uno.' }] }] }),
+      'Which board is this?',
+      { agent: 'gemini' },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const scripted = run.server.requests.filter((r) => r.handledAs === 'script');
+    expect(JSON.stringify(scripted[0].body)).toContain('Arduino board: Arduino UNO');
+    expect(scripted[1].conversation?.lastToolResult).toContain('# Arduino board: Arduino UNO');
     expect(await groupGone(agentPid(run.log))).toBe(true);
   }, 180_000);
 });
