@@ -1,7 +1,8 @@
 // A stand-in ACP agent at the JSON-RPC level, for relay tests: it answers every
 // request with what it received ({echo: {method, params}}), keeps every
 // notification, and on `_test/call_client` / `_test/notify_client` sends the
-// client the request or notification it is given (answering with the client's reply).
+// client the request or notification it is given (answering with the client's reply);
+// `_test/flood` sends a burst of updates before its answer.
 import { createInterface } from 'node:readline';
 
 const received = [];
@@ -36,6 +37,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       return send({ id, result: { received } });
     case '_test/slow':
       return; // answered only by a cancel
+    case '_test/flood':
+      // `count` updates in one burst, then the answer: a client must see them all before it.
+      for (let seq = 0; seq < params.count; seq++) send({ method: 'session/update', params: { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${seq} ` } } } });
+      return send({ id, result: { sent: params.count } });
     case '_test/notify_client':
       send({ method: params.method, params: params.params });
       return send({ id, result: {} });

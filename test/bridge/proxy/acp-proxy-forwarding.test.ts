@@ -162,6 +162,25 @@ describe('boardbridge acp forwards the agent to the editor (stand-in agent that 
     }
   });
 
+  it('delivers a burst of updates in order and all of them before the answer that follows them', async () => {
+    const { editor } = await initialized();
+    const from = editor.seen.length;
+    const answer = await editor.request('_test/flood', { sessionId: 'echo-session', count: 2000 });
+    expect(answer.result).toEqual({ sent: 2000 });
+    const texts = editor.seen.slice(from).filter((m) => m.method === 'session/update').map((m) => ((m.params as { update: { content: { text: string } } }).update.content.text));
+    expect(texts).toEqual(Array.from({ length: 2000 }, (_, i) => `${i} `));
+  });
+
+  it('maps the agent\'s $/cancel_request to the id the editor knows its request by', async () => {
+    const { editor } = await initialized();
+    const asked = editor.next((m) => m.method === '_vendor/slow_question');
+    void editor.request('_test/call_client', { id: 'agent-req-7', method: '_vendor/slow_question', params: {} });
+    const request = await asked;
+    const cancel = editor.next((m) => m.method === '$/cancel_request');
+    await editor.request('_test/notify_client', { method: '$/cancel_request', params: { requestId: 'agent-req-7' } });
+    expect((await cancel).params).toEqual({ requestId: request.id });
+  });
+
   it('passes unknown agent requests to the editor and an error answer back unchanged', async () => {
     const { editor } = await initialized();
     const asked = editor.next((m) => m.method === '_vendor/ask_editor');
