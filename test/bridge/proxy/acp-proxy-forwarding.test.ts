@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS } from '@agentclientprotocol/sdk';
+import { AGENT_METHODS as UNSTABLE_AGENT_METHODS } from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContextService } from '../../../bridge/context/context-service.js';
 import { AcpProxy } from '../../../bridge/proxy/acp-proxy.js';
@@ -108,9 +109,12 @@ describe('boardbridge acp forwards the editor to the agent (stand-in agent that 
     ]);
   });
 
-  it('passes unknown and extension requests to the agent and its answers back', async () => {
+  it('passes unknown, extension and the SDK\'s unstable requests to the agent and its answers back', async () => {
     const { editor } = await initialized();
-    for (const method of ['_zed/unsaved_buffers', 'vendor/not_in_acp']) {
+    const stable = new Set<string>(Object.values(AGENT_METHODS));
+    const unstable = Object.values(UNSTABLE_AGENT_METHODS).filter((m) => !stable.has(m));
+    expect(unstable).toContain('session/fork');
+    for (const method of ['_zed/unsaved_buffers', 'vendor/not_in_acp', ...unstable]) {
       const answer = await editor.request(method, { x: [1, { y: null }] });
       expect(echoOf(answer)).toEqual({ method, params: { x: [1, { y: null }] } });
     }
