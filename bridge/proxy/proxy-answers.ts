@@ -5,8 +5,13 @@ import type { SlashCommand } from './slash-commands.js';
 export async function answerCommand(session: ProxySession, command: SlashCommand): Promise<string> {
   if (command.name === 'board') {
     if (!command.argument) return `The board selected is ${session.selection.board ?? 'none (boardbridge reads it from the project)'}; change it with /board <fqbn|device|camera>.`;
-    session.selection = { ...session.selection, board: command.argument };
-    const loaded = await session.load();
+    const before = session.selection;
+    session.selection = { ...before, board: command.argument };
+    const { loaded, error } = await session.tryLoad();
+    if (error) {
+      session.selection = before;
+      return `Board not changed (still ${before.board ?? 'the one the project names'}): ${error}`;
+    }
     if (!loaded) return `Board set to ${command.argument}, but boardbridge recognises no Arduino, MPLAB X or OpenMV project in ${session.cwd}: prompts go without a hardware context.`;
     return `Board set to ${loaded.context.board.name} (${loaded.context.board.id}); the agent is told with your next prompt.`;
   }

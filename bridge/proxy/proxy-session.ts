@@ -88,14 +88,20 @@ export class ProxySession {
   }
 
   async load(): Promise<LoadedContext | undefined> {
-    if (!this.options.contexts) return undefined;
+    const { loaded, error } = await this.tryLoad();
+    if (error) this.options.log(`the hardware context for ${this.options.cwd} could not be built: ${error} (the prompt goes without it; run: boardbridge context)`);
+    return loaded;
+  }
+
+  /** The context for the current selection, or why it cannot be built. */
+  async tryLoad(): Promise<{ loaded?: LoadedContext; error?: string }> {
+    if (!this.options.contexts) return {};
     try {
       const loaded = await this.options.contexts.load(this.options.cwd, this.selection);
       if (loaded) this.guard.allowReadOnly(loaded.context.readOnlyRoots);
-      return loaded;
+      return { loaded };
     } catch (error) {
-      this.options.log(`the hardware context for ${this.options.cwd} could not be built: ${errorMessage(error)} (the prompt goes without it; run: boardbridge context)`);
-      return undefined;
+      return { error: errorMessage(error) };
     }
   }
 

@@ -68,6 +68,16 @@ describe('boardbridge acp adds the hardware context to prompts (stand-in agent e
     expect(third[0].resource?.text).toMatch(/^# Arduino board: Arduino Mega or Mega 2560/);
   });
 
+  it('keeps the board when /board names one the installed platforms do not have, and says why', async () => {
+    const { editor } = await session({});
+    await promptBlocks(editor, 'first');
+    const said = editor.next((m) => m.method === 'session/update' && JSON.stringify(m.params).includes('Board not changed'));
+    await editor.request('session/prompt', { sessionId: 'echo-session', prompt: [{ type: 'text', text: '/board arduino:avr:nope' }] });
+    expect(JSON.stringify((await said).params)).toMatch(/still arduino:avr:uno\).*unknown board \\"nope\\"/);
+    const next = await promptBlocks(editor, 'still the Uno?');
+    expect(next[0].text).toContain('still holds: Arduino UNO (arduino:avr:uno)');
+  });
+
   it('sends it as text to an agent without embedded context, and /context shows what the agent was told', async () => {
     const { editor } = await session({ ECHO_EMBEDDED: '0' });
     const first = await promptBlocks(editor, 'hello');
