@@ -36,6 +36,8 @@ export interface RelayHooks {
   /** The editor's side ended (it closed our stdin). */
   editorClosed?: () => void;
   log?: (line: string) => void;
+  /** How long an async editorRequest hook may take before the request is answered with an error (default 60 s). */
+  hookTimeoutMs?: number;
 }
 
 const CANCEL_REQUEST = '$/cancel_request';
@@ -145,12 +147,22 @@ export class JsonRpcRelay {
     if (outcome === undefined) return this.forwardToAgent(message, {});
     if (!(outcome instanceof Promise)) return this.settleEditor(message, id, outcome);
     this.editorBusy++;
-    const settled = outcome.then(
+    const settled = this.inTime(outcome, message.method).then(
       (o) => this.settleEditor(message, id, o),
       (error: unknown) => this.settleEditor(message, id, { error: asRpcError(error) }),
     );
     this.editorQueue = this.editorQueue.then(() => settled).finally(() => this.editorBusy--);
     return settled;
+  }
+
+  // A hook that never finishes must not hold every later editor message back.
+  private inTime(outcome: Promise<Outcome>, method: string): Promise<Outcome> {
+    const ms = this.hooks.hookTimeoutMs ?? 60_000;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Outcome>((resolve) => {
+      timer = setTimeout(() => resolve({ error: { code: -32603, message: `boardbridge took over ${ms / 1000} s preparing ${method}; it was not sent to the agent (see the log: ~/.local/state/boardbridge/acp.log)` } }), ms);
+    });
+    return Promise.race([outcome, late]).finally(() => clearTimeout(timer));
   }
 
   private settleEditor(message: Message, id: JsonRpcId, outcome: Outcome): void {
