@@ -176,6 +176,9 @@ export class AcpProxy {
   }
 
   private addSession(sessionId: string, session: ProxySession): void {
+    // Loading a session again replaces its earlier board server and terminals.
+    const earlier = this.sessions.get(sessionId);
+    if (earlier && earlier !== session) void earlier.close();
     session.sessionId = sessionId;
     this.sessions.set(sessionId, session);
   }
