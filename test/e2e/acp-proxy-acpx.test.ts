@@ -84,7 +84,7 @@ function agentPid(log: string): number {
 describe('acpx (a real ACP client) drives boardbridge acp in front of the real claude-code-acp', () => {
   let uno: EmulatedUno | undefined;
   beforeAll(() => {
-    if (!existsSync(node22) || !existsSync(acpxCli)) throw new Error(`acpx or Node 22 is missing under ${clients}: run npm ci --prefix test/clients`);
+    if (!existsSync(node22) || !existsSync(acpxCli)) throw new Error(`acpx or Node 22 is missing under ${clients}: run npm install --prefix test/clients`);
   });
   afterAll(async () => {
     await uno?.stop();
