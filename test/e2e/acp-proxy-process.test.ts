@@ -85,6 +85,14 @@ describe('boardbridge acp as a process (stand-in agent)', () => {
     expect(readFileSync(editor.logFile, 'utf8')).toMatch(/ended \(code [^)]*\); its last words:\n.*skipped stdout line \(not JSON\): Loading model weights/);
   }, 60_000);
 
+  it('ends the agent process group when the editor ends the proxy with SIGTERM', async () => {
+    const { editor } = await opened();
+    const pid = editor.agentPid();
+    editor.child.kill('SIGTERM');
+    expect(await editor.closed).toBe(0);
+    expect(await groupGone(pid)).toBe(true);
+  }, 60_000);
+
   it('answers the prompt of an agent that crashes mid-turn with an ACP error saying how it ended and what to do', async () => {
     const { editor, sessionId } = await opened();
     const answer = await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'crash' }] });
