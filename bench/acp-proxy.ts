@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   const env = { ...process.env, BENCH_UPDATES: updatesFile, BENCH_GAP_US: String(GAP_US), BOARDBRIDGE_STATE_DIR: path.join(work, 'state') };
   const cli = path.join(root, 'dist', 'bridge', 'cli', 'main.js');
   const out = (s: string) => process.stdout.write(s + '\n');
-  out(`acp-proxy: ${lines.length} recorded session/update lines, one every ${GAP_US} µs, ${ROUNDS} rounds each; latency = agent write → client read`);
+  out(`acp-proxy: ${lines.length} recorded session/update lines, in bursts of 10 every ${GAP_US * 10} µs, ${ROUNDS} rounds each; latency = agent write → client read`);
   const medians: { straight: number; proxied: number }[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const straight = await replay(process.execPath, [agent], env, work);

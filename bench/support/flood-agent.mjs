@@ -1,7 +1,7 @@
 // A stand-in ACP agent for the proxy bench: on session/prompt it replays the
 // recorded session/update lines it is given (BENCH_UPDATES, a JSON Lines file),
-// paced one every BENCH_GAP_US microseconds, each stamped with the monotonic
-// clock in params._meta.sentNs, then answers end_turn.
+// in bursts of ten, one burst every ten BENCH_GAP_US microseconds, each stamped
+// with the monotonic clock in params._meta.sentNs, then answers end_turn.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
@@ -9,17 +9,16 @@ const updates = readFileSync(process.env.BENCH_UPDATES, 'utf8').split('\n').filt
 const gapNs = BigInt(Math.round(Number(process.env.BENCH_GAP_US ?? '200') * 1000));
 const send = (m) => process.stdout.write(JSON.stringify(m) + '\n');
 
+// Sleeps between bursts of ten (a busy wait would take a whole core from the processes measured).
 function flood(id, sessionId) {
+  const burst = 10;
   let i = 0;
-  let next = process.hrtime.bigint();
   const step = () => {
-    while (i < updates.length && process.hrtime.bigint() >= next) {
+    for (const end = Math.min(i + burst, updates.length); i < end; i++) {
       const params = { ...updates[i].params, sessionId, _meta: { sentNs: String(process.hrtime.bigint()) } };
       send({ jsonrpc: '2.0', method: 'session/update', params });
-      i++;
-      next += gapNs;
     }
-    if (i < updates.length) setImmediate(step);
+    if (i < updates.length) setTimeout(step, Number(gapNs * BigInt(burst)) / 1e6);
     else send({ jsonrpc: '2.0', id, result: { stopReason: 'end_turn' } });
   };
   step();
