@@ -105,15 +105,15 @@ export class AcpProxy {
   private editorRequest(method: string, params: unknown): Promise<Outcome> | Outcome | undefined {
     switch (method) {
       case methods.agent.initialize:
-        return this.initialize(checkParams<InitializeRequest>('InitializeRequest', method, params));
+        return this.initialize(checkParams<InitializeRequest>('InitializeRequest', method, params, this.options.log));
       case methods.agent.session.new:
-        return this.openSession(checkParams<NewSessionRequest>('NewSessionRequest', method, params));
+        return this.openSession(checkParams<NewSessionRequest>('NewSessionRequest', method, params, this.options.log));
       case methods.agent.session.load:
-        return this.openSession(checkParams<LoadSessionRequest>('LoadSessionRequest', method, params));
+        return this.openSession(checkParams<LoadSessionRequest>('LoadSessionRequest', method, params, this.options.log));
       case methods.agent.session.resume:
-        return this.openSession(checkParams<ResumeSessionRequest>('ResumeSessionRequest', method, params));
+        return this.openSession(checkParams<ResumeSessionRequest>('ResumeSessionRequest', method, params, this.options.log));
       case methods.agent.session.prompt:
-        return this.prompt(checkParams<PromptRequest>('PromptRequest', method, params));
+        return this.prompt(checkParams<PromptRequest>('PromptRequest', method, params, this.options.log));
       case methods.agent.session.close: {
         const sessionId = (params as { sessionId?: string } | undefined)?.sessionId;
         return { forward: params, after: (result: unknown) => (this.dropSession(sessionId), result) };
@@ -125,7 +125,8 @@ export class AcpProxy {
 
   // The agent is told only what the editor can do, plus what the proxy serves itself (fs, terminals).
   private initialize(params: InitializeRequest): Outcome {
-    this.editorCaps = params.clientCapabilities ?? {};
+    const given: unknown = params.clientCapabilities;
+    this.editorCaps = given && typeof given === 'object' && !Array.isArray(given) ? (given as ClientCapabilities) : {};
     const clientCapabilities: ClientCapabilities = { ...this.editorCaps, fs: { ...this.editorCaps.fs, readTextFile: true, writeTextFile: true }, terminal: true };
     return {
       forward: { ...params, clientCapabilities },

@@ -22,13 +22,27 @@ function validator(name: SchemaName): z.ZodType {
   return found;
 }
 
-/** Throws invalid params (-32602) naming the first field at fault and the method. */
-export function checkParams<T>(name: SchemaName, method: string, params: unknown): T {
+/**
+ * Throws invalid params (-32602) naming the first field at fault and the method, when that
+ * field is one the proxy relies on. A fault inside what the proxy passes on untouched (a
+ * prompt block, an editor's MCP server, a capability) is the agent's to judge: the request
+ * goes on, and `warn` says what the schema did not accept.
+ */
+export function checkParams<T>(name: SchemaName, method: string, params: unknown, warn: (message: string) => void): T {
   const result = validator(name).safeParse(params);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue.path.length ? issue.path.join('.') : '(params)';
-    throw RequestError.invalidParams({ method, field: where }, `${method}: ${where}: ${issue.message}`);
+  if (result.success) return params as T;
+  const issue = result.error.issues[0];
+  const where = issue.path.length ? issue.path.join('.') : '(params)';
+  const message = `${method}: ${where}: ${issue.message}`;
+  if (passedOnUntouched(issue.path)) {
+    warn(`${message} (passed on to the agent as it is)`);
+    return params as T;
   }
-  return params as T;
+  throw RequestError.invalidParams({ method, field: where }, message);
+}
+
+function passedOnUntouched(path: PropertyKey[]): boolean {
+  const [first, second] = path;
+  if (first === '_meta' || first === 'clientCapabilities' || first === 'clientInfo') return true;
+  return (first === 'prompt' || first === 'mcpServers' || first === 'additionalDirectories') && typeof second === 'number';
 }

@@ -128,6 +128,14 @@ describe('boardbridge acp forwards the editor to the agent (stand-in agent that 
     expect(told).toEqual({ ...caps, fs: { readTextFile: true, writeTextFile: true }, terminal: true });
   });
 
+  it('passes a prompt block the schema does not know on to the agent as it is, and logs what the schema did not accept', async () => {
+    const { editor, logs } = await initialized();
+    const prompt = [{ type: 'text', text: 'look' }, { type: 'future_block', payload: { x: 1 } }];
+    const answer = await editor.request('session/prompt', { sessionId: 'echo-session', prompt });
+    expect(echoOf(answer).params.prompt).toEqual(prompt);
+    expect(logs.some((l) => /^session\/prompt: prompt\.1: .*\(passed on to the agent as it is\)$/.test(l))).toBe(true);
+  });
+
   it('refuses a malformed session/new with the field at fault, without bothering the agent', async () => {
     const { editor } = await initialized();
     const answer = await editor.request('session/new', { cwd: 42, mcpServers: [] });
