@@ -25,7 +25,8 @@ import { MCP_SERVER_NAME, startHardwareMcpServer, type HardwareMcpServer } from 
 import { MCP_TOKEN_ENV } from '../mcp/stdio-relay.js';
 import { DEVICE_META_KEY } from '../services/permission/classify.js';
 import { FsService, type EditorWrite } from '../services/fs/fs-service.js';
-import { WriteJournal } from '../services/fs/journal.js';
+import { readJournals, WriteJournal } from '../services/fs/journal.js';
+import { removeStaleTemps } from '../services/fs/stale-temps.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../services/permission/broker.js';
 import { TerminalService } from '../services/terminal/terminal-service.js';
@@ -35,6 +36,9 @@ import { BridgeError, errorMessage } from './errors.js';
 import type { BridgeEvent } from './events.js';
 import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
 import { getToolCall, initialState, type SessionState, type ToolCallState } from './state.js';
+
+/** How many of the workspace's latest journals are searched for stale temporary files at start. */
+const STALE_TEMP_JOURNALS = 20;
 
 export interface EditorState {
   /** Unsaved editor contents by absolute path: the agent reads these instead of the disk. */
@@ -234,6 +238,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       throw error instanceof BridgeError ? error : new BridgeError('protocol', `${this.options.launch.title} refused to start a session: ${errorMessage(error)}`, 'run: boardbridge doctor');
     }
     if (!this.journal) {
+      // Temporary files of bridges killed mid-write (recent sessions are where they can be).
+      await removeStaleTemps(await readJournals(this.workspace, env, STALE_TEMP_JOURNALS), this.guard).catch(() => undefined);
       this.journal = new WriteJournal(this.workspace, sessionId, this.options.launch.id, env);
       this.journal.onEntry((entry) => {
         this.lastWritten.set(entry.path, entry.after);
@@ -430,7 +436,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       const before = this.ownEditsBefore.get(key);
       this.ownEditsBefore.delete(key);
       if (call.status !== 'completed' || before === undefined || now === null || now === before || this.lastWritten.get(file) === now) continue;
-      this.journal.written(this.journal.record(file, before, now));
+      this.journal.record(file, before, now);
     }
   }
 
