@@ -147,7 +147,10 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   /** One turn: resolves when the agent answers session/prompt (or dies). Never rejects. */
   prompt(text: string, editor: EditorState = {}): Promise<TurnResult> {
     if (this.turn) return Promise.resolve({ error: new BridgeError('busy', 'a turn is already running', 'wait for it or cancel it') });
-    this.turn = this.runTurn(text, editor).finally(() => (this.turn = undefined));
+    this.turn = this.runTurn(text, editor).finally(() => {
+      this.turn = undefined;
+      this.broker.endTurn();
+    });
     return this.turn;
   }
 
@@ -257,8 +260,15 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       guard: this.guard,
       commands: this.options.hardware?.commands(this.deviceConsent, 'the agent (terminal)'),
       env,
+      authorize: (commandLine) => {
+        const verdict = this.broker.authorizeCommand(commandLine);
+        return verdict.allowed ? undefined : verdict.reason;
+      },
       onEvent: (e) => {
         if (e.type === 'terminal_output') return this.emitEvent(e);
+        if (e.type === 'terminal_refused') {
+          return this.emitEvent({ type: 'error', code: 'terminal_refused', message: `refused the agent's terminal command ${e.command}: ${e.reason}`, hint: 'allow the agent\'s own command step when it asks, or run with --allow all' });
+        }
         if (e.type === 'terminal_started') return this.emitEvent({ type: 'terminal_started', terminalId: e.terminalId, command: e.command, inProcess: e.inProcess });
         this.emitEvent({ type: 'terminal_exited', terminalId: e.terminalId, command: e.command, exitCode: e.exit?.exitCode ?? null, signal: e.exit?.signal ?? null });
       },
