@@ -1,8 +1,10 @@
 // One agent process in its own process group: stdout carries ACP, stderr goes to
-// a bounded log, and closing ends the whole group.
+// a bounded log, and closing ends the whole group (as does the bridge's death: see
+// group-watchdog.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { endGroup } from '../services/terminal/process-group.js';
+import { watchGroup, type GroupWatchdog } from './group-watchdog.js';
 import { messageStream } from './message-stream.js';
 import type { AgentLaunch } from './resolve.js';
 import { StderrLog } from './stderr-log.js';
@@ -20,6 +22,7 @@ export class AgentProcess {
   readonly stream: Stream;
   readonly exited: Promise<AgentExit>;
   private readonly child: ChildProcess;
+  private readonly watchdog?: GroupWatchdog;
   private exit?: AgentExit;
 
   constructor(readonly launch: AgentLaunch, cwd: string, baseEnv: NodeJS.ProcessEnv = process.env) {
@@ -29,6 +32,7 @@ export class AgentProcess {
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    if (this.child.pid !== undefined) this.watchdog = watchGroup(this.child.pid);
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (text: string) => this.stderr.append(text));
     // Writes to an agent that died are reported through `exited`, not as crashes of the bridge.
@@ -63,5 +67,6 @@ export class AgentProcess {
   async close(): Promise<void> {
     this.child.stdin?.end();
     await endGroup(this.child, 1500);
+    this.watchdog?.disarm();
   }
 }
