@@ -69,7 +69,7 @@ export class AnchoredDir {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return undefined;
-      throw openError(error, shown);
+      throw code === 'ELOOP' ? becameLink(shown) : openError(error, shown);
     }
     try {
       refuseNonRegular(await handle.stat(), shown);
@@ -135,9 +135,13 @@ async function nameOfDescriptor(handle: FileHandle, expected: string): Promise<s
 function refuseNonRegular(stats: Stats, shown: string): void {
   if (stats.isFile()) return;
   if (stats.isDirectory()) throw RequestError.invalidParams({ path: shown }, `${shown} is a folder, not a file; list it with a terminal command`);
-  if (stats.isSymbolicLink()) throw RequestError.invalidParams({ path: shown }, `Access denied: ${shown} became a symbolic link after it was checked; it was not followed`);
+  if (stats.isSymbolicLink()) throw becameLink(shown);
   const kind = stats.isFIFO() ? 'a FIFO (named pipe)' : stats.isSocket() ? 'a socket' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : 'not a regular file';
   throw RequestError.invalidParams({ path: shown }, `${shown} is ${kind}; only regular files are read or written`);
+}
+
+function becameLink(shown: string): RequestError {
+  return new RequestError(-32602, `Access denied: ${shown} became a symbolic link after it was checked; it was not followed`, { path: shown });
 }
 
 function changedWhileOpening(shown: string, expected: string, actual: string): RequestError {
