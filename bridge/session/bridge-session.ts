@@ -1,7 +1,7 @@
 // The one API every face uses: start an agent on a workspace, prompt it, answer
 // it, and watch the conversation as events. A face never builds an ACP message.
 import { EventEmitter } from 'node:events';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
   methods,
@@ -24,7 +24,8 @@ import { AgentSerial, serialTools } from '../mcp/serial-tools.js';
 import { MCP_SERVER_NAME, startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
 import { MCP_TOKEN_ENV } from '../mcp/stdio-relay.js';
 import { DEVICE_META_KEY } from '../services/permission/classify.js';
-import { FsService, type EditorWrite } from '../services/fs/fs-service.js';
+import { readVerifiedTextSync } from '../services/fs/anchored-dir.js';
+import { FsService, MAX_READ_BYTES, type EditorWrite } from '../services/fs/fs-service.js';
 import { readJournals, WriteJournal } from '../services/fs/journal.js';
 import { removeStaleTemps } from '../services/fs/stale-temps.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
@@ -509,10 +510,8 @@ function checkWorkspace(dir: string): string {
   return resolved;
 }
 
+// A FIFO or a huge file named in an agent's edit must not block the session: read only a
+// regular file, without blocking, from a descriptor verified to be the checked path.
 function readTextOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  return readVerifiedTextSync(file, MAX_READ_BYTES);
 }

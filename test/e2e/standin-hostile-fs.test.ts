@@ -130,6 +130,17 @@ describe('a stand-in hostile agent against boardbridge run', () => {
     expect(write.ok).toBe(1);
   });
 
+  it('is not stalled by a FIFO named in an edit the agent says it makes itself', async () => {
+    const { sketch, env } = sketchWithState();
+    const fifo = path.join(sketch, 'serial.pipe');
+    execFileSync('mkfifo', [fifo]);
+    const edit = (status: string) => ({ sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: 'Edit serial.pipe', kind: 'edit', status, content: [{ type: 'diff', path: fifo, oldText: null, newText: 'x' }] });
+    const { run, results } = await runSteps(sketch, env, [{ update: edit('pending') }, { update: { ...edit('completed'), sessionUpdate: 'tool_call_update' } }, { read: path.join(sketch, 'Blink.ino'), line: 1, limit: 1 }]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(Object.values((results[2] as ReadResult).contents)).toEqual([1]);
+    expect(ofType(run.events, 'file_written')).toEqual([]);
+  });
+
   it('writes a file with a 240-character name, reads lines of a file over 8 MB, and names a missing terminal cwd', async () => {
     const { sketch, env } = sketchWithState();
     const long = path.join(sketch, `${'a'.repeat(236)}.ino`);

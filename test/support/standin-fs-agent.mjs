@@ -6,6 +6,7 @@
 //   {write: path, content? | bytes?, repeat?}  → {ok, errors: {message: count}}
 //   {permission: toolCall}                    → {outcome}
 //   {terminal: command, args?, cwd?}          → {exitCode, output} | {error, code}
+//   {update: sessionUpdate}                  sends it as a session/update notification → {sent: true}
 //   {pids: file}  writes {agent, child} to `file`: the agent's pid and a `sleep` it started in its group
 //   {hang: true}  never answers the prompt
 import { spawn } from 'node:child_process';
@@ -59,6 +60,10 @@ async function step(client, sessionId, s) {
     } catch (error) {
       return { error: error.message, code: error.code };
     }
+  }
+  if (s.update) {
+    await client.notify(methods.client.session.update, { sessionId, update: s.update });
+    return { sent: true };
   }
   if (s.pids) {
     const child = spawn('sleep', ['1000'], { stdio: 'ignore' });

@@ -16,7 +16,7 @@
 // full name and accepted only when its fstat device/inode equals the lstat of that name
 // and the name's real path is still the checked one. That narrows the window to a
 // swap and a swap back between two system calls; it cannot close it.
-import { constants, existsSync, promises as fs, readlinkSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, promises as fs, readFileSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
@@ -130,6 +130,36 @@ async function nameOfDescriptor(handle: FileHandle, expected: string): Promise<s
   const [held, named, real] = await Promise.all([handle.stat(), fs.lstat(expected).catch(() => undefined), fs.realpath(expected).catch(() => undefined)]);
   if (!named || named.isSymbolicLink() || named.dev !== held.dev || named.ino !== held.ino) return `another object than ${expected}`;
   return real ?? `a vanished ${expected}`;
+}
+
+/**
+ * For callers that cannot wait (the session journalling an agent's own edit as its update
+ * arrives): the text of `file`, a checked real path, read from a descriptor opened without
+ * following or blocking and verified to be that path; null when it is missing, not a
+ * regular file, over `maxBytes`, or changed while it was opened.
+ */
+export function readVerifiedTextSync(file: string, maxBytes: number): string | null {
+  let fd: number;
+  try {
+    fd = openSync(file, READ_FLAGS);
+  } catch {
+    return null;
+  }
+  try {
+    const held = fstatSync(fd);
+    if (!held.isFile() || held.size > maxBytes) return null;
+    if (MAGIC_LINKS ? readlinkSync(`/proc/self/fd/${fd}`) !== file : !sameObject(held, file)) return null;
+    return readFileSync(fd, 'utf8');
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function sameObject(held: Stats, file: string): boolean {
+  const named = lstatSync(file);
+  return !named.isSymbolicLink() && named.dev === held.dev && named.ino === held.ino && realpathSync(file) === file;
 }
 
 function refuseNonRegular(stats: Stats, shown: string): void {
