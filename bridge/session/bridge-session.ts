@@ -201,6 +201,13 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
 
   private async connect(loadId?: string): Promise<void> {
     const env = this.env;
+    // Temporary files of bridges killed mid-write (recent sessions are where they can be),
+    // before the agent starts: nothing of this session is being written yet.
+    if (!this.journal) {
+      await readJournals(this.workspace, env, STALE_TEMP_JOURNALS)
+        .then((journals) => removeStaleTemps(journals, this.guard))
+        .catch(() => undefined);
+    }
     this.agent = await connectAgent(
       this.options.launch,
       this.workspace,
@@ -242,8 +249,6 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       throw error instanceof BridgeError ? error : new BridgeError('protocol', `${this.options.launch.title} refused to start a session: ${errorMessage(error)}`, 'run: boardbridge doctor');
     }
     if (!this.journal) {
-      // Temporary files of bridges killed mid-write (recent sessions are where they can be).
-      await removeStaleTemps(await readJournals(this.workspace, env, STALE_TEMP_JOURNALS), this.guard).catch(() => undefined);
       this.journal = new WriteJournal(this.workspace, sessionId, this.options.launch.id, env);
       this.journal.onEntry((entry) => {
         this.lastWritten.set(entry.path, entry.after);
