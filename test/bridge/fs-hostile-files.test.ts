@@ -83,6 +83,7 @@ describe('the fs service under names and sizes at the limits', () => {
       expect((await read(big, { line, limit })).content).toBe(sliceLines(text, line, limit));
     }
     await expect(read(big, { line: 2 })).rejects.toMatchObject({ message: expect.stringContaining('fewer lines') });
+    await expect(write(big, 'x')).rejects.toMatchObject({ message: expect.stringContaining(`an agent may replace files of up to ${MAX_READ_BYTES} bytes`) });
     expect((await read(big, { line: 99990 })).content).toBe(sliceLines(text, 99990));
   });
 

@@ -55,13 +55,14 @@ export async function readConfined(guard: WorkspaceGuard, requested: string, opt
   }
 }
 
-/** The current text and mode of `name` in an open folder; null when there is no such file. */
+/** The current text and mode of a file about to be replaced; null when there is no such file. */
 export async function readExisting(target: ConfinedTarget, shown: string, maxBytes: number): Promise<{ text: string; mode: number } | null> {
   const handle = await target.dir.openFile(target.name, shown);
   if (!handle) return null;
   try {
     const mode = (await handle.stat()).mode & 0o7777;
-    return { text: await readWholeText(handle, shown, maxBytes), mode };
+    const text = await readWholeText(handle, shown, maxBytes, `an agent may replace files of up to ${maxBytes} bytes (the journal keeps what it replaced, for undo)`);
+    return { text, mode };
   } finally {
     await handle.close();
   }

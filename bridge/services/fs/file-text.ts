@@ -7,11 +7,11 @@ import { RequestError } from '@agentclientprotocol/sdk';
 const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
 
-/** The whole file as UTF-8 text; refuses files over `maxBytes`, binary and non-UTF-8 content. */
-export async function readWholeText(handle: FileHandle, shown: string, maxBytes: number): Promise<string> {
+/** The whole file as UTF-8 text; refuses files over `maxBytes` (saying `what` to do), binary and non-UTF-8 content. */
+export async function readWholeText(handle: FileHandle, shown: string, maxBytes: number, what = 'read it in parts with line and limit'): Promise<string> {
   const { size } = await handle.stat();
   if (size > maxBytes) {
-    throw RequestError.invalidParams({ path: shown, size }, `${shown} is ${size} bytes; read it in parts with line and limit`);
+    throw RequestError.invalidParams({ path: shown, size }, `${shown} is ${size} bytes; ${what}`);
   }
   // Read to the end rather than trusting the size: the file may grow while it is read.
   const chunks: Buffer[] = [];
@@ -21,7 +21,7 @@ export async function readWholeText(handle: FileHandle, shown: string, maxBytes:
     const { bytesRead } = await handle.read(chunk, 0, CHUNK, null);
     if (bytesRead === 0) break;
     total += bytesRead;
-    if (total > maxBytes) throw RequestError.invalidParams({ path: shown, size: total }, `${shown} grew past ${maxBytes} bytes while it was read; read it in parts with line and limit`);
+    if (total > maxBytes) throw RequestError.invalidParams({ path: shown, size: total }, `${shown} grew past ${maxBytes} bytes while it was read; ${what}`);
     chunks.push(chunk.subarray(0, bytesRead));
   }
   return decodeText(Buffer.concat(chunks, total), shown);
