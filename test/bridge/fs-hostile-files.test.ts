@@ -70,6 +70,15 @@ describe('the fs service under names and sizes at the limits', () => {
     expect(journal?.writes ?? []).toEqual([]);
   });
 
+  it('refuses a write through a dangling folder link, creating nothing where it points and journalling nothing', async () => {
+    const target = path.join(outside, 'not-yet');
+    symlinkSync(target, path.join(workspace, 'lib'));
+    await expect(write(path.join(workspace, 'lib', 'fade.h'), 'x')).rejects.toMatchObject({ message: expect.stringContaining('symbolic link') });
+    expect(readdirSync(outside)).toEqual(['key.txt']);
+    const [journal] = await readJournals(workspace, env);
+    expect(journal?.writes ?? []).toEqual([]);
+  });
+
   it('reads lines of a file over 8 MB with line and limit, and refuses it whole', async () => {
     const big = path.join(workspace, 'log.txt');
     const fd = openSync(big, 'w');
