@@ -123,7 +123,7 @@ describe('the permission broker', () => {
     expect(new PermissionBroker({ policy: policyFromFlags('all', true), guard }).authorizeCommand(upload)).toEqual({ allowed: true, by: 'policy' });
   });
 
-  it("authorizes the command of the agent's execute call the person allowed, for this turn only (allow_always: the session)", async () => {
+  it("authorizes the command of the agent's execute call the person allowed, for this turn only (allow_always: every non-device command from then on)", async () => {
     let answer = 'allow';
     const broker = new PermissionBroker({ policy: ASK_EVERYTHING, guard, ask: async () => answer });
     const bash = (command: string) => request({ kind: 'execute', title: `\`${command}\``, rawInput: { command, description: 'x' } });
@@ -132,13 +132,19 @@ describe('the permission broker', () => {
     expect(broker.authorizeCommand('make clean')).toMatchObject({ allowed: false });
     broker.endTurn();
     expect(broker.authorizeCommand('make upload')).toMatchObject({ allowed: false });
-    answer = 'allow_always';
-    await broker.decide(request({ kind: 'execute', title: 'Run', rawInput: { command: ['bash', '-lc', 'ls'] } }));
-    broker.endTurn();
-    expect(broker.authorizeCommand('bash -lc ls')).toEqual({ allowed: true, by: 'grant' });
     answer = 'reject';
     await broker.decide(bash('rm -rf build'));
     expect(broker.authorizeCommand('rm -rf build')).toMatchObject({ allowed: false });
+    await broker.decide(request({ kind: 'execute', title: 'Run', rawInput: { command: ['bash', '-lc', 'ls'] } }));
+    expect(broker.authorizeCommand('bash -lc ls')).toMatchObject({ allowed: false });
+    answer = 'allow';
+    await broker.decide(request({ kind: 'execute', title: 'Run', rawInput: { command: ['bash', '-lc', 'ls'] } }));
+    expect(broker.authorizeCommand('bash -lc ls')).toEqual({ allowed: true, by: 'grant' });
+    answer = 'allow_always';
+    await broker.decide(bash('make'));
+    broker.endTurn();
+    expect(broker.authorizeCommand('make clean')).toEqual({ allowed: true, by: 'grant' });
+    expect(broker.authorizeCommand('avrdude -U flash:w:Blink.hex')).toMatchObject({ allowed: false });
   });
 
   it('grants no command through a call that says it only reads or edits, nor through what the policy allowed', async () => {

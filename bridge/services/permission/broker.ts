@@ -65,8 +65,10 @@ export type CommandVerdict = { allowed: true; by: 'policy' | 'grant' } | { allow
 export class PermissionBroker {
   private nextId = 1;
   private readonly pending = new Map<number, AbortController>();
-  /** Command lines of tool calls granted in this turn (`turn`) or always (`session`, the person's allow_always). */
-  private readonly grants = new Map<string, 'turn' | 'session'>();
+  /** Command lines of tool calls the person allowed in this turn. */
+  private readonly grants = new Set<string>();
+  /** The person chose "always allow" for an execute call: the agent's tool runs every command from then on. */
+  private commandsAlways = false;
 
   constructor(private readonly options: BrokerOptions) {}
 
@@ -83,21 +85,22 @@ export class PermissionBroker {
   /**
    * A terminal command runs when the policy alone would allow it (--allow all, and for a
    * device change --allow-device too), or when it is the command of a tool call
-   * granted in this turn: the agent's own execute step that the person or policy allowed
-   * (claude-code-acp asks for Bash, then sends the same line to terminal/create).
+   * granted in this turn: the agent's own execute step that the person allowed
+   * (claude-code-acp asks for Bash, then sends the same line to terminal/create), or any
+   * non-device command once the person chose "always allow" for an execute step.
    */
   authorizeCommand(commandLine: string): CommandVerdict {
     const category = classify({ toolCallId: 'terminal', kind: 'execute', title: commandLine });
     const { policy } = this.options;
     if (policy.all && (category !== 'device' || policy.device)) return { allowed: true, by: 'policy' };
-    if (this.grants.has(normalCommand(commandLine))) return { allowed: true, by: 'grant' };
+    if (this.grants.has(normalCommand(commandLine)) || (this.commandsAlways && category !== 'device')) return { allowed: true, by: 'grant' };
     const needs = category === 'device' ? '--allow all --allow-device' : '--allow all';
     return { allowed: false, reason: `the policy does not allow commands (${needs}) and no permission granted in this turn covers "${commandLine}"` };
   }
 
   /** The turn is over: what was granted for it no longer covers a command. */
   endTurn(): void {
-    for (const [command, scope] of this.grants) if (scope === 'turn') this.grants.delete(command);
+    this.grants.clear();
   }
 
   // The command lines a call the person allowed showed: its raw input's `command` (a string,
@@ -109,8 +112,10 @@ export class PermissionBroker {
     const { rawInput, title } = pending.request.toolCall;
     const command = rawInput && typeof rawInput === 'object' ? (rawInput as Record<string, unknown>).command : undefined;
     const lines = [typeof command === 'string' ? command : Array.isArray(command) && command.every((c) => typeof c === 'string') ? command.join(' ') : undefined, title?.replace(/^`(.*)`$/s, '$1')];
-    const scope = kind === 'allow_always' ? 'session' : 'turn';
-    for (const line of lines) if (line && line.trim()) this.grants.set(normalCommand(line), this.grants.get(normalCommand(line)) === 'session' ? 'session' : scope);
+    for (const line of lines) if (line && line.trim()) this.grants.add(normalCommand(line));
+    // Claude then runs its Bash tool without asking again: what the person chose covers those
+    // commands too (never a device change, which needs its own grant or --allow-device).
+    if (kind === 'allow_always' && pending.category === 'execute') this.commandsAlways = true;
   }
 
   /** On session/cancel every pending request is answered `cancelled` (ACP requires it). */
