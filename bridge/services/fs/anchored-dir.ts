@@ -10,7 +10,10 @@
 // again. Before a descriptor is used its real path (readlink of /proc/self/fd/N) must
 // still be the one that was checked, which also catches a folder moved out of the
 // workspace meanwhile. Files are opened with O_NONBLOCK (a FIFO or a device never
-// blocks the open) and fstat'ed: only regular files are read or replaced.
+// blocks the open) and fstat'ed: only regular files are read or replaced. One window
+// is left on Linux: a folder moved out of the workspace between its last check and a
+// rename or unlink in it (Node has no renameat); that takes a process that may write
+// outside the workspace already, and still never follows a link.
 //
 // Elsewhere (macOS, Windows) there is no magic link: each component is opened by its
 // full name and accepted only when its fstat device/inode equals the lstat of that name
