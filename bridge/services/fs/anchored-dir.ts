@@ -186,7 +186,7 @@ export function openError(error: unknown, shown: string): RequestError {
   if (error instanceof RequestError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP' || code === 'ENOTDIR' || code === 'EMLINK') {
-    return new RequestError(-32602, `Access denied: a folder on the way to ${shown} is a symbolic link or not a folder (it changed after the check); it was not followed`, { path: shown, code });
+    return new RequestError(-32602, `Access denied: a folder on the way to ${shown} is a symbolic link or not a folder; it was not followed`, { path: shown, code });
   }
   if (code === 'ENOENT') return notFound(shown);
   if (code === 'ENAMETOOLONG') return RequestError.invalidParams({ path: shown, code }, `${shown}: a name in the path is too long for the file system (at most 255 bytes each)`);
