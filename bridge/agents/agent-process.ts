@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { endGroup } from '../services/terminal/process-group.js';
-import { watchGroup, type GroupWatchdog } from './group-watchdog.js';
+import { watchGroup, type GroupWatchdog } from '../services/terminal/group-watchdog.js';
 import { messageStream } from './message-stream.js';
 import type { AgentLaunch } from './resolve.js';
 import { StderrLog } from './stderr-log.js';

@@ -199,6 +199,21 @@ describe('a stand-in hostile agent against boardbridge run', () => {
   });
 });
 
+describe('processes of a killed bridge', () => {
+  it("end with it: a terminal's command is gone after a SIGKILL of boardbridge run", async () => {
+    const { root, sketch, env } = sketchWithState();
+    const pidFile = path.join(root, 'terminal.pid');
+    const steps = [{ terminal: `echo $$ > ${pidFile}; exec sleep 1000` }];
+    const child = spawn(process.execPath, [cliMain, 'run', JSON.stringify(steps), '--json', '--workspace', sketch, '--agent-command', agentCommand, '--allow', 'all'], { env, stdio: 'ignore' });
+    started.push(child);
+    await until('the terminal to start', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 3000);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(alive(pid)).toBe(true);
+    child.kill('SIGKILL');
+    await until('the terminal to end', () => !alive(pid), 1000);
+  });
+});
+
 describe('terminals of a stand-in agent under the permission policy', () => {
   const touch = (sketch: string) => ({ terminal: `touch ${path.join(sketch, 'ran.txt')}` });
 

@@ -1,4 +1,5 @@
-// Ends an agent's process group when the bridge dies, however it dies (SIGKILL too).
+// Ends a child's process group (an agent's, a terminal's) when the bridge dies, however
+// it dies (SIGKILL too).
 //
 // Node cannot set PR_SET_PDEATHSIG on a child without native code, and an agent that
 // ignores the EOF on its stdin outlives a killed bridge. So each agent gets a watchdog:
