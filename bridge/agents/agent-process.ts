@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { endGroup } from '../services/terminal/process-group.js';
-import { watchGroup, type GroupWatchdog } from '../services/terminal/group-watchdog.js';
+import { startWatchdog, type GroupWatchdog } from '../services/terminal/group-watchdog.js';
 import { messageStream } from './message-stream.js';
 import type { AgentLaunch } from './resolve.js';
 import { StderrLog } from './stderr-log.js';
@@ -26,13 +26,15 @@ export class AgentProcess {
   private exit?: AgentExit;
 
   constructor(readonly launch: AgentLaunch, cwd: string, baseEnv: NodeJS.ProcessEnv = process.env) {
+    this.watchdog = startWatchdog();
     this.child = spawn(launch.command, launch.args, {
       cwd,
       env: { ...baseEnv, ...launch.env },
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    if (this.child.pid !== undefined) this.watchdog = watchGroup(this.child.pid);
+    if (this.child.pid === undefined) this.watchdog?.disarm();
+    else this.watchdog?.watch(this.child.pid);
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (text: string) => this.stderr.append(text));
     // Writes to an agent that died are reported through `exited`, not as crashes of the bridge.

@@ -2,27 +2,31 @@
 // it dies (SIGKILL too).
 //
 // Node cannot set PR_SET_PDEATHSIG on a child without native code, and an agent that
-// ignores the EOF on its stdin outlives a killed bridge. So each agent gets a watchdog:
-// a /bin/sh (about 1 MB, no Node start-up) in a session of its own, blocked reading a
-// pipe whose only writer is the bridge. The kernel closes that pipe when the bridge
-// exits for any reason; the read returns, and the watchdog sends SIGTERM to the
-// agent's group, then SIGKILL two seconds later. The pipe is close-on-exec on the
-// bridge's side, so no other child holds it open. A normal close disarms the watchdog.
+// ignores the EOF on its stdin outlives a killed bridge. So each such child gets a
+// watchdog: a /bin/sh (about 1 MB, no Node start-up) in a session of its own, blocked
+// reading a pipe whose only writer is the bridge. The kernel closes that pipe when the
+// bridge exits for any reason; the read returns, and the watchdog sends SIGTERM to the
+// group, then SIGKILL two seconds later. The pipe is close-on-exec on the bridge's side,
+// so no other child holds it open. The watchdog is started before the child and told
+// the group's id right after, so a bridge killed at any moment leaves no child unwatched
+// but for the instant between the child's spawn and that write. A normal end disarms it.
 import { spawn, type ChildProcess } from 'node:child_process';
 
-const SCRIPT = 'read _; kill -15 -"$1" 2>/dev/null; sleep 2; kill -9 -"$1" 2>/dev/null';
+const SCRIPT = 'read pgid || exit 0; case "$pgid" in ""|*[!0-9]*) exit 0;; esac; read _; kill -15 -"$pgid" 2>/dev/null; sleep 2; kill -9 -"$pgid" 2>/dev/null';
 
 export interface GroupWatchdog {
+  /** Watches process group `pgid` (the child's pid: it was started detached). */
+  watch(pgid: number): void;
   /** Stops watching without signalling the group (it has been ended already). */
   disarm(): void;
 }
 
-/** Watches process group `pgid`; undefined where there are no process groups (Windows). */
-export function watchGroup(pgid: number): GroupWatchdog | undefined {
+/** A watchdog waiting for its group; undefined where there are no process groups (Windows). */
+export function startWatchdog(): GroupWatchdog | undefined {
   if (process.platform === 'win32') return undefined;
   let watchdog: ChildProcess;
   try {
-    watchdog = spawn('/bin/sh', ['-c', SCRIPT, 'boardbridge-watchdog', String(pgid)], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    watchdog = spawn('/bin/sh', ['-c', SCRIPT, 'boardbridge-watchdog'], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
   } catch {
     return undefined;
   }
@@ -32,6 +36,7 @@ export function watchGroup(pgid: number): GroupWatchdog | undefined {
   watchdog.unref();
   (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   return {
+    watch: (pgid) => void watchdog.stdin?.write(`${pgid}\n`),
     disarm: () => {
       if (watchdog.exitCode === null && watchdog.signalCode === null) watchdog.kill('SIGKILL');
     },

@@ -14,7 +14,7 @@ import type {
 import type { CommandTable } from '../../../boards/command.js';
 import type { WorkspaceGuard } from '../fs/workspace-guard.js';
 import { HOST_OUTPUT_CEILING, OutputBuffer } from './output-limit.js';
-import { watchGroup } from './group-watchdog.js';
+import { startWatchdog } from './group-watchdog.js';
 import { endGroup } from './process-group.js';
 import { splitShellWords } from '../../shell-words.js';
 
@@ -147,11 +147,13 @@ export class TerminalService {
     env: Record<string, string>,
   ): Terminal {
     // A command with no args is a shell line (claude-code-acp sends the whole line this way), as Zed runs it.
+    // Like an agent's, a terminal's group must not outlive a bridge that is killed.
+    const watchdog = startWatchdog();
     const child: ChildProcess = params.args?.length
       ? spawn(params.command, params.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
       : spawn(env.SHELL || '/bin/sh', ['-c', params.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    // Like an agent's, a terminal's group must not outlive a bridge that is killed.
-    const watchdog = child.pid === undefined ? undefined : watchGroup(child.pid);
+    if (child.pid === undefined) watchdog?.disarm();
+    else watchdog?.watch(child.pid);
     child.once('close', () => watchdog?.disarm());
     child.stdout?.on('data', (d: Buffer) => output.append(d));
     child.stderr?.on('data', (d: Buffer) => output.append(d));
