@@ -39,6 +39,13 @@ async function runSteps(sketch: string, env: Record<string, string>, steps: Step
   return { run, results: JSON.parse(text) as unknown[] };
 }
 
+const stop = async (child: ChildProcess) => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+};
+
 const until = async (what: string, test: () => boolean, tries = 2000) => {
   for (let i = 0; i < tries; i++) {
     if (test()) return;
@@ -50,13 +57,18 @@ const until = async (what: string, test: () => boolean, tries = 2000) => {
 // Swaps `file` for a link to `outsideFile` and `folder` for a link to `outsideFolder`, and back,
 // `rounds` times (or until killed), a millisecond in each state so the bridge's requests fall on
 // every step; writes `ready` after the first round. The bridge may create `folder` anew while it
-// is away (an agent write into it): whatever stands at a name is replaced.
+// is away (an agent write into it): whatever stands at a name is replaced, and a step that loses
+// such a race is tried again (a few times, then skipped).
 function startSwapper(file: string, outsideFile: string, folder: string, outsideFolder: string, ready: string, rounds: number): ChildProcess {
   const script = `
     const fs = require('node:fs');
     const [file, outsideFile, folder, outsideFolder, ready, rounds] = process.argv.slice(1);
     const pause = new Int32Array(new SharedArrayBuffer(4));
-    const put = (name, make) => { fs.rmSync(name, { recursive: true, force: true }); make(); };
+    const put = (name, make) => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        try { fs.rmSync(name, { recursive: true, force: true }); make(); return; } catch {}
+      }
+    };
     for (let i = 0; i < Number(rounds); i++) {
       put(file + '.real', () => fs.renameSync(file, file + '.real'));
       put(file, () => fs.symlinkSync(outsideFile, file));
@@ -96,8 +108,7 @@ describe('a stand-in hostile agent against boardbridge run', () => {
       { write: path.join(src, 'out.h'), content: agentText, repeat: 100 },
       { read: notes, repeat: 300 },
     ], ['--allow', 'edits']);
-    swapper.kill('SIGKILL');
-    await new Promise((r) => swapper.once('exit', r));
+    await stop(swapper);
     const [before, writes, after] = results as [ReadResult, WriteResult, ReadResult];
     expect(Object.keys({ ...before.contents, ...after.contents }).filter((c) => c !== 'inside')).toEqual([]);
     // The swaps happened while the agent read: some reads were refused.
@@ -175,8 +186,7 @@ describe('a stand-in hostile agent against boardbridge run', () => {
     started.push(child);
     const temps = () => readdirSync(sketch).filter((n) => n.endsWith('.boardbridge-tmp'));
     await until('a temporary file of a large write', () => existsSync(path.join(sketch, 'small.h')) && temps().length > 0, 20_000);
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+    await stop(child);
     const pids = JSON.parse(readFileSync(pidsFile, 'utf8')) as { agent: number; child: number };
     await until('the agent and its child to end', () => !alive(pids.agent) && !alive(pids.child), 1000);
 
