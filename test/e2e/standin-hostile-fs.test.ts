@@ -4,7 +4,7 @@
 // the bridge, a kill mid-write leaves no debris and an undo that tells the truth, the
 // agent's processes end with the bridge, and terminals obey the permission policy.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ASK_EVERYTHING } from '../../bridge/services/permission/broker.js';
@@ -139,6 +139,19 @@ describe('a stand-in hostile agent against boardbridge run', () => {
     expect(Object.keys(fifoWrite.errors)).toEqual([expect.stringContaining('FIFO')]);
     expect(inoRead.contents).toEqual({ [readFileSync(ino, 'utf8').split('\n')[0]]: 1 });
     expect(write.ok).toBe(1);
+  });
+
+  it('answers a small read while a slow one (a line past the end of a 200 MB file) is still scanning', async () => {
+    const { sketch, env } = sketchWithState();
+    const big = path.join(sketch, 'dump.bin.txt');
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, 200 * 1024 * 1024); // sparse: cheap to make, and still 200 MB to read
+    closeSync(fd);
+    const { results } = await runSteps(sketch, env, [{ together: [{ read: big, line: 2, limit: 1 }, { read: path.join(sketch, 'Blink.ino'), line: 1, limit: 1 }] }]);
+    const [{ results: [slow, small], finished }] = results as [{ results: [ReadResult, ReadResult]; finished: number[] }];
+    expect(slow.contents).toEqual({ '': 1 });
+    expect(Object.values(small.contents)).toEqual([1]);
+    expect(finished).toEqual([1, 0]);
   });
 
   it('is not stalled by a FIFO named in an edit the agent says it makes itself', async () => {

@@ -6,6 +6,7 @@
 //   {write: path, content? | bytes?, repeat?}  → {ok, errors: {message: count}}
 //   {permission: toolCall}                    → {outcome}
 //   {terminal: command, args?, cwd?}          → {exitCode, output} | {error, code}
+//   {together: [steps]}                      runs them at once → {results, finished: [index in the order they finished]}
 //   {update: sessionUpdate}                  sends it as a session/update notification → {sent: true}
 //   {pids: file}  writes {agent, child} to `file`: the agent's pid and a `sleep` it started in its group
 //   {hang: true}  never answers the prompt
@@ -60,6 +61,11 @@ async function step(client, sessionId, s) {
     } catch (error) {
       return { error: error.message, code: error.code };
     }
+  }
+  if (s.together) {
+    const finished = [];
+    const results = await Promise.all(s.together.map((t, i) => step(client, sessionId, t).then((r) => (finished.push(i), r))));
+    return { results, finished };
   }
   if (s.update) {
     await client.notify(methods.client.session.update, { sessionId, update: s.update });
