@@ -62,6 +62,19 @@ export interface BrokerOptions {
 /** Whether a `terminal/create` may run, and if not why. */
 export type CommandVerdict = { allowed: true; by: 'policy' | 'grant' } | { allowed: false; reason: string };
 
+/**
+ * The command lines (normalised) a tool call the person allowed covers: its raw input's `command`
+ * (a string, or argv as codex sends it) and its title without the backticks claude puts around a
+ * Bash line; none for a call that does not say it runs something.
+ */
+export function grantedCommandLines(toolCall: RequestPermissionRequest['toolCall'], category: string): string[] {
+  if (!['execute', 'device', 'other'].includes(category)) return [];
+  const { rawInput, title } = toolCall;
+  const command = rawInput && typeof rawInput === 'object' ? (rawInput as Record<string, unknown>).command : undefined;
+  const lines = [typeof command === 'string' ? command : Array.isArray(command) && command.every((c) => typeof c === 'string') ? command.join(' ') : undefined, title?.replace(/^`(.*)`$/s, '$1')];
+  return lines.filter((line): line is string => Boolean(line && line.trim())).map(normalCommand);
+}
+
 export class PermissionBroker {
   private nextId = 1;
   private readonly pending = new Map<number, AbortController>();
@@ -103,16 +116,9 @@ export class PermissionBroker {
     this.grants.clear();
   }
 
-  // The command lines a call the person allowed showed: its raw input's `command` (a string,
-  // or argv as codex sends it) and its title without the backticks claude puts around a Bash
-  // line. Only calls that say they run something count (a "read" titled `rm -rf ~` does not);
-  // what the policy grants needs no record, authorizeCommand asks the policy itself.
+  // What the policy grants needs no record: authorizeCommand asks the policy itself.
   private remember(pending: PendingPermission, kind: PermissionOptionKind): void {
-    if (!['execute', 'device', 'other'].includes(pending.category)) return;
-    const { rawInput, title } = pending.request.toolCall;
-    const command = rawInput && typeof rawInput === 'object' ? (rawInput as Record<string, unknown>).command : undefined;
-    const lines = [typeof command === 'string' ? command : Array.isArray(command) && command.every((c) => typeof c === 'string') ? command.join(' ') : undefined, title?.replace(/^`(.*)`$/s, '$1')];
-    for (const line of lines) if (line && line.trim()) this.grants.add(normalCommand(line));
+    for (const line of grantedCommandLines(pending.request.toolCall, pending.category)) this.grants.add(line);
     // Claude then runs its Bash tool without asking again: what the person chose covers those
     // commands too (never a device change, which needs its own grant or --allow-device).
     if (kind === 'allow_always' && pending.category === 'execute') this.commandsAlways = true;
