@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { findOnPath } from '../agents/resolve.js';
+import { findExecutable } from '../../boards/executables.js';
 import { DEFAULT_AGENT, findProfile } from '../agents/profiles.js';
 import { EDITORS, editorSetup, type EditorId, type ProxyCommand } from '../setup/editor-configs.js';
 import { EXIT, printError } from './errors.js';
@@ -79,7 +79,7 @@ export function proxyCommand(flags: SetupFlags): ProxyCommand {
   if (flags.agentCommand) args.push('--agent-command', flags.agentCommand);
   const board = flags.fqbn ?? flags.board;
   if (board) args.push(flags.fqbn ? '--fqbn' : '--board', board);
-  const installed = findOnPath('boardbridge');
+  const installed = findExecutable('boardbridge', process.env.PATH ?? '');
   const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
   const command = installed ?? process.execPath;
   const agentId = flags.agentCommand ? undefined : (flags.agent ?? DEFAULT_AGENT);
