@@ -127,8 +127,10 @@ function runDirective(directive: string, args: Token[], file: string, line: numb
     if (args[0]) result.macros.delete(args[0].text);
   } else if (directive === 'include') {
     const target = includeTarget(args, result.macros);
-    if (!target || target.system) return;
-    const path = [dirname(file), ...options.includeDirs].map((dir) => join(dir, target.name)).find((candidate) => existsSync(candidate));
+    if (!target) return;
+    // `<x.h>` searches only the -I folders, as gcc does (a variant's `#include <d32_core.h>`).
+    const dirs = target.system ? options.includeDirs : [dirname(file), ...options.includeDirs];
+    const path = dirs.map((dir) => join(dir, target.name)).find((candidate) => existsSync(candidate));
     if (!path || !options.follow(path)) return;
     if (depth >= MAX_INCLUDE_DEPTH) {
       warn(result, file, line, 'preprocessor-include-depth', `#include nested deeper than ${MAX_INCLUDE_DEPTH}, stopped`);
