@@ -1,0 +1,118 @@
+// Sketch checks only the ESP32 family needs. ERRORs come from facts the installed files or the
+// cited chip data establish; what they do not establish stays silent or at most a WARNING/INFO.
+import type { Finding } from '../../types.js';
+import type { CoreSketchView, SketchCall } from './core-facts.js';
+import type { Esp32Facts } from './esp32-facts.js';
+import { gpioList } from './esp32-pins.js';
+
+// Calls whose first argument is a GPIO the sketch drives or reads.
+const GPIO_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'analogWrite', 'analogRead', 'touchRead', 'dacWrite', 'ledcAttach', 'ledcAttachChannel', 'ledcAttachPin', 'tone', 'noTone', 'pulseIn', 'attachInterrupt']);
+const DRIVES = new Set(['digitalWrite', 'analogWrite', 'dacWrite', 'ledcAttach', 'ledcAttachChannel', 'ledcAttachPin', 'tone']);
+const OUTPUT_MODES = new Set(['OUTPUT', 'OUTPUT_OPEN_DRAIN']);
+const PULL_MODES = new Set(['INPUT_PULLUP', 'INPUT_PULLDOWN']);
+const BEFORE_3 = new Set(['ledcSetup', 'ledcAttachPin', 'ledcDetachPin']);
+const FROM_3 = new Set(['ledcAttach', 'ledcAttachChannel', 'ledcDetach', 'ledcFade', 'ledcOutputInvert']);
+
+const text = (tokens: SketchCall['args'][number] | undefined): string => (tokens ?? []).map((token) => token.text).join('');
+
+// attachInterrupt(digitalPinToInterrupt(p), …) and attachInterrupt(p, …) both name GPIO p here.
+function gpiosOf(call: SketchCall): number[] {
+  if (call.name === 'attachInterrupt') {
+    const first = call.args[0] ?? [];
+    if (first[0]?.text === 'digitalPinToInterrupt') return [];
+  }
+  return call.values[0] ?? [];
+}
+
+export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Finding[] {
+  const findings: Finding[] = [];
+  const chip = facts.chip.name;
+  const at = (call: SketchCall) => ({ file: call.token.file, line: call.token.line });
+  const reported = new Set<string>();
+  const once = (key: string, finding: Finding): void => {
+    if (reported.has(key)) return;
+    reported.add(key);
+    findings.push(finding);
+  };
+  const usesWifi = view.includes.some((header) => /^WiFi(Multi)?\.h$/.test(header)) || view.calls.some((call) => call.receiver === 'WiFi');
+
+  for (const call of view.calls) {
+    if (call.receiver !== undefined) continue;
+    findings.push(...ledcFindings(facts, call, view.boardName));
+    if (call.name === 'analogWrite' && facts.core.files.length > 0 && !facts.core.functions.has('analogWrite') && !view.includes.some((header) => /analogwrite/i.test(header))) {
+      const ledc = facts.core.functions.get('ledcSetup');
+      once('analogWrite', { severity: 'error', code: 'esp32-no-analogwrite', ...at(call), message: `analogWrite does not exist in ${view.boardName}'s core: its headers declare no analogWrite${ledc ? ` (PWM is ledcSetup/ledcAttachPin/ledcWrite, ${ledc.file}:${ledc.line})` : ''}`, suggestion: 'Use ledcSetup(channel, freq, bits), ledcAttachPin(pin, channel) and ledcWrite(channel, duty).' });
+    }
+    if (call.name === 'touchRead' && !facts.touchSupported.value) {
+      once('touchRead', { severity: 'error', code: 'esp32-no-touch', ...at(call), message: `${chip} has no touch sensor, so touchRead does not exist on ${view.boardName}`, suggestion: 'Read a touch pad through an external touch controller, or use a chip with touch (ESP32, ESP32-S2, ESP32-S3).' });
+      continue;
+    }
+    if (call.name === 'dacWrite' && facts.dac.size === 0) {
+      once('dacWrite', { severity: 'error', code: 'esp32-no-dac', ...at(call), message: `${chip} has no DAC, so dacWrite does not exist on ${view.boardName}`, suggestion: 'Use PWM (analogWrite or LEDC) with an RC filter, or an external DAC.' });
+      continue;
+    }
+    if (!GPIO_CALLS.has(call.name)) continue;
+    const mode = text(call.args[1]);
+    for (const gpio of gpiosOf(call)) {
+      if (!facts.gpios.pins.has(gpio)) continue;
+      const pin = `GPIO${gpio}`;
+      const drives = DRIVES.has(call.name) || (call.name === 'pinMode' && OUTPUT_MODES.has(mode));
+      if (drives && facts.inputOnly.pins.has(gpio)) {
+        findings.push({ severity: 'error', code: 'esp32-input-only', ...at(call), message: `${call.name}(${gpio}${call.name === 'pinMode' ? `, ${mode}` : ''}): ${pin} of the ${chip} is input only (${gpioList(facts.inputOnly.pins)}); it cannot drive the pin`, suggestion: 'Use an output-capable GPIO for outputs; keep this one for inputs.' });
+      } else if (call.name === 'pinMode' && PULL_MODES.has(mode) && facts.inputOnly.pins.has(gpio) && facts.chip.id === 'esp32') {
+        findings.push({ severity: 'warning', code: 'esp32-no-pull', ...at(call), message: `pinMode(${gpio}, ${mode}): ${pin} has no internal pull-up or pull-down on the ESP32, so the input floats`, suggestion: 'Fit an external pull resistor, or use a GPIO with internal pulls.' });
+      }
+      if (facts.flash.pins.has(gpio)) {
+        findings.push({ severity: 'error', code: 'esp32-flash-pin', ...at(call), message: `${call.name}(${gpio}, …): ${pin} is wired to the SPI flash on ${chip} modules (${gpioList(facts.flash.pins)}); using it stops the chip reading its program`, suggestion: 'Pick a GPIO that is not a flash pin.' });
+      } else if (facts.psram?.pins.has(gpio) || facts.octal?.pins.has(gpio)) {
+        const psram = facts.psram?.pins.has(gpio) ? 'PSRAM (on modules that have it, e.g. WROVER)' : 'octal flash/PSRAM on ESP32-S3R8 modules';
+        once(`memory${gpio}`, { severity: 'warning', code: 'esp32-psram-pin', ...at(call), message: `${call.name}(${gpio}, …): ${pin} is wired to ${psram}`, suggestion: 'Check the module; if it has PSRAM, pick another GPIO.' });
+      }
+      if (call.name === 'pinMode' && facts.strapping.pins.has(gpio)) {
+        once(`strap${gpio}`, { severity: 'warning', code: 'esp32-strapping-pin', ...at(call), message: `${pin} is a strapping pin of the ${chip} (${gpioList(facts.strapping.pins)}): what is connected to it must not hold it at the wrong level during reset, or the board does not boot`, suggestion: 'Prefer another GPIO, or make sure the circuit leaves it at its default level at reset.' });
+      }
+      if (facts.usb.pins.has(gpio) && call.name !== 'analogRead') {
+        once(`usb${gpio}`, { severity: 'warning', code: 'esp32-usb-pin', ...at(call), message: `${pin} carries the ${chip}'s native USB; using it as a GPIO disconnects USB (serial monitor and upload over USB)`, suggestion: 'Use another GPIO unless the board is powered and programmed over a UART.' });
+      }
+      findings.push(...analogFindings(facts, call, gpio, usesWifi));
+    }
+  }
+  return findings;
+}
+
+function analogFindings(facts: Esp32Facts, call: SketchCall, gpio: number, usesWifi: boolean): Finding[] {
+  const chip = facts.chip.name;
+  const at = { file: call.token.file, line: call.token.line };
+  if (call.name === 'analogRead' && usesWifi && facts.adc.get(gpio)?.unit === 2 && facts.adc2WithWifi) {
+    const adc1 = gpioList([...facts.adc].filter(([, entry]) => entry.unit === 1).map(([pin]) => pin));
+    return facts.adc2WithWifi.value === 'blocked'
+      ? [{ severity: 'error', code: 'esp32-adc2-wifi', ...at, message: `analogRead(${gpio}): GPIO${gpio} is on ADC2, which the ${chip} cannot read while Wi-Fi runs, and this sketch uses WiFi`, suggestion: `Move the signal to an ADC1 pin: ${adc1}.` }]
+      : [{ severity: 'warning', code: 'esp32-adc2-wifi', ...at, message: `analogRead(${gpio}): GPIO${gpio} is on ADC2, which the ${chip} shares with Wi-Fi; reads can fail while Wi-Fi transmits`, suggestion: `Prefer an ADC1 pin: ${adc1}.` }];
+  }
+  if (call.name === 'touchRead' && !facts.touch.has(gpio)) {
+    const pads = [...facts.touch].map(([pin, entry]) => `${entry.name}=GPIO${pin}`).join(', ');
+    return [{ severity: 'error', code: 'esp32-touch-pin', ...at, message: `touchRead(${gpio}): GPIO${gpio} has no touch pad on the ${chip}`, suggestion: `Use a touch pin: ${pads}.` }];
+  }
+  if (call.name === 'dacWrite' && !facts.dac.has(gpio)) {
+    const dacs = [...facts.dac].map(([pin, entry]) => `${entry.name}=GPIO${pin}`).join(', ');
+    return [{ severity: 'error', code: 'esp32-dac-pin', ...at, message: `dacWrite(${gpio}, …): GPIO${gpio} has no DAC on the ${chip}`, suggestion: `Use a DAC pin: ${dacs}.` }];
+  }
+  return [];
+}
+
+function ledcFindings(facts: Esp32Facts, call: SketchCall, boardName: string): Finding[] {
+  const old = BEFORE_3.has(call.name);
+  if (!old && !FROM_3.has(call.name)) return [];
+  const at = { file: call.token.file, line: call.token.line };
+  if (!facts.ledc.known) {
+    return [{ severity: 'info', code: 'esp32-ledc-unknown', ...at, message: `${call.name}: could not check which LEDC API ${boardName}'s core has (${facts.ledc.reason})` }];
+  }
+  const where = `${facts.ledc.source.file}${facts.ledc.source.line ? `:${facts.ledc.source.line}` : ''}`;
+  if (old && facts.ledc.generation === '3.x') {
+    return [{ severity: 'error', code: 'esp32-ledc-api', ...at, message: `${call.name} was removed in arduino-esp32 3.0, and ${boardName}'s core is 3.x (${where})`, suggestion: `Use ${facts.ledc.how}.` }];
+  }
+  if (!old && facts.ledc.generation === 'before 3.0') {
+    return [{ severity: 'error', code: 'esp32-ledc-api', ...at, message: `${call.name} exists only from arduino-esp32 3.0; ${boardName}'s core has the older LEDC API (${where})`, suggestion: `Use ${facts.ledc.how}.` }];
+  }
+  return [];
+}
