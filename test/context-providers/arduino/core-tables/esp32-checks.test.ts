@@ -1,0 +1,119 @@
+// The ESP32 checks on real sketches: every example of the cm platform's libraries for a cm board
+// (each ERROR classified below), plus small sketches for each rule, on the 1.0.x-based core.
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { CoreFacts } from '../../../../context-providers/arduino/core-tables/index.js';
+import { readEsp32Tables } from '../../../../context-providers/arduino/core-tables/esp32.js';
+import { discoverPlatforms } from '../../../../context-providers/arduino/platforms.js';
+import { resolveFqbn, type ResolvedBoard } from '../../../../context-providers/arduino/resolve.js';
+import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
+import { FIXTURES, TMP } from '../paths.js';
+import { sketchView } from './esp32-sketch-view.js';
+
+const DATA_32 = join(FIXTURES, 'data_dir_32bit');
+const CM = join(DATA_32, 'packages/cm/hardware/esp32/1.7.5');
+const SKETCHES = join(TMP, 'esp32-checks');
+
+function inoFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? inoFiles(path) : name.endsWith('.ino') ? [path] : [];
+  });
+}
+
+// Each ERROR the examples give, by example and line, with why it is true on this core.
+const TRUE_ERRORS: Record<string, string> = {
+  // FastLED's AnalogOutput is written for AVR; the 1.0.x core declares no analogWrite, so it does not compile.
+  'Ringo/src/FastLED/examples/AnalogOutput/AnalogOutput.ino:29 esp32-no-analogwrite': 'analogWrite is not declared by cores/esp32/*.h of 1.0.x',
+  // GREENPIN is 6, the SPI flash clock of ESP32 modules: driving it stops the chip reading flash.
+  'Ringo/src/FastLED/examples/AnalogOutput/AnalogOutput.ino:30 esp32-flash-pin': 'analogWrite(GREENPIN = 6)',
+  'Ringo/src/FastLED/examples/AnalogOutput/AnalogOutput.ino:59 esp32-flash-pin': 'pinMode(GREENPIN = 6, OUTPUT)',
+};
+
+describe('ESP32 checks on cm:esp32:ringo', () => {
+  let board: ResolvedBoard;
+  let facts: CoreFacts;
+  const sketch = (name: string, body: string): string => {
+    const file = join(SKETCHES, name, `${name}.ino`);
+    mkdirSync(join(SKETCHES, name), { recursive: true });
+    writeFileSync(file, body);
+    return file;
+  };
+  const run = (file: string) => facts.check!(sketchView(file, board)).map((finding) => `${finding.line} ${finding.severity} ${finding.code}`);
+
+  beforeAll(async () => {
+    rmSync(SKETCHES, { recursive: true, force: true });
+    const installed = await discoverPlatforms({ dataDirs: [DATA_32], sketchbookDirs: [], includeDebian: false, home: TMP });
+    board = resolveFqbn('cm:esp32:ringo', installed);
+    facts = readEsp32Tables(board, readVariantHeader(board))!;
+  });
+
+  test('every library example: each ERROR is a true one, listed with its reason', () => {
+    const examples = inoFiles(join(CM, 'libraries'));
+    const errors: string[] = [];
+    const counts = { examples: examples.length, error: 0, warning: 0, info: 0 };
+    for (const file of examples) {
+      for (const finding of facts.check!(sketchView(file, board))) {
+        counts[finding.severity]++;
+        if (finding.severity === 'error') errors.push(`${relative(join(CM, 'libraries'), file)}:${finding.line} ${finding.code}`);
+      }
+    }
+    console.log(counts, errors);
+    expect(errors.sort()).toEqual(Object.keys(TRUE_ERRORS).sort());
+  });
+
+  test('the ESP32 examples for LEDC and touch pass on this pre-3.0 core', () => {
+    for (const example of ['AnalogOut/ledcWrite_RGB/ledcWrite_RGB.ino', 'AnalogOut/LEDCSoftwareFade/LEDCSoftwareFade.ino', 'Touch/TouchRead/TouchRead.ino', 'AnalogOut/SigmaDelta/SigmaDelta.ino']) {
+      expect(run(join(CM, 'libraries/ESP32/examples', example)), example).toEqual([]);
+    }
+  });
+
+  test('pinMode(…, OUTPUT) and digitalWrite on the input-only GPIO34-39 are ERRORs; INPUT_PULLUP there a WARNING', () => {
+    const file = sketch('input_only', 'void setup() {\n  pinMode(34, OUTPUT);\n  digitalWrite(A7, HIGH);\n  pinMode(39, INPUT_PULLUP);\n  pinMode(36, INPUT);\n}\nvoid loop() {}\n');
+    expect(run(file)).toEqual(['2 error esp32-input-only', '3 error esp32-input-only', '4 warning esp32-no-pull']);
+  });
+
+  test('flash pins GPIO6-11 are ERRORs, PSRAM pins 16/17 WARNINGs, strapping pins a WARNING once', () => {
+    const file = sketch('flash_pins', 'void setup() {\n  pinMode(6, OUTPUT);\n  digitalRead(11);\n  pinMode(16, OUTPUT);\n  pinMode(12, INPUT);\n  pinMode(12, OUTPUT);\n}\nvoid loop() {}\n');
+    expect(run(file)).toEqual(['2 error esp32-flash-pin', '3 error esp32-flash-pin', '4 warning esp32-psram-pin', '5 warning esp32-strapping-pin']);
+  });
+
+  test('analogRead on an ADC2 pin is an ERROR only when the sketch uses WiFi', () => {
+    const body = 'void setup() {\n  analogRead(A10);\n  analogRead(A0);\n  analogRead(26);\n}\nvoid loop() {}\n';
+    expect(run(sketch('adc2_no_wifi', body))).toEqual([]);
+    const withWifi = run(sketch('adc2_wifi', `#include <WiFi.h>\n${body}`));
+    expect(withWifi).toEqual(['3 error esp32-adc2-wifi', '5 error esp32-adc2-wifi']);
+  });
+
+  test('touchRead and dacWrite on pins without them are ERRORs naming the pins that have them', () => {
+    const file = sketch('touch_dac', 'void setup() {\n  touchRead(T3);\n  touchRead(5);\n  dacWrite(DAC2, 10);\n  dacWrite(27, 10);\n}\nvoid loop() {}\n');
+    const findings = facts.check!(sketchView(file, board));
+    expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['3 error esp32-touch-pin', '5 error esp32-dac-pin']);
+    expect(findings[0].suggestion).toBe('Use a touch pin: T0=GPIO4, T1=GPIO0, T2=GPIO2, T3=GPIO15, T4=GPIO13, T5=GPIO12, T6=GPIO14, T7=GPIO27, T8=GPIO33, T9=GPIO32.');
+    expect(findings[1].suggestion).toBe('Use a DAC pin: DAC1=GPIO25, DAC2=GPIO26.');
+  });
+
+  test('the 3.x LEDC API is an ERROR on this core, whose esp32-hal-ledc.h has ledcSetup (not the 1.7.5 version number decides)', () => {
+    const file = sketch('ledc_3x', 'void setup() {\n  ledcAttach(5, 5000, 8);\n  ledcWrite(5, 128);\n  ledcSetup(0, 5000, 8);\n  ledcAttachPin(5, 0);\n}\nvoid loop() {}\n');
+    const findings = facts.check!(sketchView(file, board));
+    expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['2 error esp32-ledc-api']);
+    expect(findings[0].message).toMatch(/ledcAttach exists only from arduino-esp32 3.0; Ringo by CircuitMess's core has the older LEDC API \(.*esp32-hal-ledc.h:30\)/);
+  });
+
+  test('without the core\'s headers the LEDC generation is unknown: an INFO, never an ERROR', async () => {
+    const copy = join(TMP, 'esp32-no-core/packages/cm/hardware/esp32/1.7.5');
+    rmSync(join(TMP, 'esp32-no-core'), { recursive: true, force: true });
+    mkdirSync(copy, { recursive: true });
+    for (const file of ['boards.txt', 'platform.txt']) cpSync(join(CM, file), join(copy, file));
+    const installed = await discoverPlatforms({ dataDirs: [join(TMP, 'esp32-no-core')], sketchbookDirs: [], includeDebian: false, home: TMP });
+    const bare = resolveFqbn('cm:esp32:ringo', installed);
+    const variant = readVariantHeader(bare);
+    const bareFacts = readEsp32Tables(bare, variant)!;
+    expect(bareFacts.serialPorts!.map((port) => port.name)).toEqual(['Serial', 'Serial1', 'Serial2']);
+    expect(bareFacts.warnings.map((warning) => warning.code)).toEqual(['esp32-core-missing']);
+    expect(bareFacts.pins).toHaveLength(35);
+    const file = sketch('ledc_unknown', 'void setup() {\n  ledcAttach(5, 5000, 8);\n  analogWrite(5, 3);\n}\nvoid loop() {}\n');
+    expect(bareFacts.check!(sketchView(file, bare)).map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['2 info esp32-ledc-unknown']);
+  });
+});
