@@ -77,6 +77,40 @@ export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Findi
       findings.push(...analogFindings(facts, call, gpio, usesWifi));
     }
   }
+  findings.push(...ledcTimerFindings(facts, view));
+  return findings;
+}
+
+// Before 3.0 the core maps LEDC channel c to speed group c/8 and timer (c/2)%4, so channels 2n and
+// 2n+1 share a timer, and ignores channels past the last (espressif/arduino-esp32 036c778
+// cores/esp32/esp32-hal-ledc.c, "LEDC Chan to Group/Channel/Timer Mapping" and `chan > LAST_CHAN`).
+// That file is not installed, so these are WARNINGs.
+function ledcTimerFindings(facts: Esp32Facts, view: CoreSketchView): Finding[] {
+  if (!facts.ledc.known || facts.ledc.generation !== 'before 3.0') return [];
+  const findings: Finding[] = [];
+  const channels = facts.chip.ledcChannels.value;
+  const setups = new Map<string, { channel: number; settings: string; line: number }>();
+  for (const call of view.calls) {
+    if (call.name !== 'ledcSetup' || call.receiver !== undefined) continue;
+    const at = { file: call.token.file, line: call.token.line };
+    for (const channel of call.values[0] ?? []) {
+      if (channel >= channels) {
+        findings.push({ severity: 'warning', code: 'esp32-ledc-channel', ...at, message: `ledcSetup(${channel}, …): the ${facts.chip.name} has LEDC channels 0 to ${channels - 1}; this core ignores channel ${channel}`, suggestion: `Use a channel from 0 to ${channels - 1}.` });
+        continue;
+      }
+      const freq = call.values[1];
+      const bits = call.values[2];
+      if (freq?.length !== 1 || bits?.length !== 1) continue;
+      const timer = `${Math.floor(channel / 8)}/${Math.floor(channel / 2) % 4}`;
+      const settings = `${freq[0]} Hz, ${bits[0]} bits`;
+      const earlier = setups.get(timer);
+      if (earlier && earlier.channel !== channel && earlier.settings !== settings) {
+        findings.push({ severity: 'warning', code: 'esp32-ledc-shared-timer', ...at, message: `ledcSetup(${channel}, …) at ${settings} and ledcSetup(${earlier.channel}, …) at ${earlier.settings} (line ${earlier.line}): channels ${Math.min(channel, earlier.channel)} and ${Math.max(channel, earlier.channel)} share one LEDC timer on this core, so the later setup changes both`, suggestion: `Give channels of different frequencies timers of their own: use channel ${channel % 2 === 0 ? channel + 2 : channel + 1} or another pair.` });
+      } else if (!earlier) {
+        setups.set(timer, { channel, settings, line: call.token.line });
+      }
+    }
+  }
   return findings;
 }
 

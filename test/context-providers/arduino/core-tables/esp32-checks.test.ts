@@ -101,6 +101,13 @@ describe('ESP32 checks on cm:esp32:ringo', () => {
     expect(findings[0].message).toMatch(/ledcAttach exists only from arduino-esp32 3.0; Ringo by CircuitMess's core has the older LEDC API \(.*esp32-hal-ledc.h:30\)/);
   });
 
+  test('before 3.0, two channels of one LEDC timer set to different frequencies, and channels past the last, are WARNINGs', () => {
+    const file = sketch('ledc_timers', 'void setup() {\n  ledcSetup(0, 5000, 8);\n  ledcSetup(1, 1000, 8);\n  ledcSetup(2, 1000, 8);\n  ledcSetup(3, 1000, 8);\n  ledcSetup(16, 1000, 8);\n}\nvoid loop() {}\n');
+    const findings = facts.check!(sketchView(file, board));
+    expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['3 warning esp32-ledc-shared-timer', '6 warning esp32-ledc-channel']);
+    expect(findings[0].message).toBe('ledcSetup(1, …) at 1000 Hz, 8 bits and ledcSetup(0, …) at 5000 Hz, 8 bits (line 2): channels 0 and 1 share one LEDC timer on this core, so the later setup changes both');
+  });
+
   test('without the core\'s headers the LEDC generation is unknown: an INFO, never an ERROR', async () => {
     const copy = join(TMP, 'esp32-no-core/packages/cm/hardware/esp32/1.7.5');
     rmSync(join(TMP, 'esp32-no-core'), { recursive: true, force: true });
