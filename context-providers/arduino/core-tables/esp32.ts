@@ -1,10 +1,11 @@
 // The ESP32 family's core tables: the variant's pins_arduino.h plus the chip's facts, chosen by
 // `build.mcu` (esp32, esp32s2, esp32s3, esp32c3, esp32c6, esp32h2) so they hold even when the
 // core or variant folder is missing. Installed SDK headers win over boards/data/esp32-chips.json.
+import type { VariantHeader } from '../variant-header.js';
 import type { CoreFacts, CoreTableReader } from './core-facts.js';
 import { esp32Chip, ESP32_CHIPS_FILE, knownEsp32Chips } from './esp32-chips.js';
 import { checkEsp32Sketch } from './esp32-checks.js';
-import { readEsp32Facts } from './esp32-facts.js';
+import { readEsp32Facts, type Esp32Facts } from './esp32-facts.js';
 import { esp32Notes, esp32Pins, esp32SerialPorts } from './esp32-pins.js';
 
 export const readEsp32Tables: CoreTableReader = (board, variant) => {
@@ -17,6 +18,9 @@ export const readEsp32Tables: CoreTableReader = (board, variant) => {
     return { core: 'esp32', pins: [], known: { pwm: unknown, analog: unknown, interrupt: unknown, dac: unknown, serial: unknown }, notes: [], files: [], warnings: [] };
   }
   const facts = readEsp32Facts(board, variant, chip);
+  // With BOARD_HAS_PIN_REMAP (Arduino Nano ESP32) a sketch's pin numbers are the variant's D-numbers,
+  // which the core maps to GPIOs at run time (io_pin_remap.h): GPIO-numbered facts would be wrong.
+  if (variant.macros.has('BOARD_HAS_PIN_REMAP') && !variant.macros.has('BOARD_USES_HW_GPIO_NUMBERS')) return remapped(facts, variant);
   const hasAnalogWrite = facts.core.files.length === 0 || facts.core.functions.has('analogWrite');
   const ledc = facts.core.functions.get('ledcSetup');
   const result: CoreFacts = {
@@ -44,3 +48,20 @@ export const readEsp32Tables: CoreTableReader = (board, variant) => {
   if (!facts.core.files.length) result.warnings.push({ severity: 'info', code: 'esp32-core-missing', message: `${board.corePath}: the core's headers are not installed; ESP32 facts come from ${ESP32_CHIPS_FILE} (${chip.name})` });
   return result;
 };
+
+function remapped(facts: Esp32Facts, variant: VariantHeader): CoreFacts {
+  const source = variant.macros.get('BOARD_HAS_PIN_REMAP')?.source;
+  const unknown = { known: false as const, reason: `BOARD_HAS_PIN_REMAP${source ? ` (${source.file}${source.line ? `:${source.line}` : ''})` : ''}: sketch pin numbers are D-numbers the core maps to GPIOs at run time; the ${facts.chip.name}'s GPIO facts are not mapped to them` };
+  const gpioFree = { ...facts, gpios: { ...facts.gpios, pins: new Set<number>() } };
+  return {
+    core: 'esp32',
+    pins: [],
+    known: { pwm: unknown, analog: unknown, interrupt: unknown, dac: unknown, serial: { known: true, source: facts.uarts.source } },
+    serialPorts: esp32SerialPorts(facts, variant),
+    analogReadAcceptsChannelNumbers: false,
+    notes: esp32Notes(facts),
+    files: [...facts.files, ESP32_CHIPS_FILE],
+    warnings: [{ severity: 'info', code: 'esp32-pin-remap', message: unknown.reason }],
+    check: (view) => checkEsp32Sketch(gpioFree, view),
+  };
+}
