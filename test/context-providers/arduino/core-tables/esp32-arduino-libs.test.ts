@@ -34,7 +34,8 @@ function writeTree(): void {
     'build.extra_flags.esp32s3=-DARDUINO_USB_MODE={build.usb_mode} -DARDUINO_USB_CDC_ON_BOOT={build.cdc_on_boot}',
     'build.extra_flags.esp32c3=-DARDUINO_USB_MODE=1 -DARDUINO_USB_CDC_ON_BOOT={build.cdc_on_boot}',
     'build.extra_flags.esp32=-DARDUINO_USB_CDC_ON_BOOT=0',
-    'build.extra_flags=-DESP32=ESP32 {build.extra_flags.{build.mcu}}',
+    'build.defines=',
+    'build.extra_flags=-DESP32=ESP32 {build.defines} {build.extra_flags.{build.mcu}}',
     'recipe.cpp.o.pattern="xtensa-g++" -DARDUINO={runtime.ide.version} -DARDUINO_{build.board} {build.extra_flags} "-I{compiler.sdk.path}/include" {includes} "{source_file}" -o "{object_file}"',
     '',
   ].join('\n'));
@@ -56,6 +57,14 @@ function writeTree(): void {
     'esp32c3.build.variant=esp32c3',
     'esp32c3.build.board=ESP32C3_DEV',
     'esp32c3.build.cdc_on_boot=0',
+    'nano_nora.name=Arduino Nano ESP32',
+    'nano_nora.build.mcu=esp32s3',
+    'nano_nora.build.core=esp32',
+    'nano_nora.build.variant=esp32s3',
+    'nano_nora.build.board=NANO_ESP32',
+    'nano_nora.build.usb_mode=0',
+    'nano_nora.build.cdc_on_boot=1',
+    'nano_nora.build.defines=-DBOARD_HAS_PIN_REMAP',
     'esp32.name=ESP32 Dev Module',
     'esp32.build.mcu=esp32',
     'esp32.build.core=esp32',
@@ -211,6 +220,17 @@ describe('ESP32 3.x layout with the esp32-arduino-libs tool (a tree written by t
     expect(findings[0].suggestion).toContain('ledcAttach(pin, freq, bits)');
   });
 
+  test('with BOARD_HAS_PIN_REMAP sketch pins are D-numbers: GPIO facts are stated unknown and no pin check runs', () => {
+    const board = resolveFqbn('esp32:esp32:nano_nora', installed);
+    const facts = readEsp32Tables(board, readVariantHeader(board))!;
+    expect(facts.pins).toEqual([]);
+    expect(facts.known.pwm).toMatchObject({ known: false, reason: expect.stringContaining('BOARD_HAS_PIN_REMAP') });
+    expect(facts.serialPorts![0]).toMatchObject({ name: 'Serial', kind: 'usb' });
+    expect(lineOf(facts.serialPorts![0].source)).toBe('#define Serial USBSerial');
+    const findings = facts.check!(sketchView(join(ROOT, 'sketches/adc2_wifi/adc2_wifi.ino'), board));
+    expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['5 error esp32-ledc-api']);
+  });
+
   test('checks: touchRead and dacWrite do not exist on the C3; flash, strapping and USB pins', () => {
     const board = resolveFqbn('esp32:esp32:esp32c3', installed);
     const facts = readEsp32Tables(board, readVariantHeader(board))!;
@@ -223,5 +243,42 @@ describe('ESP32 3.x layout with the esp32-arduino-libs tool (a tree written by t
       '6 warning esp32-usb-pin',
     ]);
     expect(findings[0].message).toBe('ESP32-C3 has no touch sensor, so touchRead does not exist on ESP32C3 Dev Module');
+  });
+});
+
+// Espressif's 2.0.x layout keeps each chip's SDK in the platform: tools/sdk/<mcu>/include/soc/<mcu>/include/soc.
+describe('ESP32 2.0.x layout with tools/sdk/<mcu> in the platform (a tree written by the test)', () => {
+  const root = join(TMP, 'esp32-sdk-2x');
+  const platform = join(root, 'packages/esp32/hardware/esp32/2.0.17');
+  let installed: InstalledPlatforms;
+
+  beforeAll(async () => {
+    rmSync(root, { recursive: true, force: true });
+    write(join(platform, 'platform.txt'), 'name=ESP32 Arduino\nversion=2.0.17\ncompiler.sdk.path={runtime.platform.path}/tools/sdk/{build.mcu}\nrecipe.cpp.o.pattern="riscv32-esp-elf-g++" -DARDUINO_USB_CDC_ON_BOOT={build.cdc_on_boot} {includes} "{source_file}"\n');
+    write(join(platform, 'boards.txt'), 'esp32c3.name=ESP32C3 Dev Module\nesp32c3.build.mcu=esp32c3\nesp32c3.build.core=esp32\nesp32c3.build.variant=esp32c3\nesp32c3.build.cdc_on_boot=0\n');
+    write(join(platform, 'cores/esp32/esp32-hal-ledc.h'), 'uint32_t ledcSetup(uint8_t chan, uint32_t freq, uint8_t bit_num);\nvoid ledcWrite(uint8_t chan, uint32_t duty);\nvoid ledcAttachPin(uint8_t pin, uint8_t chan);\nvoid analogWrite(uint8_t pin, int value);\n');
+    write(join(platform, 'cores/esp32/HardwareSerial.h'), '#include "soc/soc_caps.h"\n#if ARDUINO_USB_CDC_ON_BOOT\nextern HardwareSerial Serial0;\n#else\nextern HardwareSerial Serial;\n#endif\n#if SOC_UART_NUM > 1\nextern HardwareSerial Serial1;\n#endif\n#if SOC_UART_NUM > 2\nextern HardwareSerial Serial2;\n#endif\n');
+    write(join(platform, 'variants/esp32c3/pins_arduino.h'), 'static const uint8_t TX = 21;\nstatic const uint8_t RX = 20;\nstatic const uint8_t A0 = 0;\nstatic const uint8_t A5 = 5;\n');
+    const soc = join(platform, 'tools/sdk/esp32c3/include/soc/esp32c3/include/soc');
+    write(join(soc, 'soc_caps.h'), '#define SOC_GPIO_PIN_COUNT 22\n#define SOC_GPIO_VALID_GPIO_MASK ((1U<<SOC_GPIO_PIN_COUNT) - 1)\n#define SOC_GPIO_VALID_OUTPUT_GPIO_MASK SOC_GPIO_VALID_GPIO_MASK\n#define SOC_UART_NUM (2)\n');
+    write(join(soc, 'adc_channel.h'), '#define ADC1_GPIO0_CHANNEL 0\n#define ADC1_GPIO1_CHANNEL 1\n#define ADC1_GPIO2_CHANNEL 2\n#define ADC1_GPIO3_CHANNEL 3\n#define ADC1_GPIO4_CHANNEL 4\n#define ADC2_GPIO5_CHANNEL 0\n');
+    write(join(root, 'sketches/c3_ledc/c3_ledc.ino'), 'void setup() {\n  ledcSetup(0, 5000, 8);\n  ledcAttachPin(2, 0);\n  analogWrite(3, 10);\n  ledcAttach(4, 5000, 8);\n}\nvoid loop() {}\n');
+    installed = await discoverPlatforms({ dataDirs: [root], sketchbookDirs: [], includeDebian: false, home: TMP });
+  });
+
+  test('facts come from tools/sdk/esp32c3; Serial, Serial1 by SOC_UART_NUM; analogWrite runs through LEDC', () => {
+    const board = resolveFqbn('esp32:esp32:esp32c3', installed);
+    const facts = readEsp32Tables(board, readVariantHeader(board))!;
+    expect(facts.pins).toHaveLength(22);
+    expect(facts.pins.find((pin) => pin.number === 5)!.analog).toMatchObject({ input: 5, channel: 'ADC2_CH0', source: { file: join(platform, 'tools/sdk/esp32c3/include/soc/esp32c3/include/soc/adc_channel.h'), line: 6 } });
+    expect(facts.serialPorts!.map((port) => port.name)).toEqual(['Serial', 'Serial1']);
+    expect(facts.analogWriteWithoutPwm?.text).toMatch(/^analogWrite runs every output-capable GPIO through an LEDC channel/);
+  });
+
+  test('ledcAttach is an ERROR on this pre-3.0 core; ledcSetup, ledcAttachPin and analogWrite pass', () => {
+    const board = resolveFqbn('esp32:esp32:esp32c3', installed);
+    const facts = readEsp32Tables(board, readVariantHeader(board))!;
+    const findings = facts.check!(sketchView(join(root, 'sketches/c3_ledc/c3_ledc.ino'), board));
+    expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['5 error esp32-ledc-api']);
   });
 });
