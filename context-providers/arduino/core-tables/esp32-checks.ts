@@ -2,6 +2,7 @@
 // cited chip data establish; what they do not establish stays silent or at most a WARNING/INFO.
 import type { Finding } from '../../types.js';
 import type { CoreSketchView, SketchCall } from './core-facts.js';
+import { chipSource } from './esp32-chips.js';
 import type { Esp32Facts } from './esp32-facts.js';
 import { gpioList } from './esp32-pins.js';
 
@@ -122,6 +123,10 @@ function analogFindings(facts: Esp32Facts, call: SketchCall, gpio: number, usesW
     return facts.adc2WithWifi.value === 'blocked'
       ? [{ severity: 'error', code: 'esp32-adc2-wifi', ...at, message: `analogRead(${gpio}): GPIO${gpio} is on ADC2, which the ${chip} cannot read while Wi-Fi runs, and this sketch uses WiFi`, suggestion: `Move the signal to an ADC1 pin: ${adc1}.` }]
       : [{ severity: 'warning', code: 'esp32-adc2-wifi', ...at, message: `analogRead(${gpio}): GPIO${gpio} is on ADC2, which the ${chip} shares with Wi-Fi; reads can fail while Wi-Fi transmits`, suggestion: `Prefer an ADC1 pin: ${adc1}.` }];
+  }
+  if (call.name === 'analogRead' && facts.adc.get(gpio)?.unit === 2 && facts.chip.adc2Oneshot?.value === false && facts.ledc.known && facts.ledc.generation === '3.x') {
+    const source = chipSource(facts.chip, 'adc2Oneshot');
+    return [{ severity: 'warning', code: 'esp32-adc2-oneshot', ...at, message: `analogRead(${gpio}): GPIO${gpio} is on ADC2, which ESP-IDF 5 (under arduino-esp32 3.x) does not read on the ${chip} unless CONFIG_ADC_ONESHOT_FORCE_USE_ADC2_ON_C3 is set (errata; ${source.file}:${source.line})`, suggestion: 'Use an ADC1 pin.' }];
   }
   if (call.name === 'touchRead' && !facts.touch.has(gpio)) {
     const pads = [...facts.touch].map(([pin, entry]) => `${entry.name}=GPIO${pin}`).join(', ');

@@ -74,6 +74,7 @@ export function readEsp32Facts(board: ResolvedBoard, variant: VariantHeader, chi
     [`CONFIG_IDF_TARGET_${chip.id.toUpperCase()}`]: '1',
     SOC_UART_NUM: String(uarts.value),
     SOC_UART_HP_NUM: String(hpUarts),
+    SOC_LEDC_SUPPORTED: '1',
     ...(chip.touchSupported.value ? { SOC_TOUCH_SENSOR_SUPPORTED: '1' } : {}),
     ...(chip.dac.length > 0 ? { SOC_DAC_SUPPORTED: '1' } : {}),
   };

@@ -152,10 +152,11 @@ function writeTree(): void {
   ].join('\n'));
   soc('esp32s3', 'adc_channel.h', '#define ADC1_GPIO1_CHANNEL 0\n#define ADC1_CHANNEL_0_GPIO_NUM 1\n#define ADC2_GPIO11_CHANNEL 0\n#define ADC2_CHANNEL_0_GPIO_NUM 11\n');
   soc('esp32s3', 'touch_sensor_channel.h', '#define TOUCH_PAD_GPIO1_CHANNEL 1\n#define TOUCH_PAD_NUM1_GPIO_NUM 1\n');
-  soc('esp32c3', 'soc_caps.h', '#define SOC_GPIO_PIN_COUNT 22\n#define SOC_GPIO_VALID_GPIO_MASK ((1U<<SOC_GPIO_PIN_COUNT) - 1)\n#define SOC_GPIO_VALID_OUTPUT_GPIO_MASK SOC_GPIO_VALID_GPIO_MASK\n#define SOC_UART_NUM (2)\n#define SOC_UART_HP_NUM (2)\n');
+  soc('esp32c3', 'adc_channel.h', '#define ADC1_GPIO0_CHANNEL 0\n#define ADC2_GPIO5_CHANNEL 0\n');
+  soc('esp32c3', 'soc_caps.h', '#define SOC_LEDC_SUPPORTED 1\n#define SOC_GPIO_PIN_COUNT 22\n#define SOC_GPIO_VALID_GPIO_MASK ((1U<<SOC_GPIO_PIN_COUNT) - 1)\n#define SOC_GPIO_VALID_OUTPUT_GPIO_MASK SOC_GPIO_VALID_GPIO_MASK\n#define SOC_UART_NUM (2)\n#define SOC_UART_HP_NUM (2)\n');
   soc('esp32', 'soc_caps.h', '#define SOC_GPIO_PIN_COUNT 40\n#define SOC_UART_NUM (3)\n#define SOC_UART_HP_NUM (3)\n');
   write(join(ROOT, 'sketches/adc2_wifi/adc2_wifi.ino'), '#include <WiFi.h>\nvoid setup() {\n  WiFi.begin("net", "pass");\n  ledcAttach(4, 5000, 8);\n  ledcSetup(0, 5000, 8);\n}\nvoid loop() {\n  int v = analogRead(A10);\n  analogRead(A0);\n}\n');
-  write(join(ROOT, 'sketches/c3_touch/c3_touch.ino'), 'void setup() {\n  touchRead(2);\n  dacWrite(3, 100);\n  pinMode(9, INPUT);\n  pinMode(13, OUTPUT);\n  digitalWrite(19, HIGH);\n}\nvoid loop() {}\n');
+  write(join(ROOT, 'sketches/c3_touch/c3_touch.ino'), 'void setup() {\n  touchRead(2);\n  dacWrite(3, 100);\n  pinMode(9, INPUT);\n  pinMode(13, OUTPUT);\n  digitalWrite(19, HIGH);\n  analogRead(5);\n}\nvoid loop() {}\n');
 }
 
 describe('ESP32 3.x layout with the esp32-arduino-libs tool (a tree written by the test)', () => {
@@ -241,6 +242,7 @@ describe('ESP32 3.x layout with the esp32-arduino-libs tool (a tree written by t
       '4 warning esp32-strapping-pin',
       '5 error esp32-flash-pin',
       '6 warning esp32-usb-pin',
+      '7 warning esp32-adc2-oneshot',
     ]);
     expect(findings[0].message).toBe('ESP32-C3 has no touch sensor, so touchRead does not exist on ESP32C3 Dev Module');
   });
