@@ -38,6 +38,7 @@ export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Findi
   const usesWifi = view.includes.some((header) => /^WiFi(Multi)?\.h$/.test(header)) || view.calls.some((call) => call.receiver === 'WiFi');
 
   for (const call of view.calls) {
+    if (call.receiver === 'Serial1' && call.name === 'begin') findings.push(...serial1Findings(facts, call));
     if (call.receiver !== undefined) continue;
     findings.push(...ledcFindings(facts, call, view.boardName));
     if (call.name === 'analogWrite' && facts.core.files.length > 0 && !facts.core.functions.has('analogWrite') && !view.includes.some((header) => /analogwrite/i.test(header))) {
@@ -113,6 +114,17 @@ function ledcTimerFindings(facts: Esp32Facts, view: CoreSketchView): Finding[] {
     }
   }
   return findings;
+}
+
+// Before 3.0, HardwareSerial.cpp (not installed; espressif/arduino-esp32 00e01b1) gives Serial1
+// RX1 = 9 and TX1 = 10 when begin() gets no pins: the ESP32's flash pins. 3.x defines RX1/TX1 in
+// HardwareSerial.h (26/27), which the reader then reports as Serial1's pins.
+function serial1Findings(facts: Esp32Facts, call: SketchCall): Finding[] {
+  if (facts.chip.id !== 'esp32' || !facts.ledc.known || facts.ledc.generation !== 'before 3.0') return [];
+  if (facts.core.serial?.some((object) => object.name === 'Serial1' && object.pins)) return [];
+  const rx = call.values[2];
+  if (call.args.length >= 3 && !(rx?.length === 1 && rx[0] < 0)) return [];
+  return [{ severity: 'warning', code: 'esp32-serial1-default-pins', file: call.token.file, line: call.token.line, message: 'Serial1.begin() without pins: on arduino-esp32 before 3.0 Serial1 defaults to GPIO9 (RX) and GPIO10 (TX), which are wired to the SPI flash on ESP32 modules, so the sketch crashes when Serial1 starts', suggestion: 'Give the pins: Serial1.begin(baud, SERIAL_8N1, rxPin, txPin), e.g. rxPin 16, txPin 17.' }];
 }
 
 function analogFindings(facts: Esp32Facts, call: SketchCall, gpio: number, usesWifi: boolean): Finding[] {

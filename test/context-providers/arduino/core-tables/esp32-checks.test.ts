@@ -108,6 +108,11 @@ describe('ESP32 checks on cm:esp32:ringo', () => {
     expect(findings[0].message).toBe('ledcSetup(1, …) at 1000 Hz, 8 bits and ledcSetup(0, …) at 5000 Hz, 8 bits (line 2): channels 0 and 1 share one LEDC timer on this core, so the later setup changes both');
   });
 
+  test('Serial1.begin without pins is a WARNING on this core: it defaults to the flash pins GPIO9/10', () => {
+    const file = sketch('serial1_pins', 'void setup() {\n  Serial1.begin(9600);\n  Serial2.begin(9600);\n  Serial1.begin(9600, SERIAL_8N1, 16, 17);\n}\nvoid loop() {}\n');
+    expect(run(file)).toEqual(['2 warning esp32-serial1-default-pins']);
+  });
+
   test('without the core\'s headers the LEDC generation is unknown: an INFO, never an ERROR', async () => {
     const copy = join(TMP, 'esp32-no-core/packages/cm/hardware/esp32/1.7.5');
     rmSync(join(TMP, 'esp32-no-core'), { recursive: true, force: true });
