@@ -34,6 +34,17 @@ export interface Pin {
   interrupt?: number;
   /** Roles the project itself gives the pin (MCC pin grid, Harmony pin table): `GPIO output`, `TX1`. */
   assigned?: string[];
+  /** What a capability is on this pin and the table row that says so: `pwm: GPT4 A`, `analog-in: AN00`. */
+  details?: Partial<Record<PinCapability, { text: string; source?: SourceRef }>>;
+  /** Chip traps of the pin (input-only, flash, strapping), each cited. */
+  traps?: Array<{ code: string; text: string; source?: SourceRef }>;
+  source?: SourceRef;
+}
+
+/** Whether the installed files establish a kind of fact at all; unknown carries the reason. */
+export interface Knowledge {
+  known: boolean;
+  reason?: string;
   source?: SourceRef;
 }
 
@@ -129,6 +140,10 @@ export interface HardwareContext {
   inputs: string[];
   project?: ProjectFacts;
   notes?: ContextNote[];
+  /** Which capabilities the files establish (`pwm`, `analog`, `interrupt`, `dac`, `serial`): unknown is not "none". */
+  knowledge?: Record<string, Knowledge>;
+  /** Pins that share one timer or PWM slice: one frequency change moves them all. */
+  timerGroups?: Array<{ timer: string; pins: Array<number | string>; source?: SourceRef }>;
 }
 
 /** What the face knows about the user's selection (IDE board picker, flags). */

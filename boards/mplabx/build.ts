@@ -1,20 +1,27 @@
-// Builds an MPLAB X project the way the IDE does: make in the `.X` folder
-// with the configuration, after regenerating the makefiles with MPLAB's own
-// prjMakefilesGenerator when they are missing (they are often not committed).
+// Builds an MPLAB project the way its IDE does. MPLAB X: make in the `.X`
+// folder with the configuration, after regenerating the makefiles with MPLAB's
+// own prjMakefilesGenerator when they are missing (they are often not
+// committed). MPLAB for VS Code: the CMake project the extension generated
+// (cmake-build.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import type { Finding } from '../../context-providers/types.js';
+import { buildCmakeProject } from './cmake-build.js';
 import { parseXcDiagnostics } from './diagnostics.js';
 import { findInMplabx } from './mplabx-install.js';
 import { resolveTarget } from './project-target.js';
 
 export interface BuildOptions {
-  /** The `.X` folder. */
+  /** The `.X` folder, or the VS Code workspace folder holding `.vscode/*.mplab.json`. */
   project: string;
   configuration?: string;
-  /** Make variables given on the command line, e.g. `MP_CC` to choose a compiler. */
+  /** Make variables given on the command line, e.g. `MP_CC` to choose a compiler; CMake cache variables (`-D`) for VS Code projects. */
   makeVariables?: Record<string, string>;
+  /** VS Code projects: build `cmake/<project>/<conf>.production/` instead of `<conf>/`. */
+  production?: boolean;
+  /** VS Code projects: pack roots for PACK_REPO_PATH; default: MPLAB X's packs and ~/.mchp_packs. */
+  packRoots?: string[];
   /** prjMakefilesGenerator(.sh); default: searched in MPLAB X installs and $MPLABX_HOME. */
   generator?: string;
   env?: Record<string, string>;
@@ -27,6 +34,10 @@ export interface BuildResult {
   configuration?: string;
   exitCode?: number;
   command?: string[];
+  /** Every command run, in order (VS Code projects: configure, then build). */
+  commands?: string[][];
+  /** The image the build wrote, when the project says where. */
+  image?: string;
   diagnostics: Finding[];
   output: string;
   /** Why the build could not start or failed, phrased for the user. */
@@ -44,6 +55,7 @@ export async function buildMplabProject(options: BuildOptions): Promise<BuildRes
     options.onOutput?.(text);
   };
   for (const note of target.notes) emit(`note: ${note}\n`);
+  if (target.project.format === 'vscode') return buildCmakeProject(target.project, target.configuration, options, emit, () => output.join(''));
 
   const makefiles = [join(folder, 'Makefile'), join(folder, 'nbproject', `Makefile-${conf}.mk`)];
   const missing = makefiles.filter((f) => !existsSync(f));

@@ -1,5 +1,6 @@
-// `boardbridge build` and `boardbridge program` for MPLAB X projects, run
-// inside the bridge (terminal/* requests, the CLI) through one implementation.
+// `boardbridge build` and `boardbridge program` for MPLAB X and MPLAB for
+// VS Code projects, run inside the bridge (terminal/* requests, the CLI, the
+// MCP tools) through one implementation.
 import { resolve } from 'node:path';
 import type { CommandIo, CommandTable, InProcessCommand } from '../command.js';
 import type { Finding } from '../../context-providers/types.js';
@@ -21,16 +22,19 @@ export interface MplabxCommandDeps {
 interface Parsed {
   project: string;
   configuration?: string;
-  /** `NAME=value` arguments, passed to make as it would take them (`MP_CC=/opt/.../xc8-cc`). */
+  /** `NAME=value` arguments, passed to make as it would take them (`MP_CC=/opt/.../xc8-cc`), or to cmake as -DNAME=value. */
   makeVariables: Record<string, string>;
+  /** VS Code projects: the configuration's `.production` CMake variant. */
+  production: boolean;
   error?: string;
 }
 
 export function parseProjectArgs(argv: string[], cwd: string): Parsed {
   let project: string | undefined;
   let configuration: string | undefined;
+  let production = false;
   const makeVariables: Record<string, string> = {};
-  const fail = (error: string): Parsed => ({ project: cwd, makeVariables, error });
+  const fail = (error: string): Parsed => ({ project: cwd, makeVariables, production, error });
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const variable = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(arg);
@@ -38,12 +42,13 @@ export function parseProjectArgs(argv: string[], cwd: string): Parsed {
       configuration = argv[++i];
       if (!configuration) return fail(`${arg} needs a configuration name`);
     } else if (arg.startsWith('--conf=')) configuration = arg.slice('--conf='.length);
+    else if (arg === '--production') production = true;
     else if (variable) makeVariables[variable[1]] = variable[2];
     else if (arg.startsWith('-')) return fail(`unknown option ${arg}`);
     else if (project) return fail(`more than one project given (${project}, ${arg})`);
     else project = arg;
   }
-  return { project: resolve(cwd, project ?? '.'), configuration, makeVariables };
+  return { project: resolve(cwd, project ?? '.'), configuration, makeVariables, production };
 }
 
 export function mplabxCommands(deps: MplabxCommandDeps): CommandTable {
@@ -54,6 +59,7 @@ export function mplabxCommands(deps: MplabxCommandDeps): CommandTable {
       project: args.project,
       configuration: args.configuration,
       makeVariables: args.makeVariables,
+      production: args.production,
       generator: deps.generator,
       env: io.env,
       signal: io.signal,
@@ -68,7 +74,7 @@ export function mplabxCommands(deps: MplabxCommandDeps): CommandTable {
     const args = parseProjectArgs(argv, io.cwd);
     if (args.error) return usage(io, 'program', args.error);
     if (Object.keys(args.makeVariables).length > 0) return usage(io, 'program', 'NAME=value arguments are for build only');
-    const resolved = await resolveProgramTarget({ project: args.project, configuration: args.configuration });
+    const resolved = await resolveProgramTarget({ project: args.project, configuration: args.configuration, production: args.production });
     if ('error' in resolved) {
       io.write(`${resolved.error}\n`);
       return 1;
@@ -82,6 +88,7 @@ export function mplabxCommands(deps: MplabxCommandDeps): CommandTable {
     const result = await programMplabProject({
       project: target.project,
       configuration: target.configuration,
+      production: args.production,
       consent,
       ipecmd: deps.ipecmd,
       env: io.env,
@@ -100,7 +107,7 @@ export function mplabxCommands(deps: MplabxCommandDeps): CommandTable {
 
 function usage(io: CommandIo, command: string, error: string): number {
   const variables = command === 'build' ? ' [NAME=value ...]' : '';
-  io.write(`boardbridge ${command}: ${error}\nusage: boardbridge ${command} [project.X] [--conf NAME]${variables}\n`);
+  io.write(`boardbridge ${command}: ${error}\nusage: boardbridge ${command} [project.X | VS Code project folder] [--conf NAME] [--production]${variables}\n`);
   return 2;
 }
 

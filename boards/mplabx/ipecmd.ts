@@ -7,6 +7,8 @@
 import { existsSync } from 'node:fs';
 import { basename, delimiter, join } from 'node:path';
 import { execa } from 'execa';
+import type { MplabConfiguration, MplabProject } from '../../context-providers/mplabx/index.js';
+import { cmakeFolder, readGeneratedCmake } from './cmake-project.js';
 import { findInMplabx } from './mplabx-install.js';
 import { consentProblem, type ProgramConsent, type ProgramTarget } from './program-consent.js';
 import { resolveTarget } from './project-target.js';
@@ -37,9 +39,40 @@ const toolCodes: Record<string, string> = {
 };
 const directCodes = new Set(['PK3', 'PK4', 'PK5', 'ICD3', 'ICD4', 'ICD5', 'ICE4', 'SN', 'PKOB', 'PKOB4', 'PM3']);
 
+// MPLAB for VS Code names the configuration's `tool` as the product is called
+// (`MPLAB PICkit 5`, `PKOB nano`); compared without `MPLAB`, spaces and dashes.
+const displayNames: Record<string, string> = {
+  pickit3: 'PK3',
+  pickit4: 'PK4',
+  pickit5: 'PK5',
+  icd3: 'ICD3',
+  icd4: 'ICD4',
+  icd5: 'ICD5',
+  ice4: 'ICE4',
+  snap: 'SN',
+  pkob4: 'PKOB4',
+  pickitonboard4: 'PKOB4',
+  pm3: 'PM3',
+};
+
+// Debuggers MPLAB projects name that boardbridge has no ipecmd code for: said so by name rather than "unknown".
+const notDriven: Record<string, string> = {
+  pkobnano: 'the Curiosity Nano on-board debugger',
+  nedbg: 'the Curiosity Nano on-board debugger',
+  edbg: 'the Xplained/Curiosity Pro on-board debugger',
+  atmelice: 'Atmel-ICE',
+  powerdebugger: 'the Power Debugger',
+  jlink: 'SEGGER J-Link',
+  j32: 'the J-32 debug probe',
+};
+
+function normalisedTool(tool: string): string {
+  return tool.toLowerCase().replace(/^mplab\s*/, '').replace(/[^a-z0-9]/g, '');
+}
+
 export function ipecmdToolCode(tool: string): string | undefined {
   if (directCodes.has(tool.toUpperCase())) return tool.toUpperCase();
-  return toolCodes[tool.toLowerCase()];
+  return toolCodes[tool.toLowerCase()] ?? displayNames[normalisedTool(tool)];
 }
 
 /** ipecmd names parts without the PIC/dsPIC prefix (`-P18F47Q10`, `-P33CK256MP508`); AVR parts keep theirs. */
@@ -52,10 +85,13 @@ export function ipecmdArguments(request: IpecmdRequest): { args: string[] } | { 
   if (!device) {
     return { error: 'refusing to program: the project names no device (<targetDevice> is empty). ipecmd cannot detect the part and must never guess it; set the device in the project properties.' };
   }
-  if (!request.tool) return { error: 'refusing to program: the project names no programmer (<platformTool>); choose one in the project properties.' };
+  if (!request.tool) return { error: 'refusing to program: the project names no programmer (<platformTool> in MPLAB X, "tool" in the .mplab.json configuration); choose one in the project properties.' };
   if (/simulator/i.test(request.tool)) return { error: `refusing to program: the configuration's tool is the simulator (${request.tool}), not a programmer.` };
   const code = ipecmdToolCode(request.tool);
-  if (!code) return { error: `refusing to program: programmer "${request.tool}" has no known ipecmd code (known: ${[...directCodes].join(', ')}).` };
+  const known = `boardbridge drives ${[...directCodes].join(', ')} (PICkit 3/4/5, ICD 3/4/5, ICE 4, Snap, PICkit On-Board, PM3) through ipecmd`;
+  const named = notDriven[normalisedTool(request.tool)];
+  if (!code && named) return { error: `not programmed: the configuration's tool "${request.tool}" is ${named}, which boardbridge cannot drive (${known}). Program it from VS Code or MPLAB X, or choose one of those tools.` };
+  if (!code) return { error: `refusing to program: programmer "${request.tool}" has no known ipecmd code; ${known}.` };
   const args = [`-TP${code}`, `-P${ipecmdPartName(device)}`, `-F${request.hexFile}`, '-M', '-OL'];
   if (request.toolSerial) args.push(`-TS${request.toolSerial}`);
   return { args };
@@ -64,6 +100,8 @@ export function ipecmdArguments(request: IpecmdRequest): { args: string[] } | { 
 export interface ProgramOptions {
   project: string;
   configuration?: string;
+  /** VS Code projects: the image of the `.production` CMake variant. */
+  production?: boolean;
   /** From the permission broker, for exactly the target `resolveProgramTarget` gives. */
   consent: ProgramConsent;
   /** Path to ipecmd(.sh); default: searched in MPLAB X installs, $MPLABX_HOME, PATH. */
@@ -84,17 +122,25 @@ export interface ProgramResult {
 }
 
 /** What would be programmed, from the project alone, and the ipecmd arguments for it. */
-export async function resolveProgramTarget(options: Pick<ProgramOptions, 'project' | 'configuration' | 'hexFile' | 'toolSerial'>): Promise<{ target: ProgramTarget; args: string[] } | { error: string }> {
+export async function resolveProgramTarget(options: Pick<ProgramOptions, 'project' | 'configuration' | 'production' | 'hexFile' | 'toolSerial'>): Promise<{ target: ProgramTarget; args: string[] } | { error: string }> {
   const resolved = await resolveTarget(options.project, options.configuration);
   if ('error' in resolved) return resolved;
   const { project, configuration } = resolved;
-  // MPLAB X names the image after the project folder (PROJECTNAME in Makefile-variables.mk).
-  const image = options.hexFile ?? join(project.root, 'dist', configuration.name, 'production', `${basename(project.root)}.production.hex`);
+  const image = options.hexFile ?? (await hexImage(project, configuration, options.production === true));
   const request = ipecmdArguments({ device: configuration.device, tool: configuration.platformTool, hexFile: image, toolSerial: options.toolSerial });
   if ('error' in request) return { error: `${request.error} (configuration "${configuration.name}" of ${project.name})` };
   if (!existsSync(image)) return { error: `nothing to program: ${image} does not exist; build configuration "${configuration.name}" first` };
   const tool = ipecmdToolCode(configuration.platformTool ?? '') as string;
   return { target: { project: project.root, configuration: configuration.name, device: configuration.device as string, tool, image }, args: request.args };
+}
+
+// MPLAB X names the image after the project folder (PROJECTNAME in Makefile-variables.mk); the VS Code
+// extension's bin2hex writes `<image base name>.hex` beside the .elf its file.cmake names.
+async function hexImage(project: MplabProject, conf: MplabConfiguration, production: boolean): Promise<string> {
+  if (project.format === 'mplabx') return join(project.root, 'dist', conf.name, 'production', `${basename(project.root)}.production.hex`);
+  const cmake = await readGeneratedCmake(cmakeFolder(project.root, project.name, conf.name, production));
+  if (!('error' in cmake) && cmake.hex) return cmake.hex;
+  return join(project.root, (conf.imagePath ?? `out/${project.name}/${conf.name}.elf`).replace(/\.elf$/, '.hex'));
 }
 
 export async function programMplabProject(options: ProgramOptions): Promise<ProgramResult> {

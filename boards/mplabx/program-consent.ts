@@ -6,10 +6,10 @@
 const consentBrand: unique symbol = Symbol('ProgramConsent');
 
 export interface ProgramTarget {
-  /** The `.X` folder and its configuration. */
+  /** The `.X` folder or MPLAB for VS Code folder, and its configuration. */
   project: string;
   configuration: string;
-  /** The project's <targetDevice>, the part ipecmd will be told to program. */
+  /** The project's device (<targetDevice>, or the .mplab.json configuration's `device`), the part ipecmd will be told to program. */
   device: string;
   /** ipecmd's programmer code (`PK4`, `PKOB4`, `SN`). */
   tool: string;

@@ -11,7 +11,7 @@ import type { ResolvedBoard } from '../../context-providers/arduino/resolve.js';
 import type { SourceRef } from '../../context-providers/types.js';
 import { resolveUploadTool, type ToolRecipeProperties } from '../../context-providers/arduino/upload-tool.js';
 // The recipe splitter the context provider uses for compile recipes: quotes group, as arduino-cli splits.
-import { splitCommandLine } from '../../context-providers/arduino/variant-header.js';
+import { splitCommandLine } from '../../context-providers/arduino/compile-flags.js';
 
 export interface RecipeInput {
   /** The board as the Arduino context provider resolves it (`resolveFqbn`). */

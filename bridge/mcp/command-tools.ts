@@ -49,20 +49,26 @@ export function commandTools(commands: CommandTable, cwd: string, env: Record<st
     }),
     defineTool({
       name: 'build',
-      title: 'Build the MPLAB X project',
-      description: 'Build an MPLAB X project with make for a configuration; diagnostics as file:line.',
-      input: { project: z.string().optional().describe('the .X folder (default: the workspace)'), conf: z.string().optional() },
+      title: 'Build the MPLAB project',
+      description:
+        "Build an MPLAB project for a configuration: an MPLAB X project (.X) with make, an MPLAB for VS Code project (.vscode/*.mplab.json) with the CMake files its extension generated (cmake --preset, cmake --build). Diagnostics as file:line, and the image path.",
+      input: {
+        project: z.string().optional().describe('the .X folder or the VS Code project folder (default: the workspace)'),
+        conf: z.string().optional(),
+        production: z.boolean().optional().describe('MPLAB for VS Code: build the <conf>.production CMake variant'),
+      },
       readOnly: false,
-      run: (i, signal) => run('build', [...(i.project ? [i.project] : []), ...opt('--conf', i.conf)], signal),
+      run: (i, signal) => run('build', [...(i.project ? [i.project] : []), ...opt('--conf', i.conf), ...(i.production ? ['--production'] : [])], signal),
     }),
     defineTool({
       name: 'program',
       title: 'Program the device (MPLAB IPE)',
-      description: "Program the project's device with ipecmd, using the project's own device and tool. Changes the device: the person is asked first.",
-      input: { project: z.string().optional(), conf: z.string().optional() },
+      description:
+        "Program the project's device with ipecmd, using the project's own device and tool (MPLAB X platformTool, or the .mplab.json configuration's tool; says which tools it cannot drive). Changes the device: the person is asked first.",
+      input: { project: z.string().optional(), conf: z.string().optional(), production: z.boolean().optional().describe('MPLAB for VS Code: program the <conf>.production image') },
       readOnly: false,
       destructive: true,
-      run: (i, signal) => run('program', [...(i.project ? [i.project] : []), ...opt('--conf', i.conf)], signal),
+      run: (i, signal) => run('program', [...(i.project ? [i.project] : []), ...opt('--conf', i.conf), ...(i.production ? ['--production'] : [])], signal),
     }),
     defineTool({
       name: 'run_script',

@@ -98,6 +98,9 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
     limits,
     findings: [],
     warnings,
+    knowledge: { ...pinMap.knowledge },
+    ...(pinMap.timerGroups.length > 0 ? { timerGroups: pinMap.timerGroups } : {}),
+    ...(pinMap.notes.length > 0 ? { notes: [...pinMap.notes] } : {}),
     readOnlyRoots: [...new Set([board.platformPath, board.corePlatformPath, board.corePath, ...(board.variantPath ? [board.variantPath] : [])])],
     inputs: [...installed.inputs, ...board.platform.files(), ...(board.corePlatformPath !== board.platformPath ? filesOf(installed, board.corePlatformPath) : []), ...pinMap.files],
   };

@@ -41,6 +41,8 @@ export const arduinoContextSchema = z
           capabilities: z.array(capability),
           functions: z.array(z.string()).optional(),
           interrupt: z.number().int().nonnegative().optional(),
+          details: z.partialRecord(capability, z.object({ text: z.string(), source: source.optional() }).strict()).optional(),
+          traps: z.array(z.object({ code: z.string(), text: z.string(), source: source.optional() }).strict()).optional(),
           source: source.optional(),
         })
         .strict(),
@@ -82,6 +84,8 @@ export const arduinoContextSchema = z
     readOnlyRoots: z.array(z.string()),
     inputs: z.array(z.string()),
     notes: z.array(z.object({ topic: z.string(), text: z.string(), source: source.optional() }).strict()).optional(),
+    knowledge: z.record(z.string(), z.object({ known: z.boolean(), reason: z.string().optional(), source: source.optional() }).strict()).optional(),
+    timerGroups: z.array(z.object({ timer: z.string(), pins: z.array(z.union([z.number(), z.string()])), source: source.optional() }).strict()).optional(),
   })
   .strict();
 

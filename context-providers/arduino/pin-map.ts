@@ -1,22 +1,27 @@
-// Pins, their names and capabilities, and the buses, computed from the variant header's own
-// macros (digitalPinHasPWM, digitalPinToInterrupt, analogInputToDigitalPin) and constants.
-import type { Bus, Finding, Pin, PinCapability, SourceRef } from '../types.js';
+// Pins, their names and capabilities, and the buses: first from the variant header's own macros
+// (digitalPinHasPWM, digitalPinToInterrupt, analogInputToDigitalPin) and constants, then from the
+// core's own tables where a reader knows the core (core-tables/). A capability the files do not
+// establish is unknown, with the reason, never "none".
+import type { Bus, ContextNote, Finding, Knowledge, Pin, PinCapability, SourceRef } from '../types.js';
+import { readCoreFacts, type CoreFacts } from './core-tables/index.js';
 import type { ResolvedBoard } from './resolve.js';
+import { readSerialObjects } from './serial-objects.js';
 import { readVariantHeader, type VariantHeader } from './variant-header.js';
+
+export type CapabilityKind = 'pwm' | 'interrupt' | 'analog' | 'dac' | 'serial';
 
 export interface PinMap {
   header?: string;
   digitalPinCount?: number;
   analogInputCount?: number;
-  /**
-   * Which capabilities the header states at all: gemma's header has no digitalPinHasPWM, so
-   * "no PWM pins" there means "unknown", and the sketch check must not call every pin wrong.
-   */
-  known: { pwm: boolean; interrupt: boolean; analog: boolean };
+  /** Which kinds of fact the files establish; the sketch check raises errors only from known ones. */
+  knowledge: Record<CapabilityKind, Knowledge>;
   pins: Pin[];
   buses: Bus[];
-  /** Serial objects the board has (`Serial`, `Serial1`, …), from the SERIAL_PORT_* macros. */
+  /** Serial objects the board has (`Serial`, `Serial1`, …). */
   serialPorts: string[];
+  /** Serial objects the core's headers name only under a condition not established here. */
+  serialUncertain: string[];
   /** Every integer name a sketch may use for a pin (A0, LED_BUILTIN, SDA, PIN_SPI_SS, …) → pin. */
   pinNames: Map<string, number>;
   /** Where each macro used for capabilities was defined. */
@@ -25,9 +30,15 @@ export interface PinMap {
   warnings: Finding[];
   /** The header model, for evaluating sketch expressions such as `digitalPinToInterrupt(2)`. */
   variant: VariantHeader;
+  /** The core's own tables, when a reader knows this board's core. */
+  core?: CoreFacts;
+  timerGroups: Array<{ timer: string; pins: number[]; source?: SourceRef }>;
+  notes: ContextNote[];
 }
 
 const NOT_AN_INTERRUPT_FALLBACK = -1;
+// A named pin past this is not a pin number (a sentinel such as 255 for "none").
+const MAX_PIN_NUMBER = 255;
 
 const BUS_ROLES: Array<{ name: string; capability: PinCapability; fn: string }> = [
   { name: 'SDA', capability: 'i2c', fn: 'I2C SDA' },
@@ -42,6 +53,16 @@ const BUS_ROLES: Array<{ name: string; capability: PinCapability; fn: string }> 
 function serialRole(name: string): { capability: PinCapability; fn: string } | undefined {
   const match = /^(?:PIN_SERIAL(\d*)_?)?(RX|TX)$/.exec(name);
   return match ? { capability: 'uart', fn: `Serial${match[1] ?? ''} ${match[2]}` } : undefined;
+}
+
+function addCapability(pin: Pin, capability: PinCapability): void {
+  if (!pin.capabilities.includes(capability)) pin.capabilities.push(capability);
+}
+
+// A pin past NUM_DIGITAL_PINS is named by the variant (A6 of a Nano is pin 20) but is not known to
+// work as a digital pin until a core table says so.
+function newPin(number: number, header: string | undefined, digital = true): Pin {
+  return { number, names: [`D${number}`], capabilities: digital ? ['digital'] : [], ...(header ? { source: { file: header } } : {}) };
 }
 
 export function buildPinMap(board: ResolvedBoard): PinMap {
@@ -59,75 +80,189 @@ export function buildPinMap(board: ResolvedBoard): PinMap {
   macroSource('NUM_ANALOG_INPUTS');
   macroSource('LED_BUILTIN');
   const pinNames = collectPinNames(variant);
+  const noTable = variant.header ? `${variant.header} has no NUM_DIGITAL_PINS` : (warnings[0]?.message ?? `${board.fqbn} has no variant header`);
+  const knowledge: Record<CapabilityKind, Knowledge> = {
+    pwm: { known: false, reason: noTable },
+    interrupt: { known: false, reason: noTable },
+    analog: { known: false, reason: noTable },
+    dac: { known: false, reason: 'the variant header states no DAC pins' },
+    serial: { known: false, reason: 'not read' },
+  };
 
   const pins: Pin[] = [];
   if (digitalPinCount === undefined) {
     if (variant.header) warnings.push({ severity: 'warning', code: 'pins-no-count', message: `${variant.header}: NUM_DIGITAL_PINS is not defined or not a number; no pin table`, file: variant.header });
   } else {
+    for (let number = 0; number < digitalPinCount; number++) pins.push(newPin(number, variant.header));
+    knowledge.pwm = pinMacroKnowledge(variant, 'digitalPinHasPWM', pins, (pin, value) => value !== 0 && addCapability(pin, 'pwm'), macroSource);
     const notAnInterrupt = variant.evaluate('NOT_AN_INTERRUPT') ?? NOT_AN_INTERRUPT_FALLBACK;
-    macroSource('digitalPinHasPWM');
-    macroSource('digitalPinToInterrupt');
-    const hasPwm = variant.pinFunction('digitalPinHasPWM');
-    const toInterrupt = variant.pinFunction('digitalPinToInterrupt');
-    for (let number = 0; number < digitalPinCount; number++) {
-      const capabilities: PinCapability[] = ['digital'];
-      const pin: Pin = { number, names: [`D${number}`], capabilities, ...(variant.header ? { source: { file: variant.header } } : {}) };
-      if ((hasPwm?.(number) ?? 0) !== 0) capabilities.push('pwm');
-      if (toInterrupt) {
-        const interrupt = toInterrupt(number);
-        if (interrupt !== undefined && interrupt !== notAnInterrupt && interrupt >= 0) {
-          capabilities.push('interrupt');
-          pin.interrupt = interrupt;
-        }
-      }
-      pins.push(pin);
-    }
-    markAnalogInputs(pins, variant, analogInputCount ?? 0, pinNames, macroSource);
+    knowledge.interrupt = pinMacroKnowledge(variant, 'digitalPinToInterrupt', pins, (pin, value) => {
+      if (value === notAnInterrupt || value < 0) return;
+      addCapability(pin, 'interrupt');
+      pin.interrupt = value;
+    }, macroSource);
+    // AVR's NUM_DIGITAL_PINS covers every pin of the core's port tables (checked against avr-gcc);
+    // elsewhere analog inputs may lie past it.
+    knowledge.analog = markAnalogInputs(pins, variant, analogInputCount, pinNames, macroSource, board.architecture !== 'avr');
     for (const [name, number] of pinNames) {
       const pin = pins[number];
       if (!pin) continue;
       if (!pin.names.includes(name)) pin.names.push(name);
-      if (name === 'LED_BUILTIN' && !pin.capabilities.includes('led')) pin.capabilities.push('led');
+      if (name === 'LED_BUILTIN') addCapability(pin, 'led');
       const role = BUS_ROLES.find((entry) => entry.name === name) ?? serialRole(name);
       if (role) {
-        if (!pin.capabilities.includes(role.capability)) pin.capabilities.push(role.capability);
+        addCapability(pin, role.capability);
         (pin.functions ??= []).push(role.fn);
       }
     }
   }
 
-  const serialPorts = serialPortsOf(variant, macroSource);
+  for (const [name, macro] of variant.macros) if (!macro.params && name.startsWith('SERIAL_PORT_') && /^Serial(\d+|USB)?$/.test(variant.expandText(name)?.trim() ?? '')) macroSource(name);
+  const serial = readSerialObjects(board, variant);
+  warnings.push(...serial.warnings);
+  knowledge.serial = serial.knowledge;
+  const serialPorts = new Set(serial.ports);
+  let serialUncertain = serial.uncertain;
+  let buses = busesOf(variant, pinNames, [...serialPorts]);
+  const core = readCoreFacts(board, variant);
+  let timerGroups: PinMap['timerGroups'] = [];
+  const notes: ContextNote[] = [];
+  if (core) {
+    mergeCoreFacts(core, pins, knowledge, variant.header);
+    warnings.push(...core.warnings);
+    if (core.known.serial.known && core.serialPorts) {
+      // The core's own rule is the whole statement (Renesas declares _UART1_…_UART5_ but links
+      // only SERIAL_HOWMANY of them).
+      serialPorts.clear();
+      serialPorts.add('Serial');
+      for (const port of core.serialPorts) serialPorts.add(port.name);
+      knowledge.serial = core.known.serial;
+      serialUncertain = [];
+    } else if (!core.known.serial.known && !knowledge.serial.known) {
+      knowledge.serial = core.known.serial;
+    }
+    buses = mergeBuses(buses, core, [...serialPorts]);
+    timerGroups = core.sharedTimers ?? [];
+    notes.push(...core.notes);
+  }
   return {
     header: variant.header,
     digitalPinCount,
     analogInputCount,
-    known: {
-      pwm: variant.macros.get('digitalPinHasPWM')?.params !== undefined,
-      interrupt: variant.macros.get('digitalPinToInterrupt')?.params !== undefined,
-      analog: analogInputCount !== undefined,
-    },
+    knowledge,
     pins,
-    buses: busesOf(variant, pinNames, serialPorts),
-    serialPorts,
+    buses,
+    serialPorts: [...serialPorts].sort((a, b) => a.length - b.length || a.localeCompare(b)),
+    serialUncertain: serialUncertain.filter((name) => !serialPorts.has(name)),
     pinNames,
     sources,
-    files: variant.files,
+    files: [...new Set([...variant.files, ...serial.files, ...(core?.files ?? [])])],
     warnings,
     variant,
+    core,
+    timerGroups,
+    notes,
   };
 }
 
+// A pin macro is a known fact only when it gives a number for every pin; a macro that calls into
+// the core at run time (Renesas' digitalPinHasPWM reads g_pin_cfg) says nothing here.
+function pinMacroKnowledge(variant: VariantHeader, macro: string, pins: Pin[], apply: (pin: Pin, value: number) => void, macroSource: (name: string) => SourceRef | undefined): Knowledge {
+  const source = macroSource(macro);
+  const fn = variant.pinFunction(macro);
+  if (!fn) return { known: false, reason: `the variant defines no ${macro}` };
+  const values = pins.map((pin) => fn(Number(pin.number)));
+  if (values.some((value) => value === undefined)) return { known: false, reason: `${macro}(p) is computed at run time, not from constants`, ...(source ? { source } : {}) };
+  values.forEach((value, index) => apply(pins[index], value!));
+  return { known: true, ...(source ? { source } : {}) };
+}
+
 // analogInputToDigitalPin(i) where defined (the core's own mapping), else the constant A<i>.
-function markAnalogInputs(pins: Pin[], variant: VariantHeader, count: number, pinNames: Map<string, number>, macroSource: (name: string) => SourceRef | undefined): void {
-  macroSource('analogInputToDigitalPin');
+function markAnalogInputs(pins: Pin[], variant: VariantHeader, count: number | undefined, pinNames: Map<string, number>, macroSource: (name: string) => SourceRef | undefined, extend: boolean): Knowledge {
+  const countSource = macroSource('NUM_ANALOG_INPUTS');
+  if (count === undefined) return { known: false, reason: 'the variant gives no NUM_ANALOG_INPUTS' };
+  const mappingSource = macroSource('analogInputToDigitalPin');
   const toDigital = variant.pinFunction('analogInputToDigitalPin');
   for (let input = 0; input < count; input++) {
     const number = toDigital ? toDigital(input) : pinNames.get(`A${input}`);
-    const pin = number !== undefined && number >= 0 ? pins[number] : undefined;
+    if (number === undefined) return { known: false, reason: `A${input} has no pin number in the variant` };
+    // Analog inputs past NUM_DIGITAL_PINS (a Nano's A6 is pin 20, MKR's A0 pin 15) are pins too.
+    if (extend && number >= pins.length && number < MAX_PIN_NUMBER) while (pins.length <= number) pins.push(newPin(pins.length, pins[0]?.source?.file, false));
+    const pin = number >= 0 ? pins[number] : undefined;
     if (!pin) continue;
-    if (!pin.capabilities.includes('analog-in')) pin.capabilities.push('analog-in');
+    addCapability(pin, 'analog-in');
     if (!pin.names.includes(`A${input}`)) pin.names.push(`A${input}`);
   }
+  const source = mappingSource ?? countSource;
+  return { known: true, ...(source ? { source } : {}) };
+}
+
+const CORE_CAPABILITY: Array<[keyof CoreFacts['known'] & CapabilityKind, PinCapability]> = [
+  ['pwm', 'pwm'],
+  ['analog', 'analog-in'],
+  ['interrupt', 'interrupt'],
+  ['dac', 'analog-out'],
+];
+
+// The core's table wins for every kind of fact it establishes; kinds it leaves unknown keep what
+// the variant header said (or its unknown).
+function mergeCoreFacts(core: CoreFacts, pins: Pin[], knowledge: Record<CapabilityKind, Knowledge>, header: string | undefined): void {
+  for (const corePin of core.pins) while (pins.length <= corePin.number) pins.push(newPin(pins.length, header, false));
+  for (const [kind, capability] of CORE_CAPABILITY) {
+    const said = core.known[kind];
+    if (!said.known) {
+      if (!knowledge[kind].known) knowledge[kind] = { known: false, reason: said.reason };
+      continue;
+    }
+    knowledge[kind] = { known: true, ...(said.source ? { source: said.source } : {}) };
+    for (const pin of pins) {
+      pin.capabilities = pin.capabilities.filter((entry) => entry !== capability);
+      if (capability === 'interrupt') delete pin.interrupt;
+      if (pin.details) delete pin.details[capability];
+    }
+  }
+  for (const corePin of core.pins) {
+    const pin = pins[corePin.number];
+    addCapability(pin, 'digital');
+    for (const name of corePin.names ?? []) if (!pin.names.includes(name)) pin.names.push(name);
+    const detail = (capability: PinCapability, text: string, source: SourceRef): void => {
+      addCapability(pin, capability);
+      (pin.details ??= {})[capability] = { text, source };
+    };
+    if (corePin.pwm && core.known.pwm.known) detail('pwm', [corePin.pwm.timer, corePin.pwm.channel].filter(Boolean).join(' '), corePin.pwm.source);
+    if (corePin.analog && core.known.analog.known) {
+      detail('analog-in', corePin.analog.channel, corePin.analog.source);
+      if (corePin.analog.input !== undefined && !pin.names.includes(`A${corePin.analog.input}`)) pin.names.push(`A${corePin.analog.input}`);
+    }
+    if (corePin.dac && core.known.dac.known) detail('analog-out', corePin.dac.channel, corePin.dac.source);
+    if (corePin.interrupt && core.known.interrupt.known) {
+      detail('interrupt', corePin.interrupt.line ?? `interrupt ${corePin.interrupt.number}`, corePin.interrupt.source);
+      pin.interrupt = corePin.interrupt.number;
+    }
+    for (const role of corePin.functions ?? []) {
+      addCapability(pin, role.capability);
+      if (!(pin.functions ??= []).includes(role.fn)) pin.functions.push(role.fn);
+    }
+    if (corePin.traps?.length) pin.traps = [...(pin.traps ?? []), ...corePin.traps];
+  }
+}
+
+function mergeBuses(buses: Bus[], core: CoreFacts, serialPorts: string[]): Bus[] {
+  const merged = buses.filter((bus) => !(core.buses ?? []).some((entry) => entry.name === bus.name));
+  merged.push(...(core.buses ?? []));
+  for (const port of core.serialPorts ?? []) {
+    const existing = merged.find((bus) => bus.name === port.name);
+    const pins: Record<string, number> = {};
+    if (port.pins?.TX !== undefined) pins.TX = port.pins.TX;
+    if (port.pins?.RX !== undefined) pins.RX = port.pins.RX;
+    if (existing) {
+      if (Object.keys(existing.pins).length === 0) existing.pins = pins;
+      continue;
+    }
+    merged.push({ kind: port.kind, name: port.name, pins, ...(port.source ? { source: port.source } : {}) });
+  }
+  for (const name of serialPorts) if (!merged.some((bus) => bus.name === name)) merged.push({ kind: 'uart', name, pins: {} });
+  return merged;
 }
 
 /** Names that stand for one pin: header constants, LED_BUILTIN*, PIN_* macros. */
@@ -140,19 +275,6 @@ function collectPinNames(variant: VariantHeader): Map<string, number> {
     if (value !== undefined && value >= 0) names.set(name, value);
   }
   return names;
-}
-
-function serialPortsOf(variant: VariantHeader, macroSource: (name: string) => SourceRef | undefined): string[] {
-  const ports = new Set<string>(['Serial']);
-  for (const [name, macro] of variant.macros) {
-    if (macro.params || !name.startsWith('SERIAL_PORT_')) continue;
-    const value = variant.expandText(name)?.trim();
-    if (value && /^Serial(\d+|USB)?$/.test(value)) {
-      ports.add(value);
-      macroSource(name);
-    }
-  }
-  return [...ports].sort((a, b) => a.length - b.length || a.localeCompare(b));
 }
 
 function busesOf(variant: VariantHeader, pinNames: Map<string, number>, serialPorts: string[]): Bus[] {
@@ -170,7 +292,7 @@ function busesOf(variant: VariantHeader, pinNames: Map<string, number>, serialPo
   const usbSerial = variant.expandText('SERIAL_PORT_USBVIRTUAL')?.trim();
   for (const port of serialPorts) {
     const source = [...variant.macros.values()].find((macro) => macro.name.startsWith('SERIAL_PORT_') && variant.expandText(macro.name)?.trim() === port)?.source;
-    buses.push({ kind: port === usbSerial ? 'usb' : 'uart', name: port, pins: {}, ...(source ? { source } : {}) });
+    buses.push({ kind: port === usbSerial || port === 'SerialUSB' ? 'usb' : 'uart', name: port, pins: {}, ...(source ? { source } : {}) });
   }
   return buses;
 }

@@ -25,6 +25,16 @@ export interface PreprocessOptions {
   includeDirs: string[];
   /** Which resolved includes to follow; the others are skipped (system headers, the core's C++ API). */
   follow(path: string): boolean;
+  /** Also resolve `#include <x>` in `includeDirs` (as gcc's -I does); default: only quoted includes. */
+  followSystem?: boolean;
+}
+
+/** An `#include` on an active line: what the compiler would include for this board. */
+export interface ActiveInclude {
+  header: string;
+  system: boolean;
+  file: string;
+  line: number;
 }
 
 export interface PreprocessResult {
@@ -32,6 +42,10 @@ export interface PreprocessResult {
   /** Tokens of active lines that are not directives, with their file. */
   tokens: Token[];
   files: string[];
+  /** Every #include on an active line, followed or not. */
+  includes: ActiveInclude[];
+  /** Files that said `#pragma once`: never read twice. */
+  onceFiles: Set<string>;
   warnings: Finding[];
 }
 
@@ -43,7 +57,7 @@ export function preprocess(mainFiles: string[], options: PreprocessOptions): Pre
   for (const [name, value] of Object.entries(options.defines)) {
     macros.set(name, { name, body: tokenize(value) });
   }
-  const result: PreprocessResult = { macros, tokens: [], files: [], warnings: [] };
+  const result: PreprocessResult = { macros, tokens: [], files: [], includes: [], onceFiles: new Set(), warnings: [] };
   for (const file of mainFiles) {
     // Include guards make a second pass over an already-read header a no-op, as in C.
     processFile(file, options, result, 0);
@@ -89,14 +103,14 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
       case 'ifdef':
       case 'ifndef': {
         const parentActive = active();
-        const value = parentActive && condition(directive, args, result.macros, file, line, result);
+        const value = parentActive && condition(directive, args, result.macros, file, line, result, options);
         conditions.push({ active: parentActive && value, taken: value, parentActive, line });
         break;
       }
       case 'elif': {
         const top = conditions[conditions.length - 1];
         if (!top) { warn(result, file, line, 'preprocessor-unbalanced', '#elif without #if'); break; }
-        const value = top.parentActive && !top.taken && condition('if', args, result.macros, file, line, result);
+        const value = top.parentActive && !top.taken && condition('if', args, result.macros, file, line, result, options);
         top.active = value;
         top.taken ||= value;
         break;
@@ -123,22 +137,30 @@ function runDirective(directive: string, args: Token[], file: string, line: numb
     const macro = parseDefine(args, file, line);
     if (macro) result.macros.set(macro.name, macro);
     else warn(result, file, line, 'preprocessor-bad-define', 'malformed #define ignored');
+  } else if (directive === 'pragma') {
+    if (args[0]?.text === 'once') result.onceFiles.add(file);
   } else if (directive === 'undef') {
     if (args[0]) result.macros.delete(args[0].text);
   } else if (directive === 'include') {
     const target = includeTarget(args, result.macros);
     if (!target) return;
-    // `<x.h>` searches only the -I folders, as gcc does (a variant's `#include <d32_core.h>`).
-    const dirs = target.system ? options.includeDirs : [dirname(file), ...options.includeDirs];
-    const path = dirs.map((dir) => join(dir, target.name)).find((candidate) => existsSync(candidate));
-    if (!path || !options.follow(path)) return;
+    result.includes.push({ header: target.name, system: target.system, file, line });
+    if (target.system && !options.followSystem) return;
+    const path = findInclude(target.name, target.system, file, options);
+    if (!path || !options.follow(path) || result.onceFiles.has(path)) return;
     if (depth >= MAX_INCLUDE_DEPTH) {
       warn(result, file, line, 'preprocessor-include-depth', `#include nested deeper than ${MAX_INCLUDE_DEPTH}, stopped`);
       return;
     }
     processFile(path, options, result, depth + 1);
   }
-  // #pragma, #error, #warning, #line: nothing a pin map needs.
+  // #error, #warning, #line: nothing a pin map needs.
+}
+
+// gcc: "x" looks beside the including file first, then the -I folders; <x> only the -I folders.
+function findInclude(name: string, system: boolean, from: string, options: PreprocessOptions): string | undefined {
+  const dirs = system ? options.includeDirs : [dirname(from), ...options.includeDirs];
+  return dirs.map((dir) => join(dir, name)).find((candidate) => existsSync(candidate));
 }
 
 function includeTarget(args: Token[], macros: Map<string, Macro>): { name: string; system: boolean } | undefined {
@@ -170,7 +192,7 @@ function parseDefine(args: Token[], file: string, line: number): Macro | undefin
   return { name: name.text, params, variadic, body: args.slice(index + 1), source };
 }
 
-function condition(kind: string, args: Token[], macros: Map<string, Macro>, file: string, line: number, result: PreprocessResult): boolean {
+function condition(kind: string, args: Token[], macros: Map<string, Macro>, file: string, line: number, result: PreprocessResult, options: PreprocessOptions): boolean {
   if (kind === 'ifdef') return macros.has(args[0]?.text ?? '');
   if (kind === 'ifndef') return !macros.has(args[0]?.text ?? '');
   // `defined X` / `defined(X)` are replaced before expansion (C11 6.10.1p4).
@@ -185,6 +207,16 @@ function condition(kind: string, args: Token[], macros: Map<string, Macro>, file
     const name = args[index + (parenthesised ? 2 : 1)];
     replaced.push({ ...token, kind: 'number', text: name && macros.has(name.text) ? '1' : '0' });
     index += parenthesised ? 3 : 1;
+  }
+  // `__has_include(<x>)` / `__has_include("x")`: true when the header is found where the
+  // compiler would look (C++17 [cpp.cond]); a header outside the folders given counts as absent.
+  for (let index = 0; index < replaced.length; index++) {
+    if (replaced[index].text !== '__has_include' || replaced[index + 1]?.text !== '(') continue;
+    let end = index + 2;
+    while (end < replaced.length && replaced[end].text !== ')') end++;
+    const target = includeTarget(replaced.slice(index + 2, end), macros);
+    const found = target ? findInclude(target.name, target.system, file, options) !== undefined : false;
+    replaced.splice(index, end - index + 1, { ...replaced[index], kind: 'number', text: found ? '1' : '0' });
   }
   const evaluation = evaluate(expandMacros(replaced, macros), { identifier: () => undefined, unknownIsZero: true });
   if (!evaluation.ok) {

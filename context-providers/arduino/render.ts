@@ -47,6 +47,7 @@ function pinLabel(pin: Pin | undefined, number: number | string): string {
 function renderPins(context: HardwareContext, fullCite: Citer): string[] {
   let cite = fullCite;
   const sources = context.board.sources ?? {};
+  const knowledge = context.knowledge ?? {};
   const pins = context.pins;
   if (pins.length === 0) return ['## Pins', '- No pin table: see the warnings.'];
   const numbers = (capability: Pin['capabilities'][number]) => pins.filter((pin) => pin.capabilities.includes(capability)).map((pin) => Number(pin.number));
@@ -55,28 +56,66 @@ function renderPins(context: HardwareContext, fullCite: Citer): string[] {
   const outer = cite;
   // Facts from the pin header cite only the line, to keep the section short.
   cite = (ref) => (ref?.file && ref.file === header && ref.line ? `:${ref.line}` : outer(ref));
-  lines.push(withSource(`- ${pins.length} digital pins D0–D${pins.length - 1}`, cite(sources.NUM_DIGITAL_PINS)));
+  const unknown = (kind: string, fallback: string): string | undefined => {
+    const entry = knowledge[kind];
+    if (entry && !entry.known) return `unknown (${entry.reason ?? fallback}${entry.source ? `: ${cite(entry.source)}` : ''})`;
+    return undefined;
+  };
+  const digital = numbers('digital');
+  const analogOnly = pins.filter((pin) => !pin.capabilities.includes('digital') && pin.capabilities.includes('analog-in')).map((pin) => Number(pin.number));
+  lines.push(withSource(`- ${digital.length} digital pins ${pinRanges(digital)}${analogOnly.length > 0 ? `; analog-only pins ${pinRanges(analogOnly)}` : ''}`, cite(sources.NUM_DIGITAL_PINS)));
   const analog = pins.filter((pin) => pin.capabilities.includes('analog-in'));
-  if (analog.length > 0) {
-    const names = analog.map((pin) => `${pin.names.find((name) => /^A\d+$/.test(name))}=D${pin.number}`);
-    lines.push(withSource(`- Analog inputs (analogRead): ${names.join(', ')}`, cite(sources.analogInputToDigitalPin ?? sources.NUM_ANALOG_INPUTS)));
+  const analogUnknown = unknown('analog', 'no analog table');
+  if (analogUnknown && analog.length === 0) lines.push(`- Analog inputs (analogRead): ${analogUnknown}`);
+  else if (analog.length > 0) {
+    const names = analog.map((pin) => {
+      const name = pin.names.find((entry) => /^A\d+$/.test(entry));
+      const channel = pin.details?.['analog-in']?.text;
+      return `${name ? `${name}=` : ''}D${pin.number}${channel ? ` ${channel}` : ''}`;
+    });
+    lines.push(withSource(`- Analog inputs (analogRead): ${names.join(', ')}`, cite(knowledge.analog?.source ?? sources.analogInputToDigitalPin ?? sources.NUM_ANALOG_INPUTS)));
   }
-  // Without the macro the header says nothing about PWM; "none" would be a false fact.
-  const pwm = sources.digitalPinHasPWM ? pinRanges(numbers('pwm')) || 'none' : 'not stated by the variant (no digitalPinHasPWM)';
-  lines.push(withSource(`- PWM (analogWrite): ${pwm}`, cite(sources.digitalPinHasPWM)));
-  const interrupts = pins.filter((pin) => pin.interrupt !== undefined).map((pin) => `D${pin.number}→${pin.interrupt}`);
-  const interruptText = sources.digitalPinToInterrupt ? interrupts.join(', ') || 'none' : 'not stated by the variant (no digitalPinToInterrupt)';
-  lines.push(withSource(`- External interrupts (attachInterrupt(digitalPinToInterrupt(pin), …)): ${interruptText}`, cite(sources.digitalPinToInterrupt)));
+  const dac = pins.filter((pin) => pin.capabilities.includes('analog-out'));
+  if (dac.length > 0) lines.push(withSource(`- DAC (true analog output): ${dac.map((pin) => `D${pin.number}${pin.details?.['analog-out'] ? ` ${pin.details['analog-out'].text}` : ''}`).join(', ')}`, cite(knowledge.dac?.source)));
+  const pwmUnknown = unknown('pwm', 'no digitalPinHasPWM');
+  const pwm = pwmUnknown ?? (pinRanges(numbers('pwm')) || 'none');
+  lines.push(withSource(`- PWM (analogWrite): ${pwm}`, pwmUnknown ? '' : cite(knowledge.pwm?.source ?? sources.digitalPinHasPWM)));
+  for (const group of context.timerGroups ?? []) {
+    if (group.pins.length < 2) continue;
+    lines.push(withSource(`  - share ${group.timer} (one frequency): ${pinRanges(group.pins.map(Number))}`, cite(group.source)));
+  }
+  const interrupts = pins.filter((pin) => pin.interrupt !== undefined);
+  const identity = interrupts.length > 0 && interrupts.every((pin) => pin.interrupt === Number(pin.number));
+  const interruptText = unknown('interrupt', 'no digitalPinToInterrupt') ?? (identity ? `${pinRanges(interrupts.map((pin) => Number(pin.number)))} (the pin number is the interrupt number)` : interrupts.map((pin) => `D${pin.number}→${pin.interrupt}`).join(', ') || 'none');
+  lines.push(withSource(`- External interrupts (attachInterrupt(digitalPinToInterrupt(pin), …)): ${interruptText}`, knowledge.interrupt && !knowledge.interrupt.known ? '' : cite(knowledge.interrupt?.source ?? sources.digitalPinToInterrupt)));
   const leds = pins.filter((pin) => pin.names.some((name) => name.startsWith('LED_BUILTIN')));
   if (leds.length > 0) lines.push(withSource(`- ${leds.map((pin) => `${pin.names.filter((name) => name.startsWith('LED_BUILTIN')).join('/')} = D${pin.number}`).join(', ')}`, cite(sources.LED_BUILTIN)));
   for (const bus of context.buses.filter((entry) => entry.kind === 'i2c' || entry.kind === 'spi')) lines.push(renderBus(bus, pins, cite));
   const serial = context.buses.filter((bus) => bus.kind === 'uart' || bus.kind === 'usb');
   if (serial.length > 0) {
-    const names = serial.map((bus) => (bus.kind === 'usb' ? `${bus.name} (USB)` : bus.name)).join(', ');
-    lines.push(withSource(`- Serial ports: ${names}; no other SerialN exists on this board`, cite(serial[0].source)));
+    const names = serial.map((bus) => {
+      const roles = Object.entries(bus.pins).map(([role, number]) => `${role}=D${number}`).join(' ');
+      return `${bus.name}${bus.kind === 'usb' ? ' (USB)' : ''}${roles ? ` (${roles})` : ''}`;
+    }).join(', ');
+    const serialUnknown = knowledge.serial && !knowledge.serial.known ? `; whether others exist is unknown (${knowledge.serial.reason})` : '; no other SerialN exists on this board';
+    lines.push(withSource(`- Serial ports: ${names}${serialUnknown}`, cite(serial[0].source)));
   }
+  lines.push(...renderTraps(pins, cite));
   lines.push('- Full pin table with every name: in the JSON context.');
   return lines;
+}
+
+// Chip traps grouped by kind: "Input only: D34–D39 (source)".
+function renderTraps(pins: Pin[], cite: Citer): string[] {
+  const groups = new Map<string, { text: string; pins: number[]; source?: SourceRef }>();
+  for (const pin of pins) {
+    for (const trap of pin.traps ?? []) {
+      const group = groups.get(trap.code) ?? { text: trap.text, pins: [], source: trap.source };
+      group.pins.push(Number(pin.number));
+      groups.set(trap.code, group);
+    }
+  }
+  return [...groups.values()].map((group) => withSource(`- ${group.text}: ${pinRanges(group.pins)}`, cite(group.source)));
 }
 
 function renderBus(bus: Bus, pins: Pin[], cite: Citer): string {
@@ -113,9 +152,15 @@ export function renderArduinoContext(context: HardwareContext): string {
       lines.push(withSource(`- ${ref.include} → ${where}`, cite(ref.source)));
     }
   }
-  if (context.notes && context.notes.length > 0) {
+  const fromIde = (context.notes ?? []).filter((note) => note.source?.file.startsWith('Arduino IDE'));
+  const coreNotes = (context.notes ?? []).filter((note) => !fromIde.includes(note));
+  if (coreNotes.length > 0) {
+    lines.push('## This core');
+    for (const note of coreNotes) lines.push(withSource(`- ${note.topic}: ${note.text}`, cite(note.source)));
+  }
+  if (fromIde.length > 0) {
     lines.push('## From the Arduino IDE');
-    for (const note of context.notes) lines.push(`- ${note.topic}: ${note.text}`);
+    for (const note of fromIde) lines.push(`- ${note.topic}: ${note.text}`);
   }
   if (context.findings.length > 0) {
     lines.push('## Findings in the sketch');

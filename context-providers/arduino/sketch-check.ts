@@ -9,50 +9,91 @@ import { readSketchSymbols, type SketchSymbols } from './sketch-symbols.js';
 
 interface Call {
   name: string;
+  receiver?: string;
   args: Token[][];
   token: Token;
+  /** Index of the name token in the sketch's tokens. */
+  at: number;
 }
 
 const STATEMENT_KEYWORDS = new Set(['return', 'else', 'do', 'case', 'throw', 'co_return', 'co_yield']);
 const PIN_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'analogWrite', 'analogRead', 'attachInterrupt', 'tone', 'noTone', 'pulseIn', 'shiftOut', 'shiftIn']);
+const DIGITAL_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'pulseIn', 'shiftOut', 'shiftIn', 'tone', 'noTone']);
+const NOT_CALLS = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', 'defined', 'catch', 'alignof', 'decltype', 'static_assert']);
 
 export function checkSketch(files: string[], dir: string, board: ResolvedBoard, pinMap: PinMap, includes: string[]): Finding[] {
   const symbols = readSketchSymbols(files, dir, pinMap);
   const findings: Finding[] = [...symbols.warnings];
-  const calls = findCalls(symbols.tokens);
+  const allCalls = findCalls(symbols.tokens);
+  const calls = allCalls.filter((call) => call.receiver === undefined && PIN_CALLS.has(call.name));
   const label = (pin: Pin): string => pin.names.filter((name) => /^(D\d+|A\d+)$/.test(name)).join('/') || String(pin.number);
   const list = (pins: Pin[]): string => pins.map(label).join(', ') || 'none';
   const at = (token: Token) => ({ file: token.file, line: token.line });
   const pinsWith = (capability: Pin['capabilities'][number]) => pinMap.pins.filter((pin) => pin.capabilities.includes(capability));
   const hasPinTable = pinMap.pins.length > 0;
+  const { knowledge } = pinMap;
+  const channelNumbers = pinMap.core ? pinMap.core.analogReadAcceptsChannelNumbers === true : board.architecture === 'avr';
 
   const pinUses: Array<{ pin: number; call: Call }> = [];
   for (const call of calls) {
-    const pinArg = call.name === 'attachInterrupt' ? undefined : call.args[0];
-    const pin = pinArg ? symbols.valueOf(pinArg) : undefined;
     if (!hasPinTable) continue;
-    if (pin !== undefined && call.name !== 'analogRead') pinUses.push({ pin, call });
-    if (pin !== undefined && call.name !== 'analogRead' && (pin < 0 || pin >= pinMap.pins.length)) {
-      findings.push({ severity: 'error', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}`, suggestion: 'Use a pin number the board has (see the pin table).' });
-      continue;
-    }
-    if (call.name === 'analogWrite' && pinMap.known.pwm && pin !== undefined && !pinMap.pins[pin].capabilities.includes('pwm')) {
-      findings.push({ severity: 'error', code: 'pwm-pin', ...at(call.token), message: `analogWrite(${label(pinMap.pins[pin])}): pin ${pin} has no PWM on ${board.name}; analogWrite only switches it fully on or off`, suggestion: `Use a PWM pin: ${list(pinsWith('pwm'))}.` });
-    }
-    if (call.name === 'analogRead' && pinMap.known.analog && pin !== undefined) {
-      // The AVR core also accepts channel numbers 0..NUM_ANALOG_INPUTS-1 (analogRead(0) is A0).
-      const isChannel = pin >= 0 && pin < (pinMap.analogInputCount ?? 0);
-      if (!isChannel && !pinMap.pins[pin]?.capabilities.includes('analog-in')) {
-        findings.push({ severity: 'error', code: 'analog-pin', ...at(call.token), message: `analogRead(${pin}): pin ${pin} is not an analog input on ${board.name}`, suggestion: `Use an analog input: ${list(pinsWith('analog-in'))}.` });
+    const pinArg = call.name === 'attachInterrupt' ? undefined : call.args[0];
+    const values = pinArg ? symbols.valuesOf(pinArg, call.at) : undefined;
+    const reported = new Set<string>();
+    for (const pin of values ?? []) {
+      const once = (finding: Finding): void => {
+        if (reported.has(finding.code)) return;
+        reported.add(finding.code);
+        findings.push(values!.length > 1 ? { ...finding, message: `${finding.message} (for ${values!.length} values of the loop, first ${pin})` } : finding);
+      };
+      if (call.name !== 'analogRead') pinUses.push({ pin, call });
+      if (call.name !== 'analogRead' && (pin < 0 || pin >= pinMap.pins.length)) {
+        if (pinMap.digitalPinCount !== undefined) once({ severity: 'error', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}`, suggestion: 'Use a pin number the board has (see the pin table).' });
+        continue;
+      }
+      const pinInfo = pinMap.pins[pin];
+      if (DIGITAL_CALLS.has(call.name) && !pinInfo.capabilities.includes('digital')) {
+        // Past NUM_DIGITAL_PINS only the core's own table (or AVR's, where it is exact) says what works.
+        if (board.architecture === 'avr' || pinMap.core) once({ severity: 'error', code: 'pin-analog-only', ...at(call.token), message: `${call.name}(${label(pinInfo)}, …): pin ${pin} is an analog input only on ${board.name}; digital functions do not work there`, suggestion: 'Use a digital pin (see the pin table), or read this pin with analogRead.' });
+        continue;
+      }
+      if (call.name === 'analogWrite' && knowledge.pwm.known && !pinMap.pins[pin].capabilities.includes('pwm') && !pinMap.pins[pin].capabilities.includes('analog-out')) {
+        once({ severity: 'error', code: 'pwm-pin', ...at(call.token), message: `analogWrite(${label(pinMap.pins[pin])}): pin ${pin} has no PWM on ${board.name}; ${analogWriteEffect(board, pinMap)}`, suggestion: `Use a PWM pin: ${list(pinsWith('pwm'))}.` });
+      }
+      if (call.name === 'analogRead' && knowledge.analog.known) {
+        // AVR and SAMD also accept channel numbers 0..NUM_ANALOG_INPUTS-1 (analogRead(0) is A0).
+        const isChannel = channelNumbers && pin >= 0 && pin < (pinMap.analogInputCount ?? 0);
+        if (!isChannel && !pinMap.pins[pin]?.capabilities.includes('analog-in')) {
+          once({ severity: 'error', code: 'analog-pin', ...at(call.token), message: `analogRead(${pin}): pin ${pin} is not an analog input on ${board.name}`, suggestion: `Use an analog input: ${list(pinsWith('analog-in'))}.` });
+        }
       }
     }
-    if (call.name === 'attachInterrupt' && pinMap.known.interrupt) findings.push(...interruptFindings(call, symbols, pinMap, board.name, list(pinsWith('interrupt'))));
+    if (call.name === 'attachInterrupt' && knowledge.interrupt.known) findings.push(...interruptFindings(call, symbols, pinMap, board.name, list(pinsWith('interrupt'))));
   }
   findings.push(...peripheralFindings(symbols, pinMap, board, includes));
   findings.push(...busConflicts(symbols, pinMap, pinUses));
+  if (pinMap.core?.check) {
+    const identifiers = new Set(symbols.tokens.filter((token) => token.kind === 'identifier').map((token) => token.text));
+    const view = {
+      calls: allCalls.map((call) => ({ name: call.name, ...(call.receiver ? { receiver: call.receiver } : {}), args: call.args, values: call.args.map((arg) => symbols.valuesOf(arg, call.at)), token: call.token })),
+      identifiers,
+      includes,
+      boardName: board.name,
+      board,
+    };
+    findings.push(...pinMap.core.check(view));
+  }
   // In reading order: by file as given, then by line.
   const order = new Map(files.map((file, index) => [file, index]));
   return findings.sort((a, b) => (order.get(a.file ?? '') ?? -1) - (order.get(b.file ?? '') ?? -1) || (a.line ?? 0) - (b.line ?? 0));
+}
+
+// What analogWrite does on a pin without PWM differs by core: AVR's wiring_analog.c writes LOW
+// below 128 and HIGH from 128; a core reader says what its own core does.
+function analogWriteEffect(board: ResolvedBoard, pinMap: PinMap): string {
+  if (pinMap.core?.analogWriteWithoutPwm) return pinMap.core.analogWriteWithoutPwm.text;
+  if (board.architecture === 'avr') return 'analogWrite only switches it fully on or off';
+  return 'it gives no PWM output there';
 }
 
 // Driving SDA/SCL or the SPI pins by hand while Wire or SPI owns them breaks the bus.
@@ -89,7 +130,10 @@ function interruptFindings(call: Call, symbols: SketchSymbols, pinMap: PinMap, b
   }
   const number = symbols.valueOf(first);
   if (number === undefined) return [];
-  const known = pinMap.pins.some((pin) => pin.interrupt === number);
+  const owner = pinMap.pins.find((pin) => pin.interrupt === number);
+  // Where digitalPinToInterrupt(p) is p (SAMD, arduino-pico, mbed), the pin number is the interrupt number.
+  if (owner && Number(owner.number) === number) return [];
+  const known = owner !== undefined;
   return [{
     severity: known ? 'warning' : 'error',
     code: 'interrupt-number',
@@ -108,13 +152,18 @@ function peripheralFindings(symbols: SketchSymbols, pinMap: PinMap, board: Resol
     const at = { file: token.file, line: token.line };
     if (/^Serial\d+$/.test(token.text) && !pinMap.serialPorts.includes(token.text) && !symbols.declared.has(token.text) && !reported.has(token.text)) {
       reported.add(token.text);
+      if (!pinMap.knowledge.serial.known || pinMap.serialUncertain.includes(token.text)) {
+        const why = pinMap.knowledge.serial.known ? `the core's headers declare ${token.text} only under a condition boardbridge could not establish for this board` : pinMap.knowledge.serial.reason;
+        findings.push({ severity: 'info', code: 'serial-unchecked', ...at, message: `${token.text}: not checked on ${board.name}: ${why}` });
+        continue;
+      }
       findings.push({ severity: 'error', code: 'unknown-serial', ...at, message: `${token.text} does not exist on ${board.name}; it has ${pinMap.serialPorts.join(', ')}`, suggestion: pinMap.serialPorts.length > 1 ? `Use ${pinMap.serialPorts.filter((port) => port !== 'Serial').join(' or ')}.` : 'Use Serial, or SoftwareSerial on two free pins for a second port.' });
     }
     for (const [object, header, bus] of [['Wire', 'Wire.h', 'i2c'], ['SPI', 'SPI.h', 'spi']] as const) {
       if (token.text !== object || symbols.tokens[index + 1]?.text !== '.' || reported.has(object)) continue;
       reported.add(object);
       if (!includes.includes(header)) findings.push({ severity: 'error', code: 'missing-include', ...at, message: `${object} is used but ${header} is not included`, suggestion: `Add #include <${header}> at the top of the sketch.` });
-      if (!pinMap.buses.some((entry) => entry.kind === bus)) findings.push({ severity: 'warning', code: `no-${bus}`, ...at, message: `${board.name}'s variant defines no ${bus.toUpperCase()} pins`, suggestion: 'Check that this board has the bus, or use a software implementation.' });
+      if (pinMap.pins.length > 0 && !pinMap.buses.some((entry) => entry.kind === bus)) findings.push({ severity: 'warning', code: `no-${bus}`, ...at, message: `${board.name}'s variant defines no ${bus.toUpperCase()} pins`, suggestion: 'Check that this board has the bus, or use a software implementation.' });
     }
   }
   return findings;
@@ -130,10 +179,13 @@ function findCalls(tokens: Token[]): Call[] {
   const calls: Call[] = [];
   for (let index = 0; index < tokens.length - 1; index++) {
     const token = tokens[index];
-    if (token.kind !== 'identifier' || !PIN_CALLS.has(token.text) || tokens[index + 1].text !== '(' || tokenIsMember(tokens, index)) continue;
+    if (token.kind !== 'identifier' || NOT_CALLS.has(token.text) || tokens[index + 1].text !== '(') continue;
+    const member = tokenIsMember(tokens, index);
+    const receiver = member ? tokens[index - 2] : undefined;
+    if (member && receiver?.kind !== 'identifier') continue;
     // `void tone(...)` is a declaration, not a call; `return tone(...)` and `else tone(...)` are calls.
     const before = tokens[index - 1];
-    if (before?.kind === 'identifier' && !STATEMENT_KEYWORDS.has(before.text)) continue;
+    if (!member && before?.kind === 'identifier' && !STATEMENT_KEYWORDS.has(before.text)) continue;
     const args: Token[][] = [[]];
     let depth = 0;
     let end = index + 2;
@@ -147,7 +199,7 @@ function findCalls(tokens: Token[]): Call[] {
       if (text === ',' && depth === 0) args.push([]);
       else args[args.length - 1].push(tokens[end]);
     }
-    calls.push({ name: token.text, args, token });
+    calls.push({ name: token.text, ...(receiver ? { receiver: receiver.text } : {}), args: args.length === 1 && args[0].length === 0 ? [] : args, token, at: index });
   }
   return calls;
 }

@@ -16,7 +16,19 @@ export interface SketchSymbols {
   warnings: Finding[];
   /** Value of an argument expression, or undefined when it is not a known integer. */
   valueOf(tokens: Token[]): number | undefined;
+  /** Its values when it depends on the variable of an enclosing `for` over a literal range. */
+  valuesOf(tokens: Token[], at: number): number[] | undefined;
 }
+
+/** `for (int p = 2; p <= 13; p++) { … }`: the variable, its values, and the token range of the body. */
+interface LoopRange {
+  name: string;
+  values: number[];
+  start: number;
+  end: number;
+}
+
+const MAX_LOOP_VALUES = 256;
 
 const TYPE_WORDS = new Set(['const', 'constexpr', 'static', 'unsigned', 'signed', 'int', 'long', 'short', 'char', 'byte', 'uint8_t', 'int8_t', 'uint16_t', 'int16_t', 'uint32_t', 'int32_t', 'size_t', 'pin_size_t', 'word', 'volatile']);
 const ASSIGNMENTS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<=', '>>=', '++', '--']);
@@ -72,7 +84,87 @@ export function readSketchSymbols(files: string[], dir: string, pinMap: PinMap):
     const value = valueOf(tokens.slice(index + 1, end));
     if (value !== undefined) constants.set(name.text, BigInt(value));
   }
-  return { tokens, macros: result.macros, constants, declared, warnings: result.warnings, valueOf };
+  const loops = literalLoops(tokens, valueOf);
+  const valuesOf = (argument: Token[], at: number): number[] | undefined => {
+    const single = valueOf(argument);
+    if (single !== undefined) return [single];
+    const loop = loops.filter((entry) => at > entry.start && at < entry.end && argument.some((token) => token.text === entry.name)).pop();
+    if (!loop) return undefined;
+    const values: number[] = [];
+    for (const value of loop.values) {
+      const evaluation = evaluate(expandMacros(argument, result.macros), { identifier: (name) => (name === loop.name ? BigInt(value) : constants.get(name)), unknownIsZero: false });
+      if (!evaluation.ok) return undefined;
+      values.push(Number(evaluation.value));
+    }
+    return values;
+  };
+  return { tokens, macros: result.macros, constants, declared, warnings: result.warnings, valueOf, valuesOf };
+}
+
+// Loops whose variable runs over literal bounds with a constant step, and whose body never
+// assigns it: `for (int p = 2; p <= 13; p++)`, `for (byte i = 5; i > 0; i -= 1)`.
+function literalLoops(tokens: Token[], valueOf: (tokens: Token[]) => number | undefined): LoopRange[] {
+  const loops: LoopRange[] = [];
+  for (let index = 0; index < tokens.length; index++) {
+    if (tokens[index].text !== 'for' || tokens[index + 1]?.text !== '(') continue;
+    const close = matching(tokens, index + 1);
+    if (close < 0) continue;
+    const header = tokens.slice(index + 2, close);
+    const parts: Token[][] = [[]];
+    for (const token of header) {
+      if (token.text === ';') parts.push([]);
+      else parts[parts.length - 1].push(token);
+    }
+    if (parts.length !== 3) continue;
+    const [init, test, step] = parts;
+    const equals = init.findIndex((token) => token.text === '=');
+    if (equals < 1) continue;
+    const name = init[equals - 1].text;
+    const from = valueOf(init.slice(equals + 1));
+    if (from === undefined || test[0]?.text !== name) continue;
+    const limit = valueOf(test.slice(2));
+    const comparison = test[1]?.text;
+    let delta: number | undefined;
+    if (step.length === 2 && ((step[0].text === name && step[1].text === '++') || (step[0].text === '++' && step[1].text === name))) delta = 1;
+    else if (step.length === 2 && ((step[0].text === name && step[1].text === '--') || (step[0].text === '--' && step[1].text === name))) delta = -1;
+    else if (step.length >= 3 && step[0].text === name && (step[1].text === '+=' || step[1].text === '-=')) {
+      const amount = valueOf(step.slice(2));
+      if (amount !== undefined && amount !== 0) delta = step[1].text === '+=' ? amount : -amount;
+    }
+    if (limit === undefined || delta === undefined || !comparison) continue;
+    const holds = (value: number): boolean => (comparison === '<' ? value < limit : comparison === '<=' ? value <= limit : comparison === '>' ? value > limit : comparison === '>=' ? value >= limit : comparison === '!=' ? value !== limit : false);
+    const values: number[] = [];
+    for (let value = from; holds(value) && values.length <= MAX_LOOP_VALUES; value += delta) values.push(value);
+    if (values.length === 0 || values.length > MAX_LOOP_VALUES) continue;
+    const bodyStart = close + 1;
+    const bodyEnd = tokens[bodyStart]?.text === '{' ? matching(tokens, bodyStart) : statementEnd(tokens, bodyStart);
+    if (bodyEnd < 0) continue;
+    const assigned = tokens.slice(bodyStart, bodyEnd).some((token, offset, body) => token.text === name && (ASSIGNMENTS.has(body[offset + 1]?.text ?? '') || ['++', '--', '&'].includes(body[offset - 1]?.text ?? '')));
+    if (!assigned) loops.push({ name, values, start: bodyStart, end: bodyEnd });
+  }
+  return loops;
+}
+
+function matching(tokens: Token[], open: number): number {
+  const pairs: Record<string, string> = { '(': ')', '{': '}', '[': ']' };
+  const closeText = pairs[tokens[open].text];
+  let depth = 0;
+  for (let index = open; index < tokens.length; index++) {
+    if (tokens[index].text === tokens[open].text) depth++;
+    else if (tokens[index].text === closeText && --depth === 0) return index;
+  }
+  return -1;
+}
+
+function statementEnd(tokens: Token[], start: number): number {
+  let depth = 0;
+  for (let index = start; index < tokens.length; index++) {
+    const text = tokens[index].text;
+    if (text === '(' || text === '{' || text === '[') depth++;
+    if (text === ')' || text === '}' || text === ']') depth--;
+    if (text === ';' && depth === 0) return index;
+  }
+  return -1;
 }
 
 function reassignedNames(tokens: Token[]): Set<string> {

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import type { Finding, SourceRef } from '../types.js';
 import { evaluate } from './c-expression.js';
+import { compileFlags } from './compile-flags.js';
 import { tokenize, type Token } from './c-tokens.js';
 import { expandMacros, preprocess, type Macro } from './preprocessor.js';
 import type { ResolvedBoard } from './resolve.js';
@@ -42,42 +43,9 @@ export function avrDeviceMacro(mcu: string): string {
   return `__AVR_AT${family}${match[2].toUpperCase()}__`;
 }
 
-/** Splits a recipe command line into arguments, honouring "double" and 'single' quotes. */
-export function splitCommandLine(line: string): string[] {
-  const args: string[] = [];
-  let current = '';
-  let quote: string | undefined;
-  let started = false;
-  for (const char of line) {
-    if (quote) {
-      if (char === quote) quote = undefined;
-      else current += char;
-    } else if (char === '"' || char === "'") {
-      quote = char;
-      started = true;
-    } else if (/\s/.test(char)) {
-      if (started || current) args.push(current);
-      current = '';
-      started = false;
-    } else {
-      current += char;
-    }
-  }
-  if (started || current) args.push(current);
-  return args;
-}
-
-/** The `-D` definitions of the board's C++ compile recipe, plus the compiler's own target macros. */
+/** The `-D` definitions of the board's C++ compile recipe (response files too), plus the compiler's own target macros. */
 export function compileDefines(board: ResolvedBoard): Record<string, string> {
-  const recipe = board.expand(board.properties.get('recipe.cpp.o.pattern') ?? '', { includes: '', source_file: '', object_file: '' });
-  const defines: Record<string, string> = { __cplusplus: '201103L' };
-  for (const arg of splitCommandLine(recipe)) {
-    if (!arg.startsWith('-D') || arg.length < 3) continue;
-    const body = arg.slice(2);
-    const equals = body.indexOf('=');
-    if (equals < 0) defines[body] = '1';
-    else defines[body.slice(0, equals)] = body.slice(equals + 1);
-  }
+  const defines = { ...compileFlags(board).defines };
   const mcu = board.expanded('build.mcu');
   if (board.architecture === 'avr' && mcu) {
     defines.__AVR__ = '1';

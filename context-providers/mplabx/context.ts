@@ -2,10 +2,11 @@
 // its device, toolchain, packs and options, the device pack's facts and the
 // MCC pin names, every fact with the file (and line) it came from.
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ContextNote, DetectedProject, Finding, HardwareContext, LibraryRef, Limit, Selection } from '../types.js';
 import type { DeviceFacts } from './device-facts.js';
-import { architectureOf, programMemory } from './edc.js';
+import { deviceFamily, describeFamily, FAMILY_TABLE, type DeviceFamily } from './device-family.js';
+import { programMemory } from './edc.js';
 import { readMccOutput } from './mcc-files.js';
 import { readMplabXProject } from './mplabx-project.js';
 import { normaliseOptions } from './options.js';
@@ -82,6 +83,8 @@ export async function loadMplabContext(detected: DetectedProject, selection: Sel
   }
 
   const device = conf?.device ?? facts?.device ?? 'unknown device';
+  // An .atdf names the core; a .PIC's arch attribute does not, so PIC families come from the table.
+  const family = conf?.device ? deviceFamily(conf.device, facts?.file.toLowerCase().endsWith('.atdf') ? { architecture: facts.architecture, file: facts.file } : undefined) : undefined;
   const flash = facts?.memories.find((m) => m.kind === 'flash');
   const ram = facts?.memories.find((m) => m.kind === 'ram');
   return {
@@ -90,14 +93,14 @@ export async function loadMplabContext(detected: DetectedProject, selection: Sel
       name: device,
       id: device,
       mcu: device,
-      architecture: facts?.architecture ?? (conf?.device ? architectureOf(conf.device, undefined) : undefined) ?? architectureFromToolchain(conf?.toolchain),
+      architecture: family ? describeFamily(family) : architectureFromToolchain(conf?.toolchain),
       flashBytes: flash?.bytes,
       ramBytes: ram?.bytes,
       sources: {
         ...(conf?.sources.device ? { device: conf.sources.device } : {}),
         ...(flash ? { flashBytes: flash.source } : {}),
         ...(ram ? { ramBytes: ram.source } : {}),
-        ...(facts ? { architecture: { file: facts.file } } : {}),
+        ...(family ? { architecture: { file: family.source.file } } : {}),
       },
     },
     pins: table.pins,
@@ -123,7 +126,7 @@ export async function loadMplabContext(detected: DetectedProject, selection: Sel
       configurations: project.configurations.map((c) => ({ name: c.name, device: c.device, toolchain: c.toolchain, source: c.sources.configuration })),
       files: project.items.map((i) => ({ path: i.path, role: i.role, ...(i.exists ? {} : { missing: true }), source: i.source })),
     },
-    notes: notesOf(facts, table.package),
+    notes: [...familyNotes(conf?.device, family, facts ? 'its device file does not name the core' : 'the device pack is not installed'), ...imageNotes(conf), ...buildNotes(project, conf), ...notesOf(facts, table.package)],
   };
 }
 
@@ -136,14 +139,40 @@ function outsideFolders(project: MplabProject): string[] {
   return [...new Set(folders)];
 }
 
+function familyNotes(device: string | undefined, family: DeviceFamily | undefined, why: string): ContextNote[] {
+  if (!device) return [];
+  if (!family) return [{ topic: 'device family', text: `${device} matches no family in the family table, and no installed device file names its core; its family and core are unknown`, source: { file: FAMILY_TABLE } }];
+  if (!family.source.cited) return [];
+  return [{ topic: 'device family', text: `${describeFamily(family)}, from the family table (${why}): ${family.source.cited}`, source: { file: family.source.file } }];
+}
+
+function imageNotes(conf: MplabConfiguration | undefined): ContextNote[] {
+  return conf?.imagePath ? [{ topic: 'image', text: `the build writes ${conf.imagePath}`, source: conf.sources.imagePath }] : [];
+}
+
+// MPLAB for VS Code projects build from the CMake files the extension generates; say whether they are there.
+function buildNotes(project: MplabProject, conf: MplabConfiguration | undefined): ContextNote[] {
+  if (project.format !== 'vscode' || !conf) return [];
+  const folder = `cmake/${project.name}/${conf.name}`;
+  const presets = join(project.root, folder, 'CMakePresets.json');
+  if (existsSync(presets)) return [{ topic: 'build', text: `boardbridge build runs the CMake project the MPLAB extension generated in ${folder}/ (cmake --preset, then cmake --build)`, source: { file: presets } }];
+  return [{ topic: 'build', text: `${folder}/CMakePresets.json is missing: the MPLAB extension writes ${folder}/ when it builds the project in VS Code, and boardbridge build needs it` }];
+}
+
 function architectureFromToolchain(toolchain: string | undefined): string | undefined {
   switch (toolchain?.toUpperCase()) {
     case 'XC8':
       return '8-bit (PIC or AVR)';
     case 'XC16':
       return '16-bit (PIC24 or dsPIC)';
+    case 'XC-DSC':
+      return 'dsPIC (16- or 32-bit DSC)';
     case 'XC32':
       return '32-bit (PIC32 or SAM)';
+    case 'AVR-GCC':
+      return '8-bit AVR';
+    case 'ARM GCC':
+      return '32-bit Arm';
     default:
       return undefined;
   }

@@ -20,7 +20,7 @@ export function parseEdc(text: string, file: string): { facts?: DeviceFacts; war
   return {
     facts: {
       device,
-      architecture: architectureOf(device, root.attrs.arch),
+      architecture: root.attrs.arch,
       family: root.attrs.family ?? root.attrs.arch,
       file,
       memories: memories(root, device, file),
@@ -33,18 +33,6 @@ export function parseEdc(text: string, file: string): { facts?: DeviceFacts; war
     },
     warnings,
   };
-}
-
-export function architectureOf(device: string, arch: string | undefined): string | undefined {
-  const name = device.toUpperCase();
-  if (name.startsWith('DSPIC')) return 'dsPIC (16-bit)';
-  if (name.startsWith('PIC24')) return 'PIC24 (16-bit)';
-  if (name.startsWith('PIC32')) return 'PIC32 (32-bit MIPS)';
-  if (name.startsWith('PIC18')) return 'PIC18 (8-bit)';
-  if (/^PIC1[026]/.test(name)) return `${name.slice(0, 5)} (8-bit)`;
-  if (/^AT(MEGA|TINY|XMEGA)|^AVR\d/.test(name)) return 'AVR (8-bit)';
-  if (name.startsWith('ATSAM')) return 'SAM (32-bit Arm)';
-  return arch;
 }
 
 // Program memory addresses count differently per core: bytes on PIC18 and

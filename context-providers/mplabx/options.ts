@@ -1,5 +1,5 @@
-// Turns the compiler option blocks of XC8, XC16 and XC32 configurations into
-// one normalised list (optimisation, defines, include directories, memory
+// Turns the compiler option blocks of XC8, XC16/XC-DSC, XC32 and the GCC
+// toolchains (AVR-GCC, Arm GCC) into one normalised list (optimisation, defines, include directories, memory
 // model ...). Only options that change what code may do or how it is built
 // are kept; IDE bookkeeping (listing files, tool firmware) is not.
 import type { Finding, SourceRef } from '../types.js';
@@ -102,9 +102,29 @@ const xc32: Record<string, Record<string, Rule>> = {
   },
 };
 
-const rulesByToolchain: Record<string, Record<string, Record<string, Rule>>> = { XC8: xc8, XC16: xc16, XC32: xc32 };
+// AVR-GCC and Arm GCC are plain GCC drivers; MPLAB names their options as it does XC32's (itself GCC-based).
+const gcc: Record<string, Record<string, Rule>> = {
+  GCC: xc32Compiler,
+  'GCC-LD': xc32['C32-LD'],
+};
 
-export const knownToolchains = Object.keys(rulesByToolchain);
+// XC-DSC is XC16's successor for dsPIC and takes XC16's options.
+const rulesByToolchain: Record<string, Record<string, Record<string, Rule>>> = { XC8: xc8, XC16: xc16, 'XC-DSC': xc16, XC32: xc32, 'AVR-GCC': gcc, 'ARM GCC': gcc };
+
+export const knownToolchains = ['XC8', 'XC16', 'XC-DSC', 'XC32', 'AVR-GCC', 'Arm GCC'];
+
+/**
+ * The option block a VS Code property belongs in: `C30.heap-size` or `C30/heap-size` names its block;
+ * a bare key goes to the first block of the toolchain with a rule for it, else to `properties`.
+ */
+export function blockForProperty(toolchain: string | undefined, key: string): { block: string; key: string } {
+  const rules = toolchain ? rulesByToolchain[toolchain.toUpperCase()] : undefined;
+  if (!rules) return { block: 'properties', key };
+  const split = /^([^./]+)[./](.+)$/.exec(key);
+  if (split && rules[split[1]]) return { block: split[1], key: split[2] };
+  const block = Object.keys(rules).find((name) => rules[name][key]);
+  return { block: block ?? 'properties', key };
+}
 
 export function normaliseOptions(conf: MplabConfiguration): { options: NormalisedOption[]; warnings: Finding[] } {
   const toolchain = conf.toolchain?.toUpperCase();

@@ -20,15 +20,17 @@ export interface OptionProperty {
 export interface MplabConfiguration {
   name: string;
   device?: string;
-  /** Programmer/debugger id as MPLAB X stores it: `pkob4hybrid`, `ICD4Tool`, `PK5Tool`, `Simulator`. */
+  /** Programmer/debugger as the project stores it: MPLAB X ids (`pkob4hybrid`, `ICD4Tool`, `Simulator`) or the VS Code `tool` (`PKOB nano`). */
   platformTool?: string;
-  /** `XC8`, `XC16`, `XC32` as written in the project. */
+  /** `XC8`, `XC16`, `XC32` as written in an MPLAB X project; from a VS Code `provider`: `XC-DSC`, `AVR-GCC`, `Arm GCC` too. */
   toolchain?: string;
   toolchainVersion?: string;
+  /** MPLAB for VS Code: the built image as the configuration names it (`./out/<project>/default.elf`). */
+  imagePath?: string;
   packs: MplabPack[];
   /** Option blocks by element name: `HI-TECH-COMP`, `C30`, `C32-LD`, ... */
   optionBlocks: Record<string, OptionProperty[]>;
-  /** Where `device`, `toolchain`, `platformTool` and the configuration itself are written. */
+  /** Where `device`, `toolchain`, `platformTool`, `imagePath` and the configuration itself are written. */
   sources: Record<string, SourceRef>;
 }
 

@@ -8,7 +8,7 @@ import { uploadRecipe, type RecipeInput } from '../../boards/upload/recipe.js';
 import { discoverPlatforms, type InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
 import { resolveFqbn } from '../../context-providers/arduino/resolve.js';
 import { resolveUploadTool } from '../../context-providers/arduino/upload-tool.js';
-import { splitCommandLine } from '../../context-providers/arduino/variant-header.js';
+import { splitCommandLine } from '../../context-providers/arduino/compile-flags.js';
 
 const DEBIAN_AVR = '/usr/share/arduino/hardware/arduino/avr';
 const UNO_ARGS = ['-patmega328p', '-carduino', '-P/dev/ttyACM0', '-b115200', '-D'];

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests use: the Arduino AVR toolchain and
-# platform, simavr and QEMU emulated boards, socat ptys, MicroPython firmware,
+# platform, simavr and QEMU emulated boards, cmake and ninja (MPLAB for VS Code
+# builds), socat ptys, MicroPython firmware,
 # Chromium for the panel's browser tests, and bubblewrap (codex-acp's sandbox
 # needs bwrap to read or patch files). Skips what is already there.
 set -euo pipefail
 
 packages=(
   arduino-core-avr arduino-mighty-1284p arduino-builder gcc-avr avr-libc avrdude
-  simavr libsimavr-dev libsimavr-examples gcc libc6-dev make socat
+  simavr libsimavr-dev libsimavr-examples gcc libc6-dev make cmake ninja-build socat
   qemu-system-misc qemu-system-arm firmware-microbit-micropython
   chromium bubblewrap
 )

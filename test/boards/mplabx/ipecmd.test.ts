@@ -125,3 +125,45 @@ describe('programming a project (stand-in ipecmd)', () => {
     expect(written.join('')).toContain('(configuration "release" of avr-blink)');
   });
 });
+
+describe('programming an MPLAB for VS Code project (stand-in ipecmd)', () => {
+  /** A copy of the real pwr-probe-test project with the configuration's `tool` set and its hex built. */
+  function vscodeProject(tool: string | undefined): string {
+    const root = join(tempDir('mplabx-vscode-program-'), 'pwr-probe-test');
+    cpSync(join(sharedFixtures, 'vscode-pwr-probe-test'), root, { recursive: true });
+    const file = join(root, '.vscode', 'pwr-probe-test.mplab.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    if (tool) doc.configurations[0].tool = tool;
+    rmSync(file, { force: true });
+    writeFileSync(file, JSON.stringify(doc, null, 4));
+    mkdirSync(join(root, 'out', 'pwr-probe-test'), { recursive: true });
+    writeFileSync(join(root, 'out', 'pwr-probe-test', 'default.hex'), ':00000001FF\n');
+    return root;
+  }
+
+  it('maps the tool names MPLAB for VS Code writes to ipecmd codes, and names the debuggers it cannot drive', () => {
+    expect(ipecmdArguments({ device: 'PIC24EP256MC206', tool: 'MPLAB PICkit 5', hexFile: 'a.hex' })).toEqual({ args: ['-TPPK5', '-P24EP256MC206', '-Fa.hex', '-M', '-OL'] });
+    expect(ipecmdArguments({ device: 'PIC18F47Q10', tool: 'MPLAB ICD 4', hexFile: 'a.hex' })).toEqual({ args: ['-TPICD4', '-P18F47Q10', '-Fa.hex', '-M', '-OL'] });
+    expect(ipecmdArguments({ device: 'PIC18F47Q10', tool: 'MPLAB Snap', hexFile: 'a.hex' })).toMatchObject({ args: expect.arrayContaining(['-TPSN']) });
+    const nano = ipecmdArguments({ device: 'PIC32CM1216MC00032', tool: 'PKOB nano', hexFile: 'a.hex' });
+    expect(nano).toEqual({ error: expect.stringContaining('the configuration\'s tool "PKOB nano" is the Curiosity Nano on-board debugger, which boardbridge cannot drive') });
+    expect(ipecmdArguments({ device: 'ATSAME54P20A', tool: 'J-Link', hexFile: 'a.hex' })).toEqual({ error: expect.stringContaining('SEGGER J-Link, which boardbridge cannot drive') });
+  });
+
+  it("programs the configuration's device with its tool and the hex bin2hex wrote beside the image", async () => {
+    const root = vscodeProject('MPLAB PICkit 5');
+    const ipecmd = standInIpecmd(join(root, '..'));
+    const resolved = await resolveProgramTarget({ project: root });
+    if ('error' in resolved) throw new Error(resolved.error);
+    const hex = join(root, 'out', 'pwr-probe-test', 'default.hex');
+    expect(resolved.target).toEqual({ project: root, configuration: 'default', device: 'PIC24EP256MC206', tool: 'PK5', image: hex });
+    const result = await programMplabProject({ project: root, consent: grantProgram(resolved.target, 'test: person said yes'), ipecmd: ipecmd.path });
+    expect(result).toMatchObject({ ok: true, message: `programmed PIC24EP256MC206 with ${hex}` });
+    expect(readFileSync(ipecmd.log, 'utf8').trim().split('\n')).toEqual(['-TPPK5', '-P24EP256MC206', `-F${hex}`, '-M', '-OL']);
+  });
+
+  it('refuses, saying why, when the configuration names no tool or one ipecmd cannot drive', async () => {
+    expect(await resolveProgramTarget({ project: vscodeProject(undefined) })).toEqual({ error: expect.stringContaining('"tool" in the .mplab.json configuration') });
+    expect(await resolveProgramTarget({ project: vscodeProject('PKOB nano') })).toEqual({ error: expect.stringMatching(/"PKOB nano" is the Curiosity Nano on-board debugger, which boardbridge cannot drive .* \(configuration "default" of pwr-probe-test\)$/) });
+  });
+});

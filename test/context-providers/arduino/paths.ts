@@ -11,3 +11,5 @@ export const USER_HARDWARE = resolve(FIXTURES, 'user_hardware');
 export const DEBIAN_AVR = '/usr/share/arduino/hardware/arduino/avr';
 /** Scratch space, gitignored. */
 export const TMP = resolve(REPO_ROOT, '.tmp/arduino-tests');
+/** Six real 32-bit platforms laid out as an arduino-cli data directory (SOURCES.md). */
+export const DATA_DIR_32BIT = resolve(FIXTURES, 'data_dir_32bit');

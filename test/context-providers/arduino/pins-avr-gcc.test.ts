@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { buildPinMap, type PinMap } from '../../../context-providers/arduino/pin-map.js';
 import { discoverPlatforms, type InstalledPlatforms } from '../../../context-providers/arduino/platforms.js';
 import { resolveFqbn, type ResolvedBoard } from '../../../context-providers/arduino/resolve.js';
-import { splitCommandLine } from '../../../context-providers/arduino/variant-header.js';
+import { splitCommandLine } from '../../../context-providers/arduino/compile-flags.js';
 import { TMP } from './paths.js';
 
 const run = promisify(execFile);

@@ -28,10 +28,12 @@ describe('detecting MPLAB projects', () => {
     expect(detected).toEqual({ kind: 'mplabx', root: folder, main: join(folder, '.vscode', 'blink.mplab.json') });
     const context = await createMplabxProvider({ packRoots: [] }).load(detected!, {});
     expect(context.board.id).toBe('PIC18F47Q10');
-    expect(context.toolchain).toMatchObject({ name: 'XC8', version: '3.00' });
-    expect(context.toolchain?.options?.map((o) => `${o.name}=${o.value}`)).toEqual(['optimization=-O2', 'define=_XTAL_FREQ=64000000', 'include-dir=include', 'library=libm']);
+    // The toolchain is the property group the configuration names; its provider carries compiler and version.
+    expect(context.toolchain).toMatchObject({ name: 'XC8', version: '3.00', source: { line: 24 } });
+    expect(context.toolchain?.options?.map((o) => `${o.name}=${o.value}`)).toEqual(['optimization=2', 'define=_XTAL_FREQ=64000000', 'include-dir=include']);
     expect(context.libraries[0]).toMatchObject({ name: 'PIC18F-Q_DFP', version: '1.26.442', source: { line: 11 } });
-    expect(context.project?.files?.filter((f) => f.missing).map((f) => f.path)).toEqual(['drivers/uart.c']);
+    // The glob matches the sources and leaves out/ and .vscode/ out; the listed path that does not exist is missing.
+    expect(context.project?.files?.map((f) => `${f.path}${f.missing ? ' (missing)' : ''}`)).toEqual(['include/board.h', 'src/main.c', 'drivers/uart.c (missing)']);
   });
 
   it('says nothing about a folder that holds no project', async () => {
@@ -132,7 +134,7 @@ describe('rendering', () => {
     const provider = createMplabxProvider({ packRoots: [] });
     const detected = (await provider.detect(join(sharedFixtures, 'pic18f47q10-curiosity-hpc-demo-code.X')))!;
     const text = provider.render(await provider.load(detected, {}));
-    expect(text).toContain('- Device: PIC18F47Q10, PIC18 (8-bit) (nbproject/configurations.xml:174)');
+    expect(text).toContain('- Device: PIC18F47Q10, PIC18 (8-bit, PIC18 core) (nbproject/configurations.xml:174)');
     expect(text).toContain('- Configuration in use: free (nbproject/configurations.xml:171); others: pro');
     expect(text).toContain('- Toolchain: XC8 3.00 (nbproject/configurations.xml:178)');
     expect(text).toContain('- Device pack: PIC18F-Q_DFP 1.26.442 (not installed here) (nbproject/configurations.xml:183)');

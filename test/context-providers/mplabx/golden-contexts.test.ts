@@ -61,7 +61,7 @@ describe('MPLAB X contexts of the fixture projects match their golden JSON', () 
     const context = await provider.load(detected, {});
     expect(context.toolchain).toMatchObject({ name: 'XC16', version: '2.00' });
     expect(context.toolchain?.options).toContainEqual(expect.objectContaining({ name: 'optimization', value: '-O0' }));
-    expect(context.board.architecture).toBe('dsPIC (16-bit)');
+    expect(context.board.architecture).toBe('dsPIC33 (16-bit, dsPIC DSC core)');
   });
 
   it('lists every source of the fixture projects as missing, since the fixtures hold only project files', async () => {

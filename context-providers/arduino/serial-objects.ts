@@ -1,0 +1,92 @@
+// The serial objects a board has, the way its compiler sees them: the variant's SERIAL_PORT_*
+// macros, and the core's and variant's headers read under the board's defines — `extern Uart
+// Serial1;` (SAMD), `extern SerialUART Serial1, Serial2;` (arduino-pico), `#define Serial1 _UART1_`
+// (Renesas, mbed), `extern HardwareSerial Serial2;` (ESP32). A name the headers mention only in a
+// branch that is false here is uncertain: the condition may depend on a header not read.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { Finding, Knowledge } from '../types.js';
+import { tokenize } from './c-tokens.js';
+import { preprocess } from './preprocessor.js';
+import type { ResolvedBoard } from './resolve.js';
+import type { VariantHeader } from './variant-header.js';
+
+export interface SerialObjects {
+  /** Objects that exist for this board. */
+  ports: string[];
+  /** Objects the headers name only under a condition that is false here. */
+  uncertain: string[];
+  knowledge: Knowledge;
+  files: string[];
+  warnings: Finding[];
+}
+
+const SERIAL_NAME = /^Serial(\d+|USB)?$/;
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep);
+}
+
+function fromPortMacros(variant: VariantHeader): Set<string> {
+  const ports = new Set<string>(['Serial']);
+  for (const [name, macro] of variant.macros) {
+    if (macro.params || !name.startsWith('SERIAL_PORT_')) continue;
+    const value = variant.expandText(name)?.trim();
+    if (value && SERIAL_NAME.test(value)) ports.add(value);
+  }
+  return ports;
+}
+
+export function readSerialObjects(board: ResolvedBoard, variant: VariantHeader): SerialObjects {
+  const ports = fromPortMacros(variant);
+  // On AVR the variant's SERIAL_PORT_* macros are the whole statement (the core declares Serial1
+  // under avr-libc's UBRR1H, which is the same set); checked against avr-gcc on every Debian board.
+  if (board.architecture === 'avr') {
+    const source = variant.header ? { file: variant.header } : undefined;
+    return { ports: [...ports], uncertain: [], knowledge: { known: true, ...(source ? { source } : {}) }, files: [], warnings: [] };
+  }
+  const arduinoH = join(board.corePath, 'Arduino.h');
+  if (!existsSync(arduinoH)) {
+    return { ports: [...ports], uncertain: [], knowledge: { known: false, reason: `the core's Arduino.h is not installed (${arduinoH})` }, files: [], warnings: [] };
+  }
+  const variantDir = board.variantPath && existsSync(board.variantPath) ? board.variantPath : undefined;
+  const mains = [arduinoH, ...(variant.header ? [variant.header] : []), ...(variantDir && existsSync(join(variantDir, 'variant.h')) ? [join(variantDir, 'variant.h')] : [])];
+  const apiDir = join(board.corePath, 'api');
+  const result = preprocess(mains, {
+    defines: variant.defines,
+    includeDirs: [board.corePath, ...(variantDir ? [variantDir] : [])],
+    followSystem: true,
+    // ArduinoCore-API (`api/`) holds the classes, never the instances: skipping it halves the work.
+    follow: (path) => (isInside(path, board.corePath) && !isInside(path, apiDir)) || (variantDir !== undefined && isInside(path, variantDir)),
+  });
+  const tokens = result.tokens;
+  for (let index = 0; index < tokens.length; index++) {
+    if (tokens[index].text !== 'extern') continue;
+    for (let end = index + 1; end < tokens.length && tokens[end].text !== ';' && tokens[end].text !== '{' && tokens[end].text !== '('; end++) {
+      if (tokens[end].kind === 'identifier' && SERIAL_NAME.test(tokens[end].text)) ports.add(tokens[end].text);
+    }
+  }
+  for (const [name, macro] of result.macros) if (!macro.params && SERIAL_NAME.test(name)) ports.add(name);
+  const mentioned = new Set<string>();
+  for (const file of result.files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const token of tokenize(text, file)) if (token.kind === 'identifier' && SERIAL_NAME.test(token.text)) mentioned.add(token.text);
+  }
+  const missingVariant = board.variantPath && !variantDir;
+  const knowledge: Knowledge = missingVariant
+    ? { known: false, reason: `the variant folder ${board.variantPath} is not installed, and variants declare serial ports` }
+    : { known: true, source: { file: arduinoH } };
+  return {
+    ports: [...ports],
+    uncertain: [...mentioned].filter((name) => !ports.has(name)),
+    knowledge,
+    files: result.files,
+    warnings: [],
+  };
+}

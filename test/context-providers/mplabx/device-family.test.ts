@@ -1,0 +1,84 @@
+// The family table (boards/data/microchip-families.json) over real device names
+// of every current Microchip line, and the installed device file's core winning
+// over the table.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { deviceFamily, describeFamily, FAMILY_TABLE } from '../../../context-providers/mplabx/device-family.js';
+
+const expected: Array<[string[], string]> = [
+  [['PIC10F200', 'PIC10F322'], 'PIC10 (8-bit, PIC baseline core)'],
+  [['PIC12F675', 'PIC12F1840'], 'PIC12 (8-bit, PIC baseline or mid-range core)'],
+  [['PIC16F877A', 'PIC16F18446', 'PIC16LF1559'], 'PIC16 (8-bit, PIC mid-range core)'],
+  [['PIC18F47Q10', 'PIC18F45K22', 'PIC18F57Q43'], 'PIC18 (8-bit, PIC18 core)'],
+  [['ATtiny85', 'ATtiny1616', 'ATtiny3227'], 'tinyAVR (8-bit, AVR core)'],
+  [['ATmega328P', 'ATmega4809', 'ATmega2560'], 'megaAVR (8-bit, AVR core)'],
+  [['ATxmega128A1U'], 'AVR XMEGA (8-bit, AVR core)'],
+  [['AVR128DA48', 'AVR128DB48', 'AVR64DD32', 'AVR64DU32'], 'AVR Dx (8-bit, AVR core)'],
+  [['AVR64EA48', 'AVR16EB32'], 'AVR Ex (8-bit, AVR core)'],
+  [['AVR32SD32'], 'AVR Sx (8-bit, AVR core)'],
+  [['PIC24FJ128GA010', 'PIC24EP256MC206', 'PIC24FJ1024GB610'], 'PIC24 (16-bit, PIC24 core)'],
+  [['dsPIC33CK256MP508', 'dsPIC33EP128MC502', 'dsPIC33FJ128GP802', 'dsPIC33CH512MP508'], 'dsPIC33 (16-bit, dsPIC DSC core)'],
+  [['dsPIC30F4011'], 'dsPIC30 (16-bit, dsPIC DSC core)'],
+  [['dsPIC33AK128MC106', 'dsPIC33AK512MPS512'], 'dsPIC33A (32-bit, dsPIC33A DSC core)'],
+  [['PIC32MX795F512L', 'PIC32MX270F256D'], 'PIC32MX (32-bit, MIPS32 M4K)'],
+  [['PIC32MZ2048EFH144'], 'PIC32MZ (32-bit, MIPS32 microAptiv)'],
+  [['PIC32MK1024GPE100'], 'PIC32MK (32-bit, MIPS32)'],
+  [['PIC32MM0256GPM064'], 'PIC32MM (32-bit, MIPS32 microAptiv UC)'],
+  [['PIC32CM1216MC00032', 'PIC32CM5164JH01100'], 'PIC32CM (32-bit, Arm Cortex-M0+)'],
+  [['PIC32CM5164LS00100', 'PIC32CM5164LE00100'], 'PIC32CM LE/LS (32-bit, Arm Cortex-M23)'],
+  [['PIC32CX1025SG41128', 'PIC32CX1012BZ25048'], 'PIC32CX (32-bit, Arm Cortex-M4F)'],
+  [['PIC32CZ8110CA90208'], 'PIC32CZ (32-bit, Arm Cortex-M7)'],
+  [['PIC32CK2051SG01144'], 'PIC32CK (32-bit, Arm Cortex-M33)'],
+  [['ATSAMD21G18A', 'ATSAMD10D14AM', 'ATSAMC21J18A', 'ATSAML21J18B', 'ATSAMR21G18A', 'ATSAMDA1J16B'], 'SAM D/C/L/R (32-bit, Arm Cortex-M0+)'],
+  [['ATSAML11E16A', 'ATSAML10E16A'], 'SAM L10/L11 (32-bit, Arm Cortex-M23)'],
+  [['ATSAMD51J19A', 'ATSAME54P20A', 'ATSAME51J20A'], 'SAM D5x/E5x (32-bit, Arm Cortex-M4F)'],
+  [['ATSAMG55J19', 'ATSAM4S16C', 'ATSAM4E16E'], 'SAM G/SAM4 (32-bit, Arm Cortex-M4)'],
+  [['ATSAM3X8E'], 'SAM3 (32-bit, Arm Cortex-M3)'],
+  [['ATSAME70Q21B', 'ATSAMV71Q21B', 'ATSAMS70J21B'], 'SAM E70/S70/V70/V71 (32-bit, Arm Cortex-M7)'],
+  [['ATSAMA5D27'], 'SAMA5 (32-bit, Arm Cortex-A5)'],
+];
+
+describe('Microchip device families from the cited family table', () => {
+  for (const [devices, family] of expected) {
+    it(`${devices.join(', ')} → ${family}`, () => {
+      for (const device of devices) {
+        const found = deviceFamily(device);
+        expect(found && describeFamily(found), device).toBe(family);
+        expect(found?.source.file).toBe(FAMILY_TABLE);
+      }
+    });
+  }
+
+  it('only PIC32MX/MZ/MK/MM are MIPS; every PIC32C and SAM part is Arm', () => {
+    for (const [devices, family] of expected) {
+      for (const device of devices) {
+        const core = deviceFamily(device)?.core ?? '';
+        if (/^PIC32M/i.test(device)) expect(core, device).toMatch(/^MIPS32/);
+        if (/^(PIC32C|ATSAM)/i.test(device)) expect(core, `${device} ${family}`).toMatch(/^Arm Cortex-/);
+      }
+    }
+  });
+
+  it('a name the table does not cover is unknown, not guessed', () => {
+    expect(deviceFamily('MCP2221A')).toBeUndefined();
+    expect(deviceFamily('PIC17C44')).toBeUndefined();
+  });
+
+  it("an installed .atdf's architecture gives the core, cited to that file", () => {
+    expect(deviceFamily('ATSAMD21G18A', { architecture: 'CORTEX-M0PLUS', file: '/packs/SAMD21_DFP/atdf/ATSAMD21G18A.atdf' })).toEqual({
+      family: 'SAM D/C/L/R',
+      bits: 32,
+      core: 'Arm Cortex-M0+',
+      source: { file: '/packs/SAMD21_DFP/atdf/ATSAMD21G18A.atdf' },
+    });
+    expect(deviceFamily('ATmega4809', { architecture: 'AVR8X', file: '/p/ATmega4809.atdf' })).toMatchObject({ family: 'megaAVR', core: 'AVR core', bits: 8 });
+  });
+
+  it('every row of the table has a pattern that compiles, a family, a core and a source', () => {
+    const table = JSON.parse(readFileSync(FAMILY_TABLE, 'utf8')) as { families: Array<Record<string, unknown>> };
+    for (const row of table.families) {
+      expect(() => new RegExp(String(row.pattern))).not.toThrow();
+      expect(row).toEqual(expect.objectContaining({ family: expect.any(String), core: expect.any(String), bits: expect.any(Number), source: expect.stringMatching(/Microchip .*data sheet|manual/) }));
+    }
+  });
+});
