@@ -10,7 +10,7 @@ import { resolveFqbn } from '../../../../context-providers/arduino/resolve.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
 import type { SourceRef } from '../../../../context-providers/types.js';
 import { TMP } from '../paths.js';
-import { sketchView } from './esp32-sketch-view.js';
+import { esp32Findings } from './esp32-findings.js';
 
 const ROOT = join(TMP, 'esp32-arduino-libs');
 const PLATFORM = join(ROOT, 'packages/esp32/hardware/esp32/3.0.7');
@@ -214,8 +214,7 @@ describe('ESP32 3.x layout with the esp32-arduino-libs tool (a tree written by t
 
   test('checks: ledcSetup is an ERROR on a 3.x core, ADC2 with Wi-Fi a WARNING on the S3', () => {
     const board = resolveFqbn('esp32:esp32:esp32s3', installed);
-    const facts = readEsp32Tables(board, readVariantHeader(board))!;
-    const findings = facts.check!(sketchView(join(ROOT, 'sketches/adc2_wifi/adc2_wifi.ino'), board));
+    const findings = esp32Findings(join(ROOT, 'sketches/adc2_wifi/adc2_wifi.ino'), board);
     expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['5 error esp32-ledc-api', '8 warning esp32-adc2-wifi']);
     expect(findings[0].message).toContain('removed in arduino-esp32 3.0');
     expect(findings[0].suggestion).toContain('ledcAttach(pin, freq, bits)');
@@ -228,14 +227,13 @@ describe('ESP32 3.x layout with the esp32-arduino-libs tool (a tree written by t
     expect(facts.known.pwm).toMatchObject({ known: false, reason: expect.stringContaining('BOARD_HAS_PIN_REMAP') });
     expect(facts.serialPorts![0]).toMatchObject({ name: 'Serial', kind: 'usb' });
     expect(lineOf(facts.serialPorts![0].source)).toBe('#define Serial USBSerial');
-    const findings = facts.check!(sketchView(join(ROOT, 'sketches/adc2_wifi/adc2_wifi.ino'), board));
+    const findings = esp32Findings(join(ROOT, 'sketches/adc2_wifi/adc2_wifi.ino'), board);
     expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['5 error esp32-ledc-api']);
   });
 
   test('checks: touchRead and dacWrite do not exist on the C3; flash, strapping and USB pins', () => {
     const board = resolveFqbn('esp32:esp32:esp32c3', installed);
-    const facts = readEsp32Tables(board, readVariantHeader(board))!;
-    const findings = facts.check!(sketchView(join(ROOT, 'sketches/c3_touch/c3_touch.ino'), board));
+    const findings = esp32Findings(join(ROOT, 'sketches/c3_touch/c3_touch.ino'), board);
     expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual([
       '2 error esp32-no-touch',
       '3 error esp32-no-dac',
@@ -279,8 +277,7 @@ describe('ESP32 2.0.x layout with tools/sdk/<mcu> in the platform (a tree writte
 
   test('ledcAttach is an ERROR on this pre-3.0 core; ledcSetup, ledcAttachPin and analogWrite pass', () => {
     const board = resolveFqbn('esp32:esp32:esp32c3', installed);
-    const facts = readEsp32Tables(board, readVariantHeader(board))!;
-    const findings = facts.check!(sketchView(join(root, 'sketches/c3_ledc/c3_ledc.ino'), board));
+    const findings = esp32Findings(join(root, 'sketches/c3_ledc/c3_ledc.ino'), board);
     expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['5 error esp32-ledc-api']);
   });
 });

@@ -3,13 +3,12 @@
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { CoreFacts } from '../../../../context-providers/arduino/core-tables/index.js';
 import { readEsp32Tables } from '../../../../context-providers/arduino/core-tables/esp32.js';
 import { discoverPlatforms } from '../../../../context-providers/arduino/platforms.js';
 import { resolveFqbn, type ResolvedBoard } from '../../../../context-providers/arduino/resolve.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
 import { FIXTURES, TMP } from '../paths.js';
-import { sketchView } from './esp32-sketch-view.js';
+import { esp32Findings } from './esp32-findings.js';
 
 const DATA_32 = join(FIXTURES, 'data_dir_32bit');
 const CM = join(DATA_32, 'packages/cm/hardware/esp32/1.7.5');
@@ -33,20 +32,18 @@ const TRUE_ERRORS: Record<string, string> = {
 
 describe('ESP32 checks on cm:esp32:ringo', () => {
   let board: ResolvedBoard;
-  let facts: CoreFacts;
   const sketch = (name: string, body: string): string => {
     const file = join(SKETCHES, name, `${name}.ino`);
     mkdirSync(join(SKETCHES, name), { recursive: true });
     writeFileSync(file, body);
     return file;
   };
-  const run = (file: string) => facts.check!(sketchView(file, board)).map((finding) => `${finding.line} ${finding.severity} ${finding.code}`);
+  const run = (file: string) => esp32Findings(file, board).map((finding) => `${finding.line} ${finding.severity} ${finding.code}`);
 
   beforeAll(async () => {
     rmSync(SKETCHES, { recursive: true, force: true });
     const installed = await discoverPlatforms({ dataDirs: [DATA_32], sketchbookDirs: [], includeDebian: false, home: TMP });
     board = resolveFqbn('cm:esp32:ringo', installed);
-    facts = readEsp32Tables(board, readVariantHeader(board))!;
   });
 
   test('every library example: each ERROR is a true one, listed with its reason', () => {
@@ -54,7 +51,7 @@ describe('ESP32 checks on cm:esp32:ringo', () => {
     const errors: string[] = [];
     const counts = { examples: examples.length, error: 0, warning: 0, info: 0 };
     for (const file of examples) {
-      for (const finding of facts.check!(sketchView(file, board))) {
+      for (const finding of esp32Findings(file, board)) {
         counts[finding.severity]++;
         if (finding.severity === 'error') errors.push(`${relative(join(CM, 'libraries'), file)}:${finding.line} ${finding.code}`);
       }
@@ -88,7 +85,7 @@ describe('ESP32 checks on cm:esp32:ringo', () => {
 
   test('touchRead and dacWrite on pins without them are ERRORs naming the pins that have them', () => {
     const file = sketch('touch_dac', 'void setup() {\n  touchRead(T3);\n  touchRead(5);\n  dacWrite(DAC2, 10);\n  dacWrite(27, 10);\n}\nvoid loop() {}\n');
-    const findings = facts.check!(sketchView(file, board));
+    const findings = esp32Findings(file, board);
     expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['3 error esp32-touch-pin', '5 error esp32-dac-pin']);
     expect(findings[0].suggestion).toBe('Use a touch pin: T0=GPIO4, T1=GPIO0, T2=GPIO2, T3=GPIO15, T4=GPIO13, T5=GPIO12, T6=GPIO14, T7=GPIO27, T8=GPIO33, T9=GPIO32.');
     expect(findings[1].suggestion).toBe('Use a DAC pin: DAC1=GPIO25, DAC2=GPIO26.');
@@ -96,14 +93,14 @@ describe('ESP32 checks on cm:esp32:ringo', () => {
 
   test('the 3.x LEDC API is an ERROR on this core, whose esp32-hal-ledc.h has ledcSetup (not the 1.7.5 version number decides)', () => {
     const file = sketch('ledc_3x', 'void setup() {\n  ledcAttach(5, 5000, 8);\n  ledcWrite(5, 128);\n  ledcSetup(0, 5000, 8);\n  ledcAttachPin(5, 0);\n}\nvoid loop() {}\n');
-    const findings = facts.check!(sketchView(file, board));
+    const findings = esp32Findings(file, board);
     expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['2 error esp32-ledc-api']);
     expect(findings[0].message).toMatch(/ledcAttach exists only from arduino-esp32 3.0; Ringo by CircuitMess's core has the older LEDC API \(.*esp32-hal-ledc.h:30\)/);
   });
 
   test('before 3.0, two channels of one LEDC timer set to different frequencies, and channels past the last, are WARNINGs', () => {
     const file = sketch('ledc_timers', 'void setup() {\n  ledcSetup(0, 5000, 8);\n  ledcSetup(1, 1000, 8);\n  ledcSetup(2, 1000, 8);\n  ledcSetup(3, 1000, 8);\n  ledcSetup(16, 1000, 8);\n}\nvoid loop() {}\n');
-    const findings = facts.check!(sketchView(file, board));
+    const findings = esp32Findings(file, board);
     expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['3 warning esp32-ledc-shared-timer', '6 warning esp32-ledc-channel']);
     expect(findings[0].message).toBe('ledcSetup(1, …) at 1000 Hz, 8 bits and ledcSetup(0, …) at 5000 Hz, 8 bits (line 2): channels 0 and 1 share one LEDC timer on this core, so the later setup changes both');
   });
@@ -126,6 +123,6 @@ describe('ESP32 checks on cm:esp32:ringo', () => {
     expect(bareFacts.warnings.map((warning) => warning.code)).toEqual(['esp32-core-missing']);
     expect(bareFacts.pins).toHaveLength(35);
     const file = sketch('ledc_unknown', 'void setup() {\n  ledcAttach(5, 5000, 8);\n  analogWrite(5, 3);\n}\nvoid loop() {}\n');
-    expect(bareFacts.check!(sketchView(file, bare)).map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['2 info esp32-ledc-unknown']);
+    expect(esp32Findings(file, bare).map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['2 info esp32-ledc-unknown']);
   });
 });
