@@ -27,6 +27,8 @@ export interface CoreApi {
   functions: Map<string, SourceRef>;
   /** Undefined when HardwareSerial.h is not installed. */
   serial?: CoreSerialObject[];
+  /** HardwareSerial's `void begin(unsigned long baud, …)` declaration. */
+  serialBegin?: SourceRef;
 }
 
 /**
@@ -43,6 +45,7 @@ export function readCoreApi(board: ResolvedBoard, defines: Record<string, string
     files: result.files,
     functions: declaredFunctions(result.tokens),
     ...(hasSerialHeader ? { serial: serialObjects(result.tokens, result.macros) } : {}),
+    ...beginDeclaration(result.tokens),
   };
 }
 
@@ -69,6 +72,11 @@ function declaredFunctions(tokens: Token[]): Map<string, SourceRef> {
     if (!functions.has(token.text)) functions.set(token.text, { file: token.file ?? '', line: token.line });
   }
   return functions;
+}
+
+function beginDeclaration(tokens: Token[]): { serialBegin?: SourceRef } {
+  const begin = tokens.find((token, index) => token.text === 'begin' && tokens[index - 1]?.text === 'void' && tokens[index + 2]?.text === 'unsigned' && token.file?.endsWith('HardwareSerial.h'));
+  return begin ? { serialBegin: { file: begin.file ?? '', line: begin.line } } : {};
 }
 
 // `(gpio_num_t)26` → 26: the cast names an enum the SDK defines, not needed for the number.

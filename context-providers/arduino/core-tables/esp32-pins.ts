@@ -59,8 +59,9 @@ function pinTraps(facts: Esp32Facts, gpio: number): NonNullable<CorePin['traps']
   if (facts.strapping.pins.has(gpio)) add('strapping', 'strapping pin: its level at reset selects the boot mode', facts.strapping.source);
   if (facts.usb.pins.has(gpio)) add('usb', 'native USB: using it as GPIO disconnects USB', facts.usb.source);
   if (facts.adc.get(gpio)?.unit === 2 && facts.adc2WithWifi) add('adc2-wifi', facts.adc2WithWifi.value === 'blocked' ? 'ADC2: no analogRead while Wi-Fi runs' : 'ADC2: shared with Wi-Fi, reads can fail', facts.adc2WithWifi.source);
+  // One text per code: the context lists a trap once with all its pins; T-numbers are pin names.
   const touch = facts.touch.get(gpio);
-  if (touch) add('touch', `touch pad ${touch.name} (touchRead)`, touch.source);
+  if (touch) add('touch', 'touch pad (touchRead)', touch.source);
   return traps;
 }
 
@@ -89,6 +90,14 @@ export function esp32SerialPorts(facts: Esp32Facts, variant: VariantHeader): Cor
   });
 }
 
+// The installed HardwareSerial.h's begin() (rxPin = -1 by default) on an ESP32 whose core does
+// not define RX1 in the header, i.e. before 3.0.
+function serial1Begin(facts: Esp32Facts): SourceRef | undefined {
+  if (facts.chip.id !== 'esp32' || !facts.ledc.known || facts.ledc.generation !== 'before 3.0' || !facts.core.serial) return undefined;
+  if (facts.core.serial.some((object) => object.name === 'Serial1' && object.pins)) return undefined;
+  return facts.core.serialBegin;
+}
+
 export function esp32Notes(facts: Esp32Facts): ContextNote[] {
   const { chip } = facts;
   const notes: ContextNote[] = [];
@@ -106,16 +115,17 @@ export function esp32Notes(facts: Esp32Facts): ContextNote[] {
   const ledc = facts.ledc.known ? ` This core's API (${facts.ledc.generation}): ${facts.ledc.how}.` : '';
   notes.push({
     topic: 'PWM (LEDC)',
-    text: `${chip.ledcChannels.value} LEDC channels on ${chip.ledcTimers.value} timers, routable to any output GPIO; channels on one timer share its frequency.${ledc}`,
+    text: `${chip.ledcChannels.value > 8 ? `${chip.ledcChannels.value} LEDC channels in two speed groups of ${chip.ledcChannels.value / 2}, each group with ${chip.ledcTimers.value} timers` : `${chip.ledcChannels.value} LEDC channels on ${chip.ledcTimers.value} timers`}, routable to any output GPIO${facts.ledc.known && facts.ledc.generation === 'before 3.0' ? '; channels 2n and 2n+1 share a timer, so one frequency' : ''}.${ledc}`,
     source: facts.ledc.known ? facts.ledc.source : facts.outputMatrix,
   });
-  const memory = [facts.flash.pins, facts.psram?.pins ?? [], facts.octal?.pins ?? []].flatMap((pins) => [...pins]);
-  notes.push({ topic: 'Flash and PSRAM pins', text: `${gpioList(memory)} connect to the module's flash/PSRAM (${gpioList(facts.flash.pins)} always): leave them alone.`, source: facts.flash.source });
-  notes.push({ topic: 'Strapping pins', text: `${gpioList(facts.strapping.pins)} are read at reset to pick the boot mode: nothing connected may hold them at the wrong level then.`, source: facts.strapping.source });
-  if (facts.inputOnly.pins.size > 0) {
-    notes.push({ topic: 'Input-only pins', text: `${gpioList(facts.inputOnly.pins)} are inputs only (no output, no PWM).`, source: facts.inputOnly.source });
-  } else if (facts.usb.pins.size > 0) {
-    notes.push({ topic: 'Native USB', text: `${gpioList(facts.usb.pins)} carry native USB (${chip.usb.otg ? 'USB OTG' : ''}${chip.usb.otg && chip.usb.serialJtag ? ' and ' : ''}${chip.usb.serialJtag ? 'USB-Serial-JTAG' : ''}); Serial is the USB port when "USB CDC On Boot" is enabled.`, source: facts.usb.source });
+  if (facts.core.files.length > 0 && !facts.core.functions.has('analogWrite')) {
+    const setup = facts.core.functions.get('ledcSetup');
+    notes.push({ topic: 'No analogWrite', text: 'This core declares no analogWrite (calling it does not compile): drive PWM with the LEDC calls above.', ...(setup ? { source: setup } : {}) });
+  }
+  const begin = serial1Begin(facts);
+  if (begin) notes.push({ topic: 'Serial1 pins', text: 'Serial1.begin(baud) without pins uses GPIO9/10 on this core (HardwareSerial.cpp before 3.0), the flash pins: always pass rxPin and txPin.', source: begin });
+  if (facts.usb.pins.size > 0) {
+    notes.push({ topic: 'Native USB', text: `${gpioList(facts.usb.pins)} carry native USB (${[chip.usb.otg ? 'USB OTG' : '', chip.usb.serialJtag ? 'USB-Serial-JTAG' : ''].filter(Boolean).join(' and ')}); Serial is the USB port when "USB CDC On Boot" is enabled.`, source: facts.usb.source });
   }
   return notes;
 }

@@ -2,7 +2,7 @@
 // for what the reader takes from the cm platform's headers: the LEDC functions the core declares,
 // and the SDK's channel macros as gcc's preprocessor defines them.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readEsp32Tables } from '../../../../context-providers/arduino/core-tables/esp32.js';
@@ -46,7 +46,9 @@ describe('host gcc agrees with the ESP32 reader on the cm platform\'s headers', 
       const adc = [1, 2].map((unit) => defines.get(`ADC${unit}_GPIO${pin.number}_CHANNEL`)).find((value) => value !== undefined);
       expect(adc?.replace(/^ADC(\d)_CHANNEL_(\d+)$/, 'ADC$1_CH$2'), `GPIO${pin.number} ADC`).toBe(pin.analog?.channel);
       const touch = defines.get(`TOUCH_PAD_GPIO${pin.number}_CHANNEL`);
-      expect(touch?.replace('TOUCH_PAD_NUM', 'T'), `GPIO${pin.number} touch`).toBe(pin.traps?.find((trap) => trap.code === 'touch')?.text.split(' ')[2]);
+      const trap = pin.traps?.find((entry) => entry.code === 'touch');
+      const cited = trap ? /TOUCH_PAD_NUM\d+/.exec(readFileSync(trap.source.file, 'utf8').split('\n')[trap.source.line! - 1])?.[0] : undefined;
+      expect(cited, `GPIO${pin.number} touch`).toBe(touch);
       const dac = defines.get(`DAC_GPIO${pin.number}_CHANNEL`);
       expect(dac?.replace('DAC_CHANNEL_', 'DAC'), `GPIO${pin.number} DAC`).toBe(pin.dac?.channel);
     }
