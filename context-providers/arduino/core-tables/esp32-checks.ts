@@ -4,6 +4,7 @@ import type { Finding } from '../../types.js';
 import type { CoreSketchView, SketchCall } from './core-facts.js';
 import { chipSource } from './esp32-chips.js';
 import type { Esp32Facts } from './esp32-facts.js';
+import { missingApiFindings } from './esp32-missing-api.js';
 import { gpioList } from './esp32-pins.js';
 
 // Calls whose first argument is a GPIO the sketch drives or reads.
@@ -41,10 +42,6 @@ export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Findi
     if (call.receiver === 'Serial1' && call.name === 'begin') findings.push(...serial1Findings(facts, call));
     if (call.receiver !== undefined) continue;
     findings.push(...ledcFindings(facts, call, view.boardName));
-    if (call.name === 'analogWrite' && facts.core.files.length > 0 && !facts.core.functions.has('analogWrite') && !view.includes.some((header) => /analogwrite/i.test(header))) {
-      const ledc = facts.core.functions.get('ledcSetup');
-      once('analogWrite', { severity: 'error', code: 'esp32-no-analogwrite', ...at(call), message: `analogWrite does not exist in ${view.boardName}'s core: its headers declare no analogWrite${ledc ? ` (PWM is ledcSetup/ledcAttachPin/ledcWrite, ${ledc.file}:${ledc.line})` : ''}`, suggestion: 'Use ledcSetup(channel, freq, bits), ledcAttachPin(pin, channel) and ledcWrite(channel, duty).' });
-    }
     if (call.name === 'touchRead' && !facts.touchSupported.value) {
       once('touchRead', { severity: 'error', code: 'esp32-no-touch', ...at(call), message: `${chip} has no touch sensor, so touchRead does not exist on ${view.boardName}`, suggestion: 'Read a touch pad through an external touch controller, or use a chip with touch (ESP32, ESP32-S2, ESP32-S3).' });
       continue;
@@ -80,6 +77,7 @@ export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Findi
     }
   }
   findings.push(...ledcTimerFindings(facts, view));
+  findings.push(...missingApiFindings(facts, view));
   return findings;
 }
 

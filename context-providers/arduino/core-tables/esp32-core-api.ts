@@ -2,7 +2,7 @@
 // the chip's SOC_* macros: which LEDC/analogWrite/touch/DAC functions exist (so the LEDC API
 // generation comes from the core itself, not from a vendor's version number) and which Serial
 // objects HardwareSerial.h declares, with the default UART pins it defines.
-import { existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceRef } from '../../types.js';
 import { evaluate } from '../c-expression.js';
@@ -10,7 +10,6 @@ import type { Token } from '../c-tokens.js';
 import { expandMacros, preprocess, type Macro } from '../preprocessor.js';
 import type { ResolvedBoard } from '../resolve.js';
 
-const CORE_HEADERS = ['Arduino.h', 'esp32-hal.h', 'esp32-hal-gpio.h', 'esp32-hal-adc.h', 'esp32-hal-ledc.h', 'esp32-hal-touch.h', 'esp32-hal-dac.h', 'HardwareSerial.h'];
 
 export interface CoreSerialObject {
   name: string;
@@ -36,7 +35,8 @@ export interface CoreApi {
  * `#if SOC_UART_NUM > 2` means what it means for the chip even without its SDK.
  */
 export function readCoreApi(board: ResolvedBoard, defines: Record<string, string>, macros: ReadonlyMap<string, Macro>, seeds: Record<string, string>): CoreApi {
-  const files = CORE_HEADERS.map((name) => join(board.corePath, name)).filter((file) => existsSync(file));
+  // Every header at the top of the core folder: whichever of them declares a function, it exists.
+  const files = coreHeaders(board.corePath);
   if (files.length === 0) return { files: [], functions: new Map() };
   const unseeded = Object.fromEntries(Object.entries(seeds).filter(([name]) => !macros.has(name)));
   const result = preprocess(files, { defines: { ...defines, ...unseeded }, macros, includeDirs: [], follow: () => false });
@@ -47,6 +47,14 @@ export function readCoreApi(board: ResolvedBoard, defines: Record<string, string
     ...(hasSerialHeader ? { serial: serialObjects(result.tokens, result.macros) } : {}),
     ...beginDeclaration(result.tokens),
   };
+}
+
+function coreHeaders(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((name) => name.endsWith('.h')).sort().map((name) => join(dir, name));
+  } catch {
+    return [];
+  }
 }
 
 const NOT_A_TYPE = new Set(['return', 'if', 'while', 'for', 'switch', 'sizeof', 'defined', 'else', 'case']);

@@ -24,7 +24,7 @@ function inoFiles(dir: string): string[] {
 // Each ERROR the examples give, by example and line, with why it is true on this core.
 const TRUE_ERRORS: Record<string, string> = {
   // FastLED's AnalogOutput is written for AVR; the 1.0.x core declares no analogWrite, so it does not compile.
-  'Ringo/src/FastLED/examples/AnalogOutput/AnalogOutput.ino:29 esp32-no-analogwrite': 'analogWrite is not declared by cores/esp32/*.h of 1.0.x',
+  'Ringo/src/FastLED/examples/AnalogOutput/AnalogOutput.ino:29 esp32-missing-api': 'no cores/esp32/*.h of this 1.0.x core declares analogWrite, nor does any header of the Ringo library that FastLED.h is in',
   // GREENPIN is 6, the SPI flash clock of ESP32 modules: driving it stops the chip reading flash.
   'Ringo/src/FastLED/examples/AnalogOutput/AnalogOutput.ino:30 esp32-flash-pin': 'analogWrite(GREENPIN = 6)',
   'Ringo/src/FastLED/examples/AnalogOutput/AnalogOutput.ino:59 esp32-flash-pin': 'pinMode(GREENPIN = 6, OUTPUT)',
@@ -103,6 +103,12 @@ describe('ESP32 checks on cm:esp32:ringo', () => {
     const findings = esp32Findings(file, board);
     expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['3 warning esp32-ledc-shared-timer', '6 warning esp32-ledc-channel']);
     expect(findings[0].message).toBe('ledcSetup(1, …) at 1000 Hz, 8 bits and ledcSetup(0, …) at 5000 Hz, 8 bits (line 2): channels 0 and 1 share one LEDC timer on this core, so the later setup changes both');
+  });
+
+  test('analogWrite and tone, which this core lacks, are ERRORs unless the sketch or an unknown library may provide them', () => {
+    expect(run(sketch('tone_missing', '#include <WiFi.h>\nvoid setup() {\n  tone(5, 440);\n  analogWrite(5, 10);\n  noTone(5);\n}\nvoid loop() {}\n'))).toEqual(['3 error esp32-missing-api', '4 error esp32-missing-api', '5 error esp32-missing-api']);
+    expect(run(sketch('tone_own', 'void tone(int pin, int hz) { ledcWriteTone(0, hz); }\nvoid setup() {\n  tone(5, 440);\n}\nvoid loop() {}\n'))).toEqual([]);
+    expect(run(sketch('tone_library', '#include <Tone32.h>\nvoid setup() {\n  tone(5, 440);\n}\nvoid loop() {}\n'))).toEqual(['3 warning esp32-missing-api']);
   });
 
   test('Serial1.begin without pins is a WARNING on this core: it defaults to the flash pins GPIO9/10', () => {
