@@ -17,13 +17,17 @@ const FROM_3 = new Set(['ledcAttach', 'ledcAttachChannel', 'ledcDetach', 'ledcFa
 
 const text = (tokens: SketchCall['args'][number] | undefined): string => (tokens ?? []).map((token) => token.text).join('');
 
-// attachInterrupt(digitalPinToInterrupt(p), …) and attachInterrupt(p, …) both name GPIO p here.
-function gpiosOf(call: SketchCall): number[] {
-  if (call.name === 'attachInterrupt') {
-    const first = call.args[0] ?? [];
-    if (first[0]?.text === 'digitalPinToInterrupt') return [];
+// A literal loop range gives a call several GPIOs: one finding per rule and call, naming them all.
+function perCall(call: SketchCall, found: Finding[]): Finding[] {
+  const values = call.values[0] ?? [];
+  if (values.length <= 1) return found;
+  const byCode = new Map<string, { finding: Finding; count: number }>();
+  for (const finding of found) {
+    const entry = byCode.get(finding.code);
+    if (entry) entry.count++;
+    else byCode.set(finding.code, { finding, count: 1 });
   }
-  return call.values[0] ?? [];
+  return [...byCode.values()].map(({ finding, count }) => (count > 1 ? { ...finding, message: `${finding.message} (and ${count - 1} more of the loop's ${values.length} values)` } : finding));
 }
 
 export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Finding[] {
@@ -52,17 +56,19 @@ export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Findi
     }
     if (!GPIO_CALLS.has(call.name)) continue;
     const mode = text(call.args[1]);
-    for (const gpio of gpiosOf(call)) {
+    const found: Finding[] = [];
+    // On the ESP32 cores attachInterrupt's pin and digitalPinToInterrupt(pin) are both the GPIO.
+    for (const gpio of call.values[0] ?? []) {
       if (!facts.gpios.pins.has(gpio)) continue;
       const pin = `GPIO${gpio}`;
       const drives = DRIVES.has(call.name) || (call.name === 'pinMode' && OUTPUT_MODES.has(mode));
       if (drives && facts.inputOnly.pins.has(gpio)) {
-        findings.push({ severity: 'error', code: 'esp32-input-only', ...at(call), message: `${call.name}(${gpio}${call.name === 'pinMode' ? `, ${mode}` : ''}): ${pin} of the ${chip} is input only (${gpioList(facts.inputOnly.pins)}); it cannot drive the pin`, suggestion: 'Use an output-capable GPIO for outputs; keep this one for inputs.' });
+        found.push({ severity: 'error', code: 'esp32-input-only', ...at(call), message: `${call.name}(${gpio}${call.name === 'pinMode' ? `, ${mode}` : ''}): ${pin} of the ${chip} is input only (${gpioList(facts.inputOnly.pins)}); it cannot drive the pin`, suggestion: 'Use an output-capable GPIO for outputs; keep this one for inputs.' });
       } else if (call.name === 'pinMode' && PULL_MODES.has(mode) && facts.inputOnly.pins.has(gpio) && facts.chip.id === 'esp32') {
-        findings.push({ severity: 'warning', code: 'esp32-no-pull', ...at(call), message: `pinMode(${gpio}, ${mode}): ${pin} has no internal pull-up or pull-down on the ESP32, so the input floats`, suggestion: 'Fit an external pull resistor, or use a GPIO with internal pulls.' });
+        found.push({ severity: 'warning', code: 'esp32-no-pull', ...at(call), message: `pinMode(${gpio}, ${mode}): ${pin} has no internal pull-up or pull-down on the ESP32, so the input floats`, suggestion: 'Fit an external pull resistor, or use a GPIO with internal pulls.' });
       }
       if (facts.flash.pins.has(gpio)) {
-        findings.push({ severity: 'error', code: 'esp32-flash-pin', ...at(call), message: `${call.name}(${gpio}, …): ${pin} is wired to the SPI flash on ${chip} modules (${gpioList(facts.flash.pins)}); using it stops the chip reading its program`, suggestion: 'Pick a GPIO that is not a flash pin.' });
+        found.push({ severity: 'error', code: 'esp32-flash-pin', ...at(call), message: `${call.name}(${gpio}, …): ${pin} is wired to the SPI flash on ${chip} modules (${gpioList(facts.flash.pins)}); using it stops the chip reading its program`, suggestion: 'Pick a GPIO that is not a flash pin.' });
       } else if (facts.psram?.pins.has(gpio) || facts.octal?.pins.has(gpio)) {
         const psram = facts.psram?.pins.has(gpio) ? 'PSRAM (on modules that have it, e.g. WROVER)' : 'octal flash/PSRAM on ESP32-S3R8 modules';
         once(`memory${gpio}`, { severity: 'warning', code: 'esp32-psram-pin', ...at(call), message: `${call.name}(${gpio}, …): ${pin} is wired to ${psram}`, suggestion: 'Check the module; if it has PSRAM, pick another GPIO.' });
@@ -73,8 +79,9 @@ export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Findi
       if (facts.usb.pins.has(gpio) && call.name !== 'analogRead') {
         once(`usb${gpio}`, { severity: 'warning', code: 'esp32-usb-pin', ...at(call), message: `${pin} carries the ${chip}'s native USB; using it as a GPIO disconnects USB (serial monitor and upload over USB)`, suggestion: 'Use another GPIO unless the board is powered and programmed over a UART.' });
       }
-      findings.push(...analogFindings(facts, call, gpio, usesWifi));
+      found.push(...analogFindings(facts, call, gpio, usesWifi));
     }
+    findings.push(...perCall(call, found));
   }
   findings.push(...ledcTimerFindings(facts, view));
   findings.push(...missingApiFindings(facts, view));

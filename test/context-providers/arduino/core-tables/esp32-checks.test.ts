@@ -76,6 +76,14 @@ describe('ESP32 checks on cm:esp32:ringo', () => {
     expect(run(file)).toEqual(['2 error esp32-flash-pin', '3 error esp32-flash-pin', '4 warning esp32-psram-pin', '5 warning esp32-strapping-pin']);
   });
 
+  test('a literal loop over pins gives one finding per rule and call, counting the loop values it hits', () => {
+    const file = sketch('loop_pins', 'void setup() {\n  for (int p = 30; p < 40; p++) {\n    pinMode(p, OUTPUT);\n  }\n  for (int p = 4; p <= 12; p++) {\n    digitalWrite(p, LOW);\n  }\n}\nvoid loop() {}\n');
+    const findings = esp32Findings(file, board).filter((finding) => finding.severity === 'error');
+    expect(findings.map((finding) => `${finding.line} ${finding.code}`)).toEqual(['3 esp32-input-only', '6 esp32-flash-pin']);
+    expect(findings[0].message).toMatch(/^pinMode\(34, OUTPUT\): GPIO34 .* \(and 5 more of the loop's \d+ values\)$/);
+    expect(findings[1].message).toMatch(/^digitalWrite\(6, …\): .* \(and 5 more of the loop's \d+ values\)$/);
+  });
+
   test('analogRead on an ADC2 pin is an ERROR only when the sketch uses WiFi', () => {
     const body = 'void setup() {\n  analogRead(A10);\n  analogRead(A0);\n  analogRead(26);\n}\nvoid loop() {}\n';
     expect(run(sketch('adc2_no_wifi', body))).toEqual([]);
