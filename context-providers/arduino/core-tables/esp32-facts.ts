@@ -7,7 +7,7 @@ import type { ResolvedBoard } from '../resolve.js';
 import { compileDefines, type VariantHeader } from '../variant-header.js';
 import { chipSource, type Esp32Chip } from './esp32-chips.js';
 import { readCoreApi, type CoreApi } from './esp32-core-api.js';
-import { readSdkFacts } from './esp32-sdk.js';
+import { readSdkFacts, type SdkChannel } from './esp32-sdk.js';
 
 export interface PinSet {
   pins: Set<number>;
@@ -59,15 +59,9 @@ export function readEsp32Facts(board: ResolvedBoard, variant: VariantHeader, chi
   const { gpios, inputOnly } = sdk;
   const uarts = sdk.uarts ?? { value: chip.uarts.value, source: chipSource(chip, 'uarts') };
 
-  const adc = new Map<number, ChannelFact>();
-  if (sdk.adc.size > 0) for (const [gpio, entry] of sdk.adc) adc.set(gpio, { name: `ADC${entry.unit}_CH${entry.channel}`, unit: entry.unit, source: entry.source });
-  else for (const entry of chip.adc) adc.set(entry.gpio, { name: `ADC${entry.unit}_CH${entry.channel}`, unit: entry.unit, source: chipSource(chip, 'adc', entry.gpio) });
-  const touch = new Map<number, ChannelFact>();
-  if (chip.touchSupported.value && sdk.touch.size > 0) for (const [gpio, entry] of sdk.touch) touch.set(gpio, { name: `T${entry.channel}`, source: entry.source });
-  else for (const entry of chip.touch) touch.set(entry.gpio, { name: `T${entry.channel}`, source: chipSource(chip, 'touch', entry.gpio) });
-  const dac = new Map<number, ChannelFact>();
-  if (sdk.dac.size > 0) for (const [gpio, entry] of sdk.dac) dac.set(gpio, { name: `DAC${entry.channel}`, source: entry.source });
-  else for (const entry of chip.dac) dac.set(entry.gpio, { name: `DAC${entry.channel}`, source: chipSource(chip, 'dac', entry.gpio) });
+  const adc = channelFacts(sdk.adc, chip, 'adc', (entry) => `ADC${entry.unit}_CH${entry.channel}`);
+  const touch = channelFacts(chip.touchSupported.value ? sdk.touch : new Map(), chip, 'touch', (entry) => `T${entry.channel}`);
+  const dac = channelFacts(sdk.dac, chip, 'dac', (entry) => `DAC${entry.channel}`);
 
   const hpUarts = chip.uarts.value - (chip.lpUarts?.value ?? 0);
   const seeds: Record<string, string> = {
@@ -103,6 +97,14 @@ export function readEsp32Facts(board: ResolvedBoard, variant: VariantHeader, chi
     core,
     files: [...sdk.files, ...core.files],
   };
+}
+
+// The installed header's channels when it has any, else the data file's, each with its line.
+function channelFacts(installed: Map<number, SdkChannel>, chip: Esp32Chip, key: 'adc' | 'touch' | 'dac', name: (entry: { unit?: number; channel: number }) => string): Map<number, ChannelFact> {
+  const facts = new Map<number, ChannelFact>();
+  if (installed.size > 0) for (const [gpio, entry] of installed) facts.set(gpio, { name: name(entry), unit: entry.unit, source: entry.source });
+  else for (const entry of chip[key]) facts.set(entry.gpio, { name: name(entry), unit: entry.unit, source: chipSource(chip, key, entry.gpio) });
+  return facts;
 }
 
 // IDF 3.x driver/adc.h says adc2_get_raw returns ESP_ERR_TIMEOUT once Wi-Fi is started.
