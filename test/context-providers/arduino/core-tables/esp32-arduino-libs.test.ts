@@ -5,6 +5,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readEsp32Tables } from '../../../../context-providers/arduino/core-tables/esp32.js';
+import { buildPinMap } from '../../../../context-providers/arduino/pin-map.js';
+import { checkSketch } from '../../../../context-providers/arduino/sketch-check.js';
 import { discoverPlatforms, type InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
 import { resolveFqbn } from '../../../../context-providers/arduino/resolve.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
@@ -156,6 +158,7 @@ function writeTree(): void {
   soc('esp32c3', 'soc_caps.h', '#define SOC_LEDC_SUPPORTED 1\n#define SOC_GPIO_PIN_COUNT 22\n#define SOC_GPIO_VALID_GPIO_MASK ((1U<<SOC_GPIO_PIN_COUNT) - 1)\n#define SOC_GPIO_VALID_OUTPUT_GPIO_MASK SOC_GPIO_VALID_GPIO_MASK\n#define SOC_UART_NUM (2)\n#define SOC_UART_HP_NUM (2)\n');
   soc('esp32', 'soc_caps.h', '#define SOC_GPIO_PIN_COUNT 40\n#define SOC_UART_NUM (3)\n#define SOC_UART_HP_NUM (3)\n');
   write(join(ROOT, 'sketches/adc2_wifi/adc2_wifi.ino'), '#include <WiFi.h>\nvoid setup() {\n  WiFi.begin("net", "pass");\n  ledcAttach(4, 5000, 8);\n  ledcSetup(0, 5000, 8);\n}\nvoid loop() {\n  int v = analogRead(A10);\n  analogRead(A0);\n}\n');
+  write(join(ROOT, 'sketches/serial2/serial2.ino'), 'void setup() {\n  Serial2.begin(9600, SERIAL_8N1, 16, 17);\n  Serial1.begin(9600);\n  pinMode(4, OUTPUT);\n}\nvoid loop() {}\n');
   write(join(ROOT, 'sketches/c3_touch/c3_touch.ino'), 'void setup() {\n  touchRead(2);\n  dacWrite(3, 100);\n  pinMode(9, INPUT);\n  pinMode(13, OUTPUT);\n  digitalWrite(19, HIGH);\n  analogRead(5);\n}\nvoid loop() {}\n');
 }
 
@@ -210,6 +213,9 @@ describe('ESP32 3.x layout with the esp32-arduino-libs tool (a tree written by t
     // The soc_caps.h written here has no masks: GPIOs and input-only pins come from the data file.
     expect(facts.pins.filter((pin) => !pin.pwm).map((pin) => pin.number)).toEqual([34, 35, 36, 37, 38, 39]);
     expect(facts.pins.find((pin) => pin.number === 36)!.analog!.source.file).toMatch(/boards\/data\/esp32-chips\.json$/);
+    // The whole sketch check on that board: Serial2 is no ERROR (nor anything else missing knowledge could cause).
+    const findings = checkSketch([join(ROOT, 'sketches/serial2/serial2.ino')], join(ROOT, 'sketches/serial2'), esp32, buildPinMap(esp32), []);
+    expect(findings.filter((finding) => finding.severity === 'error')).toEqual([]);
   });
 
   test('checks: ledcSetup is an ERROR on a 3.x core, ADC2 with Wi-Fi a WARNING on the S3', () => {

@@ -4,6 +4,8 @@ import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readEsp32Tables } from '../../../../context-providers/arduino/core-tables/esp32.js';
+import { buildPinMap } from '../../../../context-providers/arduino/pin-map.js';
+import { checkSketch } from '../../../../context-providers/arduino/sketch-check.js';
 import { discoverPlatforms } from '../../../../context-providers/arduino/platforms.js';
 import { resolveFqbn, type ResolvedBoard } from '../../../../context-providers/arduino/resolve.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
@@ -122,6 +124,22 @@ describe('ESP32 checks on cm:esp32:ringo', () => {
   test('Serial1.begin without pins is a WARNING on this core: it defaults to the flash pins GPIO9/10', () => {
     const file = sketch('serial1_pins', 'void setup() {\n  Serial1.begin(9600);\n  Serial2.begin(9600);\n  Serial1.begin(9600, SERIAL_8N1, 16, 17);\n}\nvoid loop() {}\n');
     expect(run(file)).toEqual(['2 warning esp32-serial1-default-pins']);
+  });
+
+  test('without the variant folder the chip facts stay and Serial2 is no ERROR in the whole sketch check', async () => {
+    const root = join(TMP, 'esp32-no-variant');
+    const copy = join(root, 'packages/cm/hardware/esp32/1.7.5');
+    rmSync(root, { recursive: true, force: true });
+    mkdirSync(copy, { recursive: true });
+    for (const entry of ['boards.txt', 'platform.txt', 'cores', 'tools']) cpSync(join(CM, entry), join(copy, entry), { recursive: true });
+    const installed = await discoverPlatforms({ dataDirs: [root], sketchbookDirs: [], includeDebian: false, home: TMP });
+    const bare = resolveFqbn('cm:esp32:ringo', installed);
+    const map = buildPinMap(bare);
+    expect(map.warnings.map((warning) => warning.code)).toContain('variant-missing');
+    expect(map.core?.pins).toHaveLength(34);
+    expect(map.serialPorts).toEqual(['Serial', 'Serial1', 'Serial2']);
+    const file = sketch('serial2_no_variant', 'void setup() {\n  Serial2.begin(9600);\n  pinMode(4, OUTPUT);\n  analogRead(36);\n}\nvoid loop() {}\n');
+    expect(checkSketch([file], join(SKETCHES, 'serial2_no_variant'), bare, map, []).filter((finding) => finding.severity === 'error')).toEqual([]);
   });
 
   test('without the core\'s headers the LEDC generation is unknown: an INFO, never an ERROR', async () => {
