@@ -18,7 +18,7 @@ export function gpioList(pins: Iterable<number>): string {
   return parts.length > 0 ? `GPIO${parts.join(', ')}` : 'none';
 }
 
-export function esp32Pins(facts: Esp32Facts, variant: VariantHeader): CorePin[] {
+export function esp32Pins(facts: Esp32Facts, variant: VariantHeader, ports: CoreSerialPort[]): CorePin[] {
   const named = new Map<number, string[]>();
   for (const [name, constant] of variant.constants) {
     if (/^(A|T|DAC)\d+$/.test(name)) named.set(constant.value, [...(named.get(constant.value) ?? []), name]);
@@ -41,7 +41,14 @@ export function esp32Pins(facts: Esp32Facts, variant: VariantHeader): CorePin[] 
     } else {
       pin.interrupt = { number: gpio, source: facts.gpios.source };
     }
-    if (facts.usb.pins.has(gpio)) pin.functions = [{ fn: facts.chip.usb.otg ? 'USB D-/D+' : 'USB-Serial-JTAG', capability: 'usb', source: facts.usb.source }];
+    const functions: NonNullable<CorePin['functions']> = [];
+    if (facts.usb.pins.has(gpio)) functions.push({ fn: facts.chip.usb.otg ? 'USB D-/D+' : 'USB-Serial-JTAG', capability: 'usb', source: facts.usb.source });
+    // Serial1/Serial2 default pins where the core's HardwareSerial.h defines them (3.x); the variant's TX/RX name Serial's.
+    for (const port of ports) {
+      if (port.name === 'Serial' || !port.pins) continue;
+      for (const [role, number] of Object.entries(port.pins)) if (number === gpio) functions.push({ fn: `${port.name} ${role}`, capability: 'uart', ...(port.source ? { source: port.source } : {}) });
+    }
+    if (functions.length > 0) pin.functions = functions;
     const traps = pinTraps(facts, gpio);
     if (traps.length > 0) pin.traps = traps;
     pins.push(pin);

@@ -23,9 +23,10 @@ export const readEsp32Tables: CoreTableReader = (board, variant) => {
   if (variant.macros.has('BOARD_HAS_PIN_REMAP') && !variant.macros.has('BOARD_USES_HW_GPIO_NUMBERS')) return remapped(facts, variant);
   const hasAnalogWrite = facts.core.files.length === 0 || facts.core.functions.has('analogWrite');
   const ledc = facts.core.functions.get('ledcSetup');
+  const serialPorts = esp32SerialPorts(facts, variant);
   const result: CoreFacts = {
     core: 'esp32',
-    pins: esp32Pins(facts, variant),
+    pins: esp32Pins(facts, variant, serialPorts),
     known: {
       pwm: { known: true, source: facts.outputMatrix },
       analog: { known: true, source: facts.adcSource },
@@ -33,7 +34,7 @@ export const readEsp32Tables: CoreTableReader = (board, variant) => {
       dac: { known: true, source: facts.dacSource },
       serial: { known: true, source: facts.uarts.source },
     },
-    serialPorts: esp32SerialPorts(facts, variant),
+    serialPorts,
     // 2.x/3.x esp32-hal-ledc.c analogWrite attaches an LEDC channel to the pin; 1.0.x has no analogWrite.
     analogWriteWithoutPwm: hasAnalogWrite
       ? { text: `analogWrite runs every output-capable GPIO through an LEDC channel; an input-only GPIO (${facts.inputOnly.pins.size > 0 ? [...facts.inputOnly.pins].join(', ') : 'none on this chip'}) cannot be driven at all`, source: facts.inputOnly.source }

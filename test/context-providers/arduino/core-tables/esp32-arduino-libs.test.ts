@@ -186,10 +186,12 @@ describe('ESP32 3.x layout with the esp32-arduino-libs tool (a tree written by t
 
   test('Serial is Serial0 on UART0 with the variant\'s pins, Serial1 and Serial2 exist by SOC_UART_NUM with HardwareSerial.h\'s default pins', () => {
     const board = resolveFqbn('esp32:esp32:esp32s3', installed);
-    const ports = readEsp32Tables(board, readVariantHeader(board))!.serialPorts!;
+    const facts = readEsp32Tables(board, readVariantHeader(board))!;
+    const ports = facts.serialPorts!;
     expect(ports.map((port) => `${port.name} ${port.kind}`)).toEqual(['Serial uart', 'Serial0 uart', 'Serial1 uart', 'Serial2 uart']);
     expect(ports[0].pins).toEqual({ TX: 43, RX: 44 });
     expect(ports[2].pins).toEqual({ RX: 15, TX: 16 });
+    expect(facts.pins.find((pin) => pin.number === 15)!.functions).toEqual([{ fn: 'Serial1 RX', capability: 'uart', source: ports[2].source }]);
     expect(lineOf(ports[3].source)).toBe('extern HardwareSerial Serial2;');
   });
 
