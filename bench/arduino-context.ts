@@ -109,8 +109,35 @@ const cpuInChild = once.map((run) => Number(/^cpu-ms (\S+)$/m.exec(run.stderr)?.
 process.stdout.write(`  provider only (bench --once): median ${ms(median(once.map((run) => run.elapsed)))}, min ${ms(Math.min(...once.map((run) => run.elapsed)))}; inside the child, start to printed: median ${ms(median(inChild))}, CPU time used: median ${ms(median(cpuInChild))}\n`);
 process.stdout.write(`  (load average ${loadavg().map((value) => value.toFixed(1)).join(' ')} on ${cpus().length} cores while measuring)\n`);
 
-function spawnTimed(args: string[]): { elapsed: number; status: number | null; stdout: string; stderr: string } {
+// 3. 32-bit boards from the real platforms: a cold process printing the context (against
+//    `node -e 0` measured in the same run; target ≤ 2×), and warm resolution of the board
+//    (target ≤ 1 ms), for the UNO R4, the Pico (a 2.9 MB boards.txt) and a Nucleo.
+const dataDir32 = resolve(repo, '../shared/fixtures/arduino/data_dir_32bit');
+const boards32 = ['arduino:renesas_uno:minima', 'rp2040:rp2040:rpipico', 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE'];
+const installed32 = await discoverPlatforms({ dataDirs: [dataDir32], sketchbookDirs: [], includeDebian: false, home: join(repo, '.tmp', 'bench-arduino') });
+const baseline32: number[] = [];
+for (let run = 0; run < runs; run++) baseline32.push(spawnTimed(['-e', '0']).elapsed);
+const base = median(baseline32);
+process.stdout.write(`\n32-bit boards (${runs} runs each; node -e 0 median ${ms(base)})\n`);
+for (const fqbn of boards32) {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const result = spawnTimed([cli, 'context', '--fqbn', fqbn, sketch], { ARDUINO_DIRECTORIES_DATA: dataDir32 });
+    if (result.status !== 0) throw new Error(`context ${fqbn} failed: ${result.stderr}`);
+    times.push(result.elapsed);
+  }
+  resolveFqbn(fqbn, installed32);
+  const warm: number[] = [];
+  for (let run = 0; run < 50; run++) {
+    const start = performance.now();
+    resolveFqbn(fqbn, installed32);
+    warm.push(performance.now() - start);
+  }
+  process.stdout.write(`  ${fqbn}: cold process context median ${ms(median(times))} (${(median(times) / base).toFixed(2)}× node -e 0); warm resolve median ${ms(median(warm))}\n`);
+}
+
+function spawnTimed(args: string[], env: Record<string, string> = {}): { elapsed: number; status: number | null; stdout: string; stderr: string } {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, ...env } });
   return { elapsed: Number(process.hrtime.bigint() - start) / 1e6, status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
 }

@@ -107,11 +107,12 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
 
   if (sketch) {
     const scan = scanLibraries(libraryFolders(board, installed));
-    const resolution = resolveIncludes(sketch.files, board, scan.libraries);
+    const resolution = resolveIncludes(sketch.files, board, scan.libraries, { macros: pinMap.variant.macros });
     context.libraries = resolution.libraries;
     context.warnings.push(...scan.warnings, ...sketch.warnings);
     const included = resolution.libraries.map((ref) => ref.include);
-    context.findings.push(...resolution.findings, ...checkSketch(sketch.files, sketch.dir, board, pinMap, included));
+    const includesComplete = resolution.libraries.every((ref) => ref.location !== undefined);
+    context.findings.push(...resolution.findings, ...checkSketch(sketch.files, sketch.dir, board, pinMap, included, { includesComplete }));
     for (const library of resolution.used) context.readOnlyRoots.push(library.dir);
     context.inputs.push(...sketch.files, ...(sketch.yaml ? [sketch.yaml.file] : []), ...scan.files, ...resolution.files);
   }

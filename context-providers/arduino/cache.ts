@@ -8,7 +8,7 @@ interface Entry {
   context: HardwareContext;
 }
 
-function stamp(file: string): string {
+export function stamp(file: string): string {
   try {
     const stats = statSync(file);
     return `${stats.mtimeMs}:${stats.size}`;

@@ -6,7 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Finding, LibraryRef } from '../types.js';
 import { tokenize } from './c-tokens.js';
+import { compileFlags } from './compile-flags.js';
 import { satisfies } from './library-depends.js';
+import { preprocess, type Macro } from './preprocessor.js';
 import { isCompatible, LOCATION_PRIORITY, type Library } from './libraries.js';
 import type { ResolvedBoard } from './resolve.js';
 
@@ -81,12 +83,38 @@ function priority(library: Library, header: string, architecture: string): numbe
   return score + LOCATION_PRIORITY[library.location];
 }
 
-export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, libraries: Library[]): IncludeResolution {
+/**
+ * The #include lines the compiler would act on for this board: those on active lines, with the
+ * board's macros (the variant's, the recipe's -D flags) deciding #if, #ifdef and __has_include.
+ */
+export function activeIncludes(file: string, macros: ReadonlyMap<string, Macro>, includeDirs: string[]): IncludeDirective[] {
+  const result = preprocess([file], { defines: {}, macros, includeDirs, follow: () => false });
+  return result.includes.map((include) => ({ header: include.header, system: include.system, file: include.file, line: include.line }));
+}
+
+export interface IncludeOptions {
+  /** The board's macros; without them every #include line counts, as if each #if were true. */
+  macros?: ReadonlyMap<string, Macro>;
+}
+
+function missingDir(dir: string): boolean {
+  return !existsSync(dir);
+}
+
+export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, libraries: Library[], options: IncludeOptions = {}): IncludeResolution {
   const resolution: IncludeResolution = { libraries: [], used: [], findings: [], files: [] };
   const toolchain = toolchainIncludeDirs(board);
+  // The recipe's own -I folders (core/api/deprecated, the SDK's include tree, mbed's includes.txt).
+  const recipeDirs = compileFlags(board).includeDirs;
+  const searchDirs = [...recipeDirs.filter((dir) => !missingDir(dir)), ...toolchain];
+  // A header that is found nowhere is only known to be missing when every folder the compiler
+  // would search is installed: the toolchain, and each -I folder of the recipe.
+  const compilerPath = board.expanded('compiler.path') ?? '';
+  const notInstalled = [...(compilerPath && missingDir(compilerPath) ? [`the compiler folder ${compilerPath}`] : []), ...recipeDirs.filter(missingDir).slice(0, 2).map((dir) => `the include folder ${dir}`)];
   const seenHeaders = new Set<string>();
   const queue: IncludeDirective[] = [];
-  for (const file of sketchFiles) queue.push(...includeDirectives(file, safeRead(file)));
+  const directivesOf = (file: string): IncludeDirective[] => (options.macros ? activeIncludes(file, options.macros, [board.corePath, ...(board.variantPath ? [board.variantPath] : []), ...searchDirs]) : includeDirectives(file, safeRead(file)));
+  for (const file of sketchFiles) queue.push(...directivesOf(file));
 
   for (let next = queue.shift(); next; next = queue.shift()) {
     const directive = next;
@@ -105,12 +133,27 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
     }
     const candidates = libraries.filter((library) => library.headers.includes(directive.header));
     if (candidates.length === 0) {
+      const inPlatform = recipeDirs.find((dir) => existsSync(join(dir, directive.header)));
+      if (inPlatform) {
+        if (fromSketch) resolution.libraries.push({ ...ref, location: inPlatform.startsWith(board.platformPath) || inPlatform.startsWith(board.corePlatformPath) ? 'core' : 'toolchain', path: join(inPlatform, directive.header) });
+        continue;
+      }
       const inToolchain = toolchain.some((dir) => existsSync(join(dir, directive.header)));
       if (inToolchain || STANDARD_HEADERS.has(directive.header) || directive.header.includes('/')) {
         if (fromSketch) resolution.libraries.push({ ...ref, location: 'toolchain' });
         continue;
       }
       resolution.libraries.push(ref);
+      if (notInstalled.length > 0) {
+        resolution.findings.push({
+          severity: 'info',
+          code: 'include-unchecked',
+          message: `${directive.header}: not found in the installed libraries; not checked further because ${notInstalled.join(' and ')} ${notInstalled.length > 1 ? 'are' : 'is'} not installed here`,
+          file: directive.file,
+          line: directive.line,
+        });
+        continue;
+      }
       resolution.findings.push({
         severity: 'error',
         code: 'include-unresolved',
@@ -139,7 +182,7 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
     // Follow the library's own includes so the libraries it needs are found too.
     const headerFile = join(chosen.sourceDir, directive.header);
     resolution.files.push(headerFile);
-    queue.push(...includeDirectives(headerFile, safeRead(headerFile)));
+    queue.push(...directivesOf(headerFile));
   }
   resolution.findings.push(...dependencyFindings(resolution.used, libraries));
   return resolution;

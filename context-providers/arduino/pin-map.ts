@@ -3,7 +3,9 @@
 // core's own tables where a reader knows the core (core-tables/). A capability the files do not
 // establish is unknown, with the reason, never "none".
 import type { Bus, ContextNote, Finding, Knowledge, Pin, PinCapability, SourceRef } from '../types.js';
+import { stamp } from './cache.js';
 import { readCoreFacts, type CoreFacts } from './core-tables/index.js';
+import { readAvrTimers } from './avr-timers.js';
 import type { ResolvedBoard } from './resolve.js';
 import { readSerialObjects } from './serial-objects.js';
 import { readVariantHeader, type VariantHeader } from './variant-header.js';
@@ -33,6 +35,10 @@ export interface PinMap {
   /** The core's own tables, when a reader knows this board's core. */
   core?: CoreFacts;
   timerGroups: Array<{ timer: string; pins: number[]; source?: SourceRef }>;
+  /** The timer of each PWM pin, where a table says (`Timer 2` for the Uno's D3). */
+  pwmTimers: Map<number, { timer: string; source?: SourceRef }>;
+  /** The timer tone() takes, where the core's Tone.cpp says. */
+  toneTimer?: { timer: string; source: SourceRef };
   notes: ContextNote[];
 }
 
@@ -65,7 +71,27 @@ function newPin(number: number, header: string | undefined, digital = true): Pin
   return { number, names: [`D${number}`], capabilities: digital ? ['digital'] : [], ...(header ? { source: { file: header } } : {}) };
 }
 
+// Pin maps of boards already read, until one of their files changes: sketches of one board share
+// it (the false-finding sweep runs hundreds of sketches per board).
+const cache = new Map<string, { stamps: Array<[string, string]>; map: PinMap }>();
+const CACHE_CAPACITY = 64;
+
 export function buildPinMap(board: ResolvedBoard): PinMap {
+  const key = `${board.fqbn}\0${board.corePath}\0${board.variantPath ?? ''}\0${board.properties.get('recipe.cpp.o.pattern') ?? ''}\0${board.expanded('build.extra_flags') ?? ''}`;
+  const cached = cache.get(key);
+  if (cached && cached.stamps.every(([file, previous]) => stamp(file) === previous)) return copyOf(cached.map);
+  const map = readPinMap(board);
+  if (cache.size >= CACHE_CAPACITY) cache.delete(cache.keys().next().value!);
+  cache.set(key, { stamps: [...map.files, ...(board.variantPath ? [board.variantPath] : [])].map((file) => [file, stamp(file)]), map });
+  return copyOf(map);
+}
+
+// Callers may add to the pins and buses of a context: each gets its own.
+function copyOf(map: PinMap): PinMap {
+  return { ...map, pins: structuredClone(map.pins), buses: structuredClone(map.buses), warnings: [...map.warnings], notes: [...map.notes], knowledge: { ...map.knowledge }, timerGroups: structuredClone(map.timerGroups) };
+}
+
+function readPinMap(board: ResolvedBoard): PinMap {
   const variant = readVariantHeader(board);
   const warnings = [...variant.warnings];
   const sources: Record<string, SourceRef> = {};
@@ -126,7 +152,21 @@ export function buildPinMap(board: ResolvedBoard): PinMap {
   let buses = busesOf(variant, pinNames, [...serialPorts]);
   const core = readCoreFacts(board, variant);
   let timerGroups: PinMap['timerGroups'] = [];
+  const pwmTimers: PinMap['pwmTimers'] = new Map();
+  let toneTimer: PinMap['toneTimer'];
   const notes: ContextNote[] = [];
+  const avr = readAvrTimers(board, variant);
+  if (avr) {
+    timerGroups = avr.groups;
+    toneTimer = avr.tone;
+    const stopped = avr.groups.find((group) => group.timer === avr.tone?.timer)?.pins ?? [];
+    if (avr.tone) notes.push({ topic: 'tone()', text: `takes ${avr.tone.timer}${stopped.length > 0 ? `: while a tone plays, ${stopped.map((pin) => `D${pin}`).join(', ')} ${stopped.length > 1 ? 'give' : 'gives'} no PWM` : ''}`, source: avr.tone.source });
+    for (const [number, entry] of avr.pinTimers) {
+      pwmTimers.set(number, { timer: entry.timer, source: entry.source });
+      const pin = pins[number];
+      if (pin?.capabilities.includes('pwm')) (pin.details ??= {}).pwm = { text: entry.text, source: entry.source };
+    }
+  }
   if (core) {
     mergeCoreFacts(core, pins, knowledge, variant.header);
     warnings.push(...core.warnings);
@@ -141,8 +181,11 @@ export function buildPinMap(board: ResolvedBoard): PinMap {
     } else if (!core.known.serial.known && !knowledge.serial.known) {
       knowledge.serial = core.known.serial;
     }
-    buses = mergeBuses(buses, core, [...serialPorts]);
+    // Serial buses found in the headers but not ports by the core's own rule (Renesas' Serial2 is
+    // a macro for _UART2_, which only exists below SERIAL_HOWMANY) are dropped.
+    buses = mergeBuses(buses.filter((bus) => (bus.kind !== 'uart' && bus.kind !== 'usb') || serialPorts.has(bus.name)), core, [...serialPorts]);
     timerGroups = core.sharedTimers ?? [];
+    for (const group of timerGroups) for (const number of group.pins) pwmTimers.set(number, { timer: group.timer, ...(group.source ? { source: group.source } : {}) });
     notes.push(...core.notes);
   }
   return {
@@ -156,11 +199,13 @@ export function buildPinMap(board: ResolvedBoard): PinMap {
     serialUncertain: serialUncertain.filter((name) => !serialPorts.has(name)),
     pinNames,
     sources,
-    files: [...new Set([...variant.files, ...serial.files, ...(core?.files ?? [])])],
+    files: [...new Set([...variant.files, ...serial.files, ...(core?.files ?? []), ...(avr?.files ?? [])])],
     warnings,
     variant,
     core,
     timerGroups,
+    pwmTimers,
+    ...(toneTimer ? { toneTimer } : {}),
     notes,
   };
 }

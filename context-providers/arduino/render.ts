@@ -80,10 +80,8 @@ function renderPins(context: HardwareContext, fullCite: Citer): string[] {
   const pwmUnknown = unknown('pwm', 'no digitalPinHasPWM');
   const pwm = pwmUnknown ?? (pinRanges(numbers('pwm')) || 'none');
   lines.push(withSource(`- PWM (analogWrite): ${pwm}`, pwmUnknown ? '' : cite(knowledge.pwm?.source ?? sources.digitalPinHasPWM)));
-  for (const group of context.timerGroups ?? []) {
-    if (group.pins.length < 2) continue;
-    lines.push(withSource(`  - share ${group.timer} (one frequency): ${pinRanges(group.pins.map(Number))}`, cite(group.source)));
-  }
+  const shared = (context.timerGroups ?? []).filter((group) => group.pins.length > 1);
+  if (shared.length > 0) lines.push(`  - pins sharing a timer share its frequency: ${shared.map((group) => `${group.timer}: ${pinRanges(group.pins.map(Number))}`).join('; ')}${citeAll(shared.map((group) => group.source), cite)}`);
   const interrupts = pins.filter((pin) => pin.interrupt !== undefined);
   const identity = interrupts.length > 0 && interrupts.every((pin) => pin.interrupt === Number(pin.number));
   const interruptText = unknown('interrupt', 'no digitalPinToInterrupt') ?? (identity ? `${pinRanges(interrupts.map((pin) => Number(pin.number)))} (the pin number is the interrupt number)` : interrupts.map((pin) => `D${pin.number}→${pin.interrupt}`).join(', ') || 'none');
@@ -103,6 +101,18 @@ function renderPins(context: HardwareContext, fullCite: Citer): string[] {
   lines.push(...renderTraps(pins, cite));
   lines.push('- Full pin table with every name: in the JSON context.');
   return lines;
+}
+
+// Several facts from one file cite it once: ` (P/variants/MINIMA/pinmux.inc:109, 168, 181)`.
+function citeAll(sources: Array<SourceRef | undefined>, cite: Citer): string {
+  const known = sources.filter((source): source is SourceRef => source !== undefined);
+  if (known.length === 0) return '';
+  const file = known[0].file;
+  if (!known.every((source) => source.file === file)) return ` (${[...new Set(known.map((source) => cite(source)))].join(', ')})`;
+  const lines = [...new Set(known.map((source) => source.line).filter((line) => line !== undefined))];
+  if (lines.length === 0) return ` (${cite({ file })})`;
+  const first = cite({ file, line: lines[0] });
+  return ` (${first}${lines.slice(1).map((line) => `, ${line}`).join('')})`;
 }
 
 // Chip traps grouped by kind: "Input only: D34–D39 (source)".

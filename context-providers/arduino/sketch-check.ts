@@ -1,6 +1,7 @@
 // Checks a sketch's pin and peripheral use against the board: pinMode/digitalWrite/digitalRead,
 // analogWrite on a non-PWM pin, analogRead on a non-analog pin, attachInterrupt on a pin without
 // an interrupt, tone, Serial ports the board lacks, Wire/SPI use, and flash/RAM from a build.
+import { basename } from 'node:path';
 import type { Finding, Pin } from '../types.js';
 import type { Token } from './c-tokens.js';
 import type { PinMap } from './pin-map.js';
@@ -21,7 +22,12 @@ const PIN_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'analogWrit
 const DIGITAL_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'pulseIn', 'shiftOut', 'shiftIn', 'tone', 'noTone']);
 const NOT_CALLS = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', 'defined', 'catch', 'alignof', 'decltype', 'static_assert']);
 
-export function checkSketch(files: string[], dir: string, board: ResolvedBoard, pinMap: PinMap, includes: string[]): Finding[] {
+export interface CheckOptions {
+  /** False when some #include could not be read: a header not read may include Wire.h itself. */
+  includesComplete?: boolean;
+}
+
+export function checkSketch(files: string[], dir: string, board: ResolvedBoard, pinMap: PinMap, includes: string[], options: CheckOptions = {}): Finding[] {
   const symbols = readSketchSymbols(files, dir, pinMap);
   const findings: Finding[] = [...symbols.warnings];
   const allCalls = findCalls(symbols.tokens);
@@ -32,7 +38,11 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
   const pinsWith = (capability: Pin['capabilities'][number]) => pinMap.pins.filter((pin) => pin.capabilities.includes(capability));
   const hasPinTable = pinMap.pins.length > 0;
   const { knowledge } = pinMap;
-  const channelNumbers = pinMap.core ? pinMap.core.analogReadAcceptsChannelNumbers === true : board.architecture === 'avr';
+  // Whether analogRead(n) with n below A0 reads A<n>: AVR's wiring_analog.c does; other cores say.
+  const channelNumbers = pinMap.core?.analogReadAcceptsChannelNumbers ?? (board.architecture === 'avr' ? true : undefined);
+  // The pin table is complete where AVR's NUM_DIGITAL_PINS is (checked against avr-gcc) or the
+  // core's own table was read; elsewhere (mbed's LEDR is pin 22 of 21) a larger number may exist.
+  const tableComplete = board.architecture === 'avr' || (pinMap.core !== undefined && pinMap.core.pins.length > 0);
 
   const pinUses: Array<{ pin: number; call: Call }> = [];
   for (const call of calls) {
@@ -48,7 +58,7 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
       };
       if (call.name !== 'analogRead') pinUses.push({ pin, call });
       if (call.name !== 'analogRead' && (pin < 0 || pin >= pinMap.pins.length)) {
-        if (pinMap.digitalPinCount !== undefined) once({ severity: 'error', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}`, suggestion: 'Use a pin number the board has (see the pin table).' });
+        if (tableComplete) once({ severity: 'error', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}`, suggestion: 'Use a pin number the board has (see the pin table).' });
         continue;
       }
       const pinInfo = pinMap.pins[pin];
@@ -62,15 +72,16 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
       }
       if (call.name === 'analogRead' && knowledge.analog.known) {
         // AVR and SAMD also accept channel numbers 0..NUM_ANALOG_INPUTS-1 (analogRead(0) is A0).
-        const isChannel = channelNumbers && pin >= 0 && pin < (pinMap.analogInputCount ?? 0);
-        if (!isChannel && !pinMap.pins[pin]?.capabilities.includes('analog-in')) {
+        const maybeChannel = channelNumbers !== false && pin >= 0 && pin < (pinMap.analogInputCount ?? 0);
+        if (!maybeChannel && !pinMap.pins[pin]?.capabilities.includes('analog-in')) {
           once({ severity: 'error', code: 'analog-pin', ...at(call.token), message: `analogRead(${pin}): pin ${pin} is not an analog input on ${board.name}`, suggestion: `Use an analog input: ${list(pinsWith('analog-in'))}.` });
         }
       }
     }
     if (call.name === 'attachInterrupt' && knowledge.interrupt.known) findings.push(...interruptFindings(call, symbols, pinMap, board.name, list(pinsWith('interrupt'))));
   }
-  findings.push(...peripheralFindings(symbols, pinMap, board, includes));
+  findings.push(...toneTimerFindings(calls, symbols, pinMap, board.name));
+  findings.push(...peripheralFindings(symbols, pinMap, board, includes, options.includesComplete !== false));
   findings.push(...busConflicts(symbols, pinMap, pinUses));
   if (pinMap.core?.check) {
     const identifiers = new Set(symbols.tokens.filter((token) => token.kind === 'identifier').map((token) => token.text));
@@ -86,6 +97,28 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
   // In reading order: by file as given, then by line.
   const order = new Map(files.map((file, index) => [file, index]));
   return findings.sort((a, b) => (order.get(a.file ?? '') ?? -1) - (order.get(b.file ?? '') ?? -1) || (a.line ?? 0) - (b.line ?? 0));
+}
+
+// tone() takes a timer (Tone.cpp); while a tone plays, analogWrite on that timer's pins gives no PWM.
+function toneTimerFindings(calls: Call[], symbols: SketchSymbols, pinMap: PinMap, boardName: string): Finding[] {
+  const tone = pinMap.toneTimer;
+  if (!tone || !calls.some((call) => call.name === 'tone')) return [];
+  const findings: Finding[] = [];
+  for (const call of calls.filter((entry) => entry.name === 'analogWrite')) {
+    const pins = call.args[0] ? symbols.valuesOf(call.args[0], call.at) : undefined;
+    const clash = pins?.find((pin) => pinMap.pwmTimers.get(pin)?.timer === tone.timer);
+    if (clash === undefined) continue;
+    const source = pinMap.pwmTimers.get(clash)!.source;
+    findings.push({
+      severity: 'warning',
+      code: 'tone-timer',
+      file: call.token.file,
+      line: call.token.line,
+      message: `analogWrite(${clash}, …) uses ${tone.timer}${source ? ` (${basename(source.file)}:${source.line})` : ''}, which tone() takes on ${boardName} (${basename(tone.source.file)}:${tone.source.line}): while a tone plays, pin ${clash} gives no PWM`,
+      suggestion: `Use a PWM pin on another timer (${[...pinMap.pwmTimers].filter(([, entry]) => entry.timer !== tone.timer).map(([pin]) => `D${pin}`).join(', ') || 'none'}), or stop the tone with noTone() first.`,
+    });
+  }
+  return findings;
 }
 
 // What analogWrite does on a pin without PWM differs by core: AVR's wiring_analog.c writes LOW
@@ -143,7 +176,7 @@ function interruptFindings(call: Call, symbols: SketchSymbols, pinMap: PinMap, b
   }];
 }
 
-function peripheralFindings(symbols: SketchSymbols, pinMap: PinMap, board: ResolvedBoard, includes: string[]): Finding[] {
+function peripheralFindings(symbols: SketchSymbols, pinMap: PinMap, board: ResolvedBoard, includes: string[], includesComplete: boolean): Finding[] {
   const findings: Finding[] = [];
   const reported = new Set<string>();
   for (let index = 0; index < symbols.tokens.length; index++) {
@@ -162,7 +195,7 @@ function peripheralFindings(symbols: SketchSymbols, pinMap: PinMap, board: Resol
     for (const [object, header, bus] of [['Wire', 'Wire.h', 'i2c'], ['SPI', 'SPI.h', 'spi']] as const) {
       if (token.text !== object || symbols.tokens[index + 1]?.text !== '.' || reported.has(object)) continue;
       reported.add(object);
-      if (!includes.includes(header)) findings.push({ severity: 'error', code: 'missing-include', ...at, message: `${object} is used but ${header} is not included`, suggestion: `Add #include <${header}> at the top of the sketch.` });
+      if (!includes.includes(header) && includesComplete) findings.push({ severity: 'error', code: 'missing-include', ...at, message: `${object} is used but ${header} is not included`, suggestion: `Add #include <${header}> at the top of the sketch.` });
       if (pinMap.pins.length > 0 && !pinMap.buses.some((entry) => entry.kind === bus)) findings.push({ severity: 'warning', code: `no-${bus}`, ...at, message: `${board.name}'s variant defines no ${bus.toUpperCase()} pins`, suggestion: 'Check that this board has the bus, or use a software implementation.' });
     }
   }

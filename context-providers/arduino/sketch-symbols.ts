@@ -88,7 +88,7 @@ export function readSketchSymbols(files: string[], dir: string, pinMap: PinMap):
   const valuesOf = (argument: Token[], at: number): number[] | undefined => {
     const single = valueOf(argument);
     if (single !== undefined) return [single];
-    const loop = loops.filter((entry) => at > entry.start && at < entry.end && argument.some((token) => token.text === entry.name)).pop();
+    const loop = loops.filter((entry) => at >= entry.start && at < entry.end && argument.some((token) => token.text === entry.name)).pop();
     if (!loop) return undefined;
     const values: number[] = [];
     for (const value of loop.values) {

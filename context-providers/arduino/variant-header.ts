@@ -126,7 +126,7 @@ export function readVariantHeader(board: ResolvedBoard): VariantHeader {
   };
 }
 
-function isInside(path: string, dir: string): boolean {
+export function isInside(path: string, dir: string): boolean {
   const rel = relative(dir, path);
   return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep);
 }

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { buildBoardContext } from '../../../context-providers/arduino/board-context.js';
 import { discoverPlatforms } from '../../../context-providers/arduino/platforms.js';
+import { renderArduinoContext } from '../../../context-providers/arduino/render.js';
 import { resolveFqbn } from '../../../context-providers/arduino/resolve.js';
 import type { HardwareContext } from '../../../context-providers/types.js';
 import { DATA_DIR_32BIT, TMP } from './paths.js';
@@ -16,6 +17,8 @@ function reasonForNoTable(context: HardwareContext): string | undefined {
 describe('every board of the 32-bit fixture platforms', () => {
   test('builds a context with a pin table or a stated reason, and every unknown capability says why', async () => {
     const installed = await discoverPlatforms({ dataDirs: [DATA_DIR_32BIT], sketchbookDirs: [], includeDebian: false, home: TMP });
+    // Size as the prompt carries it, in tokens estimated as characters / 4 (as the Uno's test does).
+    let largest = { fqbn: '', tokens: 0 };
     const counts = new Map<string, { boards: number; withTable: number; reasons: number; pwmKnown: number; analogKnown: number; interruptKnown: number; serialKnown: number }>();
     for (const platform of installed.platforms.values()) {
       const count = { boards: 0, withTable: 0, reasons: 0, pwmKnown: 0, analogKnown: 0, interruptKnown: 0, serialKnown: 0 };
@@ -27,6 +30,8 @@ describe('every board of the 32-bit fixture platforms', () => {
         for (const fqbn of fqbns) {
           const context = buildBoardContext({ board: resolveFqbn(fqbn, installed), installed });
           count.boards++;
+          const tokens = Math.ceil(renderArduinoContext(context).length / 4);
+          if (tokens > largest.tokens) largest = { fqbn, tokens };
           if (context.pins.length > 0) count.withTable++;
           else {
             const reason = reasonForNoTable(context);
@@ -44,6 +49,8 @@ describe('every board of the 32-bit fixture platforms', () => {
       }
     }
     console.log([...counts].map(([id, count]) => `${id}: ${count.boards} boards, ${count.withTable} with a pin table, ${count.reasons} with the reason there is none; PWM known on ${count.pwmKnown}, analog ${count.analogKnown}, interrupts ${count.interruptKnown}, serial ports ${count.serialKnown}`).join('\n'));
+    console.log(`largest context: ${largest.fqbn}, about ${largest.tokens} tokens (characters / 4)`);
+    expect(largest.tokens).toBeLessThanOrEqual(3000);
     expect([...counts.keys()].sort()).toEqual(['STMicroelectronics:stm32', 'arduino:mbed', 'arduino:renesas_uno', 'arduino:samd', 'cm:esp32', 'rp2040:rp2040']);
     expect(counts.get('rp2040:rp2040')!.boards).toBeGreaterThanOrEqual(151);
   }, 600_000);

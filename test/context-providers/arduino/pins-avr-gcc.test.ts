@@ -6,7 +6,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { readAvrTimers } from '../../../context-providers/arduino/avr-timers.js';
 import { buildPinMap, type PinMap } from '../../../context-providers/arduino/pin-map.js';
+import { readVariantHeader } from '../../../context-providers/arduino/variant-header.js';
 import { discoverPlatforms, type InstalledPlatforms } from '../../../context-providers/arduino/platforms.js';
 import { resolveFqbn, type ResolvedBoard } from '../../../context-providers/arduino/resolve.js';
 import { splitCommandLine } from '../../../context-providers/arduino/compile-flags.js';
@@ -48,7 +50,8 @@ function probeSource(map: PinMap): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function compilerValues(board: ResolvedBoard, source: string, dir: string): Promise<number[]> {
+/** Compiles `source` with the board's own C++ recipe and copies one section of the object out. */
+async function compiledSection(board: ResolvedBoard, source: string, section: string, dir: string): Promise<Buffer> {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'probe.cpp');
   const object = join(dir, 'probe.o');
@@ -63,11 +66,22 @@ async function compilerValues(board: ResolvedBoard, source: string, dir: string)
   // -flto would leave only compiler IR in the object; the data must be in a real section.
   const [compiler, ...args] = splitCommandLine(command);
   await run(compiler, [...args, '-fno-lto']);
-  await run('avr-objcopy', ['-O', 'binary', '-j', '.probe', object, join(dir, 'probe.bin')]);
-  const bytes = readFileSync(join(dir, 'probe.bin'));
+  await run('avr-objcopy', ['-O', 'binary', '-j', section, object, join(dir, 'section.bin')]);
+  return readFileSync(join(dir, 'section.bin'));
+}
+
+async function compilerValues(board: ResolvedBoard, source: string, dir: string): Promise<number[]> {
+  const bytes = await compiledSection(board, source, '.probe', dir);
   const values: number[] = [];
   for (let offset = 0; offset + 4 <= bytes.length; offset += 4) values.push(bytes.readInt32LE(offset));
   return values;
+}
+
+// The variant's timer table as avr-g++ lays it out: compiled with ARDUINO_MAIN (as wiring.c is);
+// -fdata-sections gives it a section of its own.
+async function compiledTimerTable(board: ResolvedBoard, dir: string): Promise<number[]> {
+  const source = '#define ARDUINO_MAIN\n#include <Arduino.h>\n__attribute__((used)) const uint8_t *keep = digital_pin_to_timer_PGM;\n';
+  return [...(await compiledSection(board, source, '.progmem.data.digital_pin_to_timer_PGM', dir))];
 }
 
 /** One FQBN per distinct (variant, MCU): every configuration of every board, deduplicated. */
@@ -113,6 +127,25 @@ describe("pin capabilities equal what avr-gcc computes from Debian's variant hea
     }
     expect(disagreements).toEqual([]);
     expect(compared).toBeGreaterThan(1000);
+  }, 300_000);
+
+  test("each pin's timer (digital_pin_to_timer_PGM under ARDUINO_MAIN) equals the table avr-gcc builds, for every variant and MCU", async () => {
+    const disagreements: string[] = [];
+    let compared = 0;
+    for (const [index, board] of variantConfigurations(installed).entries()) {
+      const variant = readVariantHeader(board);
+      const timers = readAvrTimers(board, variant);
+      if (!timers) continue;
+      const theirs = await compiledTimerTable(board, join(TMP, 'timer-probe', String(index)));
+      const ours = theirs.map((_, pin) => {
+        const entry = timers.pinTimers.get(pin);
+        return entry ? variant.evaluate(`TIMER${entry.text.slice('Timer '.length)}`) : variant.evaluate('NOT_ON_TIMER');
+      });
+      compared += theirs.length;
+      if (JSON.stringify(theirs) !== JSON.stringify(ours)) disagreements.push(`${board.fqbn}: compiler ${JSON.stringify(theirs)} vs ours ${JSON.stringify(ours)}`);
+    }
+    expect(disagreements).toEqual([]);
+    expect(compared).toBeGreaterThan(200);
   }, 300_000);
 
   test('the Uno has PWM on 3, 5, 6, 9, 10, 11 and interrupts on 2 and 3', async () => {

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { buildPinMap } from '../../../context-providers/arduino/pin-map.js';
@@ -73,5 +74,35 @@ describe('the sketch check on an Uno', () => {
     expect(findings[0].message).toContain('32256');
     expect(checkBuildSize({ flashBytes: 1000, ramBytes: 3000 }, uno).map((finding) => finding.code)).toEqual(['ram-over']);
     expect(checkBuildSize({ flashBytes: 1000, ramBytes: 100 }, uno)).toEqual([]);
+  });
+
+  const checkText = (name: string, text: string, fqbn: string, includes: string[] = []) => {
+    const dir = join(TMP, 'check-sketches', name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}.ino`), text);
+    const board = resolveFqbn(fqbn, installed);
+    return checkSketch([join(dir, `${name}.ino`)], dir, board, buildPinMap(board), includes);
+  };
+
+  test('analogWrite over a literal loop range is checked for every value the loop takes', () => {
+    const findings = checkText('LoopRange', 'void setup() {}\nvoid loop() {\n  for (int p = 2; p <= 13; p++) analogWrite(p, 128);\n  for (int q = 9; q < 12; q++) { analogWrite(q, 64); }\n}\n', 'arduino:avr:uno');
+    expect(findings.map((finding) => [finding.code, finding.line])).toEqual([['pwm-pin', 3]]);
+    expect(findings[0].message).toContain('analogWrite(D2)');
+    expect(findings[0].message).toContain('12 values of the loop');
+  });
+
+  test('a loop whose body changes its variable is not taken as a range', () => {
+    const findings = checkText('LoopChanged', 'void loop() {\n  for (int p = 2; p <= 13; p++) { analogWrite(p, 1); p = 9; }\n}\n', 'arduino:avr:uno');
+    expect(findings).toEqual([]);
+  });
+
+  test("tone() and analogWrite on the timer tone() takes is a warning citing Tone.cpp and the variant's timer table", () => {
+    const text = 'void setup() {\n  tone(8, 440);\n  analogWrite(3, 100);\n  analogWrite(5, 100);\n}\nvoid loop() {}\n';
+    const uno = checkText('ToneTimer', text, 'arduino:avr:uno');
+    expect(uno.map((finding) => [finding.code, finding.severity, finding.line])).toEqual([['tone-timer', 'warning', 3]]);
+    expect(uno[0].message).toMatch(/uses Timer 2 \(pins_arduino\.h:\d+\), which tone\(\) takes on Arduino UNO \(Tone\.cpp:\d+\)/);
+    // On the Leonardo tone() takes Timer 3 (D5), so neither D3 nor D5… D5 is Timer 3 there.
+    const leonardo = checkText('ToneTimer', text, 'arduino:avr:leonardo');
+    expect(leonardo.map((finding) => [finding.code, finding.line])).toEqual([['tone-timer', 4]]);
   });
 });

@@ -1,0 +1,141 @@
+// The sketch check is held to AVR's standard on every core: it runs over every example of each
+// fixture platform's own libraries for that platform's boards, and over Debian's AVR examples for
+// the Uno, Mega and Leonardo. Every ERROR must be one of the true ones listed here, by sketch and
+// line, with why it is a real compile or run-time problem; anything else is a false error and
+// fails the test. On the Uno, every ERROR of a kind the compiler catches is compiled with Debian's
+// arduino-builder and must fail there, at that line.
+import { cpSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { compile } from '../../../boards/compile.js';
+import { ArduinoBuilder, debianLayout } from '../../../boards/toolchains/arduino-builder.js';
+import { createArduinoProvider } from '../../../context-providers/arduino/index.js';
+import type { Finding } from '../../../context-providers/types.js';
+import { DATA_DIR_32BIT, TMP } from './paths.js';
+import { TRUE_ERRORS, type TrueError } from './false-findings/true-errors.js';
+
+const DEBIAN_EXAMPLES = '/usr/share/arduino/examples';
+const PACKAGES = join(DATA_DIR_32BIT, 'packages');
+
+/** Boards each platform's examples run on: one or more per core, as the issue names them. */
+const PLATFORM_BOARDS: Array<{ platform: string; boards: string[] }> = [
+  { platform: 'arduino/hardware/renesas_uno/1.5.3', boards: ['arduino:renesas_uno:minima', 'arduino:renesas_uno:unor4wifi'] },
+  { platform: 'arduino/hardware/samd/1.8.14', boards: ['arduino:samd:nano_33_iot', 'arduino:samd:mkrwifi1010', 'arduino:samd:arduino_zero_native'] },
+  { platform: 'rp2040/hardware/rp2040/6.0.0', boards: ['rp2040:rp2040:rpipico', 'rp2040:rp2040:rpipico2'] },
+  { platform: 'arduino/hardware/mbed/9.9.9', boards: ['arduino:mbed:nano33ble'] },
+  { platform: 'STMicroelectronics/hardware/stm32/3.0.0-dev', boards: ['STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE', 'STMicroelectronics:stm32:GenF1:pnum=BLUEPILL_F103C8'] },
+  { platform: 'cm/hardware/esp32/1.7.5', boards: ['cm:esp32:ringo'] },
+];
+const AVR_BOARDS = ['arduino:avr:uno', 'arduino:avr:mega:cpu=atmega2560', 'arduino:avr:leonardo'];
+
+// Kinds of ERROR the compiler itself reports; the others (a pin without PWM, an analog read of a
+// digital pin) compile and misbehave at run time.
+const COMPILE_KINDS = new Set(['unknown-serial', 'include-unresolved', 'missing-include']);
+
+/** Sketch folders whose main .ino has the folder's name, as the IDE opens them. */
+function sketchFolders(dir: string, out: string[] = []): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const entry of entries.sort()) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) sketchFolders(path, out);
+    else if (entry.endsWith('.ino') && basename(dir) === entry.slice(0, -4)) out.push(dir);
+  }
+  return out;
+}
+
+interface RaisedError {
+  board: string;
+  /** The finding's file relative to the platform folder or Debian's examples. */
+  file: string;
+  line: number;
+  code: string;
+  message: string;
+  sketch: string;
+}
+
+function shortFile(file: string): string {
+  if (file.startsWith(PACKAGES)) return relative(PACKAGES, file);
+  if (file.startsWith(DEBIAN_EXAMPLES)) return `debian-examples/${relative(DEBIAN_EXAMPLES, file)}`;
+  return file;
+}
+
+function matches(entry: TrueError, error: RaisedError): boolean {
+  return entry.boards.test(error.board) && error.file === entry.file && error.line === entry.line && error.code === entry.code;
+}
+
+async function runExamples(provider: ReturnType<typeof createArduinoProvider>, sketches: string[], boards: string[]): Promise<{ runs: number; errors: RaisedError[]; findings: number }> {
+  const errors: RaisedError[] = [];
+  let runs = 0;
+  let findings = 0;
+  for (const board of boards) {
+    for (const sketch of sketches) {
+      const project = await provider.detect(sketch);
+      if (!project) continue;
+      const context = await provider.load(project, { board });
+      runs++;
+      findings += context.findings.length;
+      for (const finding of context.findings.filter((entry: Finding) => entry.severity === 'error')) {
+        errors.push({ board, file: shortFile(finding.file ?? ''), line: finding.line ?? 0, code: finding.code, message: finding.message, sketch });
+      }
+    }
+  }
+  return { runs, errors, findings };
+}
+
+describe('no false ERROR on real example sketches', () => {
+  const raised: RaisedError[] = [];
+  let provider32: ReturnType<typeof createArduinoProvider>;
+  let providerAvr: ReturnType<typeof createArduinoProvider>;
+  beforeAll(() => {
+    provider32 = createArduinoProvider({ dataDirs: [DATA_DIR_32BIT], sketchbookDirs: [], includeDebian: false, home: TMP });
+    providerAvr = createArduinoProvider({ dataDirs: [], sketchbookDirs: [], home: TMP });
+  });
+
+  test.each(PLATFORM_BOARDS)('every ERROR on the examples of $platform is a true one', async ({ platform, boards }) => {
+    const sketches = sketchFolders(join(PACKAGES, platform, 'libraries'));
+    expect(sketches.length).toBeGreaterThan(20);
+    const result = await runExamples(provider32, sketches, boards);
+    raised.push(...result.errors);
+    const unexplained = result.errors.filter((error) => !TRUE_ERRORS.some((entry) => matches(entry, error)));
+    console.log(`${platform}: ${result.runs} sketch × board runs, ${result.findings} findings, ${result.errors.length} ERRORs (${result.errors.length - unexplained.length} true)`);
+    expect(unexplained.map((error) => `${error.board} ${error.file}:${error.line} [${error.code}] ${error.message}`)).toEqual([]);
+  }, 600_000);
+
+  test("every ERROR on Debian's AVR examples for the Uno, Mega and Leonardo is a true one", async () => {
+    const sketches = sketchFolders(DEBIAN_EXAMPLES);
+    expect(sketches.length).toBeGreaterThan(60);
+    const result = await runExamples(providerAvr, sketches, AVR_BOARDS);
+    raised.push(...result.errors);
+    const unexplained = result.errors.filter((error) => !TRUE_ERRORS.some((entry) => matches(entry, error)));
+    console.log(`Debian AVR examples: ${result.runs} sketch × board runs, ${result.findings} findings, ${result.errors.length} ERRORs (${result.errors.length - unexplained.length} true)`);
+    expect(unexplained.map((error) => `${error.board} ${error.file}:${error.line} [${error.code}] ${error.message}`)).toEqual([]);
+  }, 600_000);
+
+  test('every listed true ERROR is still raised (the list does not outlive the check)', () => {
+    const stale = TRUE_ERRORS.filter((entry) => !raised.some((error) => matches(entry, error)));
+    expect(stale.map((entry) => `${entry.file}:${entry.line} [${entry.code}]`)).toEqual([]);
+  });
+
+  test('on the Uno every ERROR the compiler can see fails the real compiler at that line', async () => {
+    const builder = new ArduinoBuilder('/usr/bin/arduino-builder', debianLayout('/nonexistent-sketchbook'));
+    const uno = raised.filter((error) => error.board === 'arduino:avr:uno' && COMPILE_KINDS.has(error.code));
+    expect(uno.length).toBeGreaterThan(0);
+    const bySketch = new Map<string, RaisedError[]>();
+    for (const error of uno) bySketch.set(error.sketch, [...(bySketch.get(error.sketch) ?? []), error]);
+    for (const [sketch, errors] of bySketch) {
+      const copy = join(mkdtempSync(join(tmpdir(), 'bb-false-findings-')), basename(sketch));
+      cpSync(sketch, copy, { recursive: true });
+      const report = await compile({ sketch: copy, fqbn: 'arduino:avr:uno', tool: builder });
+      expect(report.success, `${sketch} compiled although boardbridge raised ${errors.map((error) => error.code).join(', ')}`).toBe(false);
+      const lines = report.diagnostics.filter((diagnostic) => diagnostic.severity === 'ERROR' || diagnostic.severity === 'FATAL').map((diagnostic) => diagnostic.line);
+      // The compiler stops at the first fatal error: the first ERROR boardbridge raised is the one it reports.
+      expect(lines, `${sketch}: compiler errors at ${lines.join(', ')}, boardbridge at ${errors.map((error) => error.line).join(', ')}`).toContain(Math.min(...errors.map((error) => error.line)));
+    }
+  }, 900_000);
+});

@@ -1,0 +1,44 @@
+// The ERRORs the sketch check raises on real example sketches that are true: each is a compile
+// failure or a real run-time fault on that board, and says why. false-findings.test.ts fails on
+// any ERROR not listed here, and on any entry here that is no longer raised.
+
+export interface TrueError {
+  /** Boards (FQBNs) the error is raised and true for. */
+  boards: RegExp;
+  /** The sketch file, relative to the fixture packages folder or `debian-examples/`. */
+  file: string;
+  line: number;
+  code: string;
+  why: string;
+}
+
+const AVR_THREE = /^arduino:avr:(uno|mega|leonardo)/;
+const NO_LIBRARY = "the library is not installed here (Debian's arduino-core-avr ships no libraries but the core's own); arduino-builder fails with 'No such file or directory'";
+
+export const TRUE_ERRORS: TrueError[] = [
+  ...[65, 66, 68, 70, 71, 72, 84, 86].map((line) => ({
+    boards: /^arduino:renesas_uno:minima$/,
+    file: 'arduino/hardware/renesas_uno/1.5.3/libraries/WiFi/examples/C3SerialPassthrough/C3SerialPassthrough.ino',
+    line,
+    code: 'pin-range',
+    why: "pins 28/29 are the Portenta C33's ESP32-C3 control pins; the Minima's g_pin_cfg has 27 rows and pinMode/digitalWrite index g_pin_cfg[pin] without a bounds check (ArduinoCore-renesas cores/arduino/digital.cpp)",
+  })),
+  { boards: /^arduino:avr:(uno|leonardo)/, file: 'debian-examples/03.Analog/AnalogWriteMega/AnalogWriteMega.ino', line: 35, code: 'pwm-pin', why: 'the loop writes pins 2–13; on the Uno and Leonardo pins 2, 4, 7, 8, 12 (and 13 on the Uno) have no PWM: the example is for the Mega' },
+  { boards: /^arduino:avr:(uno|leonardo)/, file: 'debian-examples/03.Analog/AnalogWriteMega/AnalogWriteMega.ino', line: 40, code: 'pwm-pin', why: 'the same loop, fading down' },
+  { boards: /^arduino:avr:uno/, file: 'debian-examples/04.Communication/MultiSerial/MultiSerial.ino', line: 28, code: 'unknown-serial', why: "the Uno has no Serial1: 'Serial1' was not declared in this scope" },
+  { boards: /^arduino:avr:uno/, file: 'debian-examples/04.Communication/SerialPassthrough/SerialPassthrough.ino', line: 29, code: 'unknown-serial', why: "the Uno has no Serial1: 'Serial1' was not declared in this scope" },
+  ...[
+    ['09.USB/Keyboard/KeyboardLogout/KeyboardLogout.ino', 32],
+    ['09.USB/Keyboard/KeyboardMessage/KeyboardMessage.ino', 23],
+    ['09.USB/Keyboard/KeyboardReprogram/KeyboardReprogram.ino', 28],
+    ['09.USB/Keyboard/KeyboardSerial/KeyboardSerial.ino', 22],
+    ['09.USB/KeyboardAndMouseControl/KeyboardAndMouseControl.ino', 24],
+    ['09.USB/KeyboardAndMouseControl/KeyboardAndMouseControl.ino', 25],
+    ['09.USB/Mouse/ButtonMouseControl/ButtonMouseControl.ino', 26],
+    ['09.USB/Mouse/JoystickMouseControl/JoystickMouseControl.ino', 32],
+    ['10.StarterKit_BasicKit/p05_ServoMoodIndicator/p05_ServoMoodIndicator.ino', 21],
+    ['10.StarterKit_BasicKit/p11_CrystalBall/p11_CrystalBall.ino', 23],
+    ['10.StarterKit_BasicKit/p12_KnockLock/p12_KnockLock.ino', 29],
+    ['10.StarterKit_BasicKit/p13_TouchSensorLamp/p13_TouchSensorLamp.ino', 26],
+  ].map(([file, line]) => ({ boards: AVR_THREE, file: `debian-examples/${file}`, line: line as number, code: 'include-unresolved', why: NO_LIBRARY })),
+];
