@@ -12,6 +12,7 @@ import { resolveFqbn } from '../../../../context-providers/arduino/resolve.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
 import type { SourceRef } from '../../../../context-providers/types.js';
 import { TMP } from '../paths.js';
+import { citedLine } from './table-lines.js';
 import { esp32Findings } from './esp32-findings.js';
 
 const ROOT = join(TMP, 'esp32-arduino-libs');
@@ -22,7 +23,6 @@ const write = (path: string, text: string): void => {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
 };
-const lineOf = (source: SourceRef | undefined): string => readFileSync(source!.file, 'utf8').split('\n')[source!.line! - 1];
 /** A figure of esp32-chips.json: its key line and the value and source lines under it. */
 const jsonFigure = (source: SourceRef | undefined): string => readFileSync(source!.file, 'utf8').split('\n').slice(source!.line! - 1, source!.line! + 2).join(' ');
 
@@ -192,14 +192,14 @@ describe('ESP32 3.x layout with the esp32-arduino-libs tool (a tree written by t
     expect(ports[0].pins).toEqual({ TX: 43, RX: 44 });
     expect(ports[2].pins).toEqual({ RX: 15, TX: 16 });
     expect(facts.pins.find((pin) => pin.number === 15)!.functions).toEqual([{ fn: 'Serial1 RX', capability: 'uart', source: ports[2].source }]);
-    expect(lineOf(ports[3].source)).toBe('extern HardwareSerial Serial2;');
+    expect(citedLine(ports[3].source)).toBe('extern HardwareSerial Serial2;');
   });
 
   test('with "USB CDC On Boot" enabled Serial is the USB port', () => {
     const board = resolveFqbn('esp32:esp32:esp32s3:CDCOnBoot=cdc', installed);
     const ports = readEsp32Tables(board, readVariantHeader(board))!.serialPorts!;
     expect(ports[0]).toMatchObject({ name: 'Serial', kind: 'usb' });
-    expect(lineOf(ports[0].source)).toBe('#define Serial HWCDCSerial');
+    expect(citedLine(ports[0].source)).toBe('#define Serial HWCDCSerial');
   });
 
   test('the C3 has two UARTs, so no Serial2; an ESP32 without its variant folder still has Serial2', () => {
@@ -234,7 +234,7 @@ describe('ESP32 3.x layout with the esp32-arduino-libs tool (a tree written by t
     expect(facts.pins).toEqual([]);
     expect(facts.known.pwm).toMatchObject({ known: false, reason: expect.stringContaining('BOARD_HAS_PIN_REMAP') });
     expect(facts.serialPorts![0]).toMatchObject({ name: 'Serial', kind: 'usb' });
-    expect(lineOf(facts.serialPorts![0].source)).toBe('#define Serial USBSerial');
+    expect(citedLine(facts.serialPorts![0].source)).toBe('#define Serial USBSerial');
     const findings = esp32Findings(join(ROOT, 'sketches/adc2_wifi/adc2_wifi.ino'), board);
     expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['5 error esp32-ledc-api']);
   });

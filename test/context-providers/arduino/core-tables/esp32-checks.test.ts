@@ -10,6 +10,7 @@ import { discoverPlatforms } from '../../../../context-providers/arduino/platfor
 import { resolveFqbn, type ResolvedBoard } from '../../../../context-providers/arduino/resolve.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
 import { FIXTURES, TMP } from '../paths.js';
+import { loadPlatforms32 } from './table-lines.js';
 import { esp32Findings } from './esp32-findings.js';
 
 const DATA_32 = join(FIXTURES, 'data_dir_32bit');
@@ -44,7 +45,7 @@ describe('ESP32 checks on cm:esp32:ringo', () => {
 
   beforeAll(async () => {
     rmSync(SKETCHES, { recursive: true, force: true });
-    const installed = await discoverPlatforms({ dataDirs: [DATA_32], sketchbookDirs: [], includeDebian: false, home: TMP });
+    const installed = await loadPlatforms32();
     board = resolveFqbn('cm:esp32:ringo', installed);
   });
 

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readEsp32Tables } from '../../../../context-providers/arduino/core-tables/esp32.js';
 import type { CoreFacts } from '../../../../context-providers/arduino/core-tables/index.js';
-import { discoverPlatforms } from '../../../../context-providers/arduino/platforms.js';
 import { resolveFqbn } from '../../../../context-providers/arduino/resolve.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
 import { FIXTURES, TMP } from '../paths.js';
+import { loadPlatforms32 } from './table-lines.js';
 
 const CM = join(FIXTURES, 'data_dir_32bit/packages/cm/hardware/esp32/1.7.5');
 const SOC = join(CM, 'tools/sdk/include/soc/soc');
@@ -21,7 +21,7 @@ describe('host gcc agrees with the ESP32 reader on the cm platform\'s headers', 
 
   beforeAll(async () => {
     mkdirSync(WORK, { recursive: true });
-    const installed = await discoverPlatforms({ dataDirs: [join(FIXTURES, 'data_dir_32bit')], sketchbookDirs: [], includeDebian: false, home: TMP });
+    const installed = await loadPlatforms32();
     const board = resolveFqbn('cm:esp32:ringo', installed);
     facts = readEsp32Tables(board, readVariantHeader(board))!;
   });
