@@ -59,7 +59,10 @@ export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Findi
     const found: Finding[] = [];
     // On the ESP32 cores attachInterrupt's pin and digitalPinToInterrupt(pin) are both the GPIO.
     for (const gpio of call.values[0] ?? []) {
-      if (!facts.gpios.pins.has(gpio)) continue;
+      if (!facts.gpios.pins.has(gpio)) {
+        found.push(...missingGpio(facts, call, gpio));
+        continue;
+      }
       const pin = `GPIO${gpio}`;
       const drives = DRIVES.has(call.name) || (call.name === 'pinMode' && OUTPUT_MODES.has(mode));
       if (drives && facts.inputOnly.pins.has(gpio)) {
@@ -86,6 +89,18 @@ export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Findi
   findings.push(...ledcTimerFindings(facts, view));
   findings.push(...missingApiFindings(facts, view));
   return findings;
+}
+
+// A number inside the chip's GPIO range that is no GPIO (ESP32: 24, 28–31): the core ignores the
+// call. GPIO20 is one on the ESP32-PICO-V3 only (ESP-IDF 5's mask has it, IDF 3.x's gpio.h not).
+function missingGpio(facts: Esp32Facts, call: SketchCall, gpio: number): Finding[] {
+  if (gpio < 0 || gpio >= facts.chip.gpioCount.value || facts.gpios.pins.size === 0) return [];
+  const at = { file: call.token.file, line: call.token.line };
+  const source = `${facts.gpios.source.file}${facts.gpios.source.line ? `:${facts.gpios.source.line}` : ''}`;
+  if (facts.chip.gpios.value.includes(gpio)) {
+    return [{ severity: 'warning', code: 'esp32-no-gpio', ...at, message: `${call.name}(${gpio}, …): GPIO${gpio} is not a GPIO in this core's SDK (${source}); only some ${facts.chip.name} packages bond it out`, suggestion: 'Use a GPIO the board has.' }];
+  }
+  return [{ severity: 'error', code: 'esp32-no-gpio', ...at, message: `${call.name}(${gpio}, …): the ${facts.chip.name} has no GPIO${gpio} (${source}), so the call does nothing`, suggestion: `Use one of ${gpioList(facts.gpios.pins)}.` }];
 }
 
 // Before 3.0 the core maps LEDC channel c to speed group c/8 and timer (c/2)%4, so channels 2n and

@@ -74,13 +74,18 @@ describe('ESP32 checks on cm:esp32:ringo', () => {
     expect(run(file)).toEqual(['2 error esp32-input-only', '3 error esp32-input-only', '4 warning esp32-no-pull']);
   });
 
+  test('a number in the GPIO range that is no GPIO is an ERROR; GPIO20, bonded out on some packages only, a WARNING', () => {
+    const file = sketch('no_gpio', 'void setup() {\n  pinMode(24, OUTPUT);\n  digitalWrite(30, HIGH);\n  pinMode(20, INPUT);\n}\nvoid loop() {}\n');
+    expect(run(file)).toEqual(['2 error esp32-no-gpio', '3 error esp32-no-gpio', '4 warning esp32-no-gpio']);
+  });
+
   test('flash pins GPIO6-11 are ERRORs, PSRAM pins 16/17 WARNINGs, strapping pins a WARNING once', () => {
     const file = sketch('flash_pins', 'void setup() {\n  pinMode(6, OUTPUT);\n  digitalRead(11);\n  pinMode(16, OUTPUT);\n  pinMode(12, INPUT);\n  pinMode(12, OUTPUT);\n}\nvoid loop() {}\n');
     expect(run(file)).toEqual(['2 error esp32-flash-pin', '3 error esp32-flash-pin', '4 warning esp32-psram-pin', '5 warning esp32-strapping-pin']);
   });
 
   test('a literal loop over pins gives one finding per rule and call, counting the loop values it hits', () => {
-    const file = sketch('loop_pins', 'void setup() {\n  for (int p = 30; p < 40; p++) {\n    pinMode(p, OUTPUT);\n  }\n  for (int p = 4; p <= 12; p++) {\n    digitalWrite(p, LOW);\n  }\n}\nvoid loop() {}\n');
+    const file = sketch('loop_pins', 'void setup() {\n  for (int p = 32; p < 40; p++) {\n    pinMode(p, OUTPUT);\n  }\n  for (int p = 4; p <= 12; p++) {\n    digitalWrite(p, LOW);\n  }\n}\nvoid loop() {}\n');
     const findings = esp32Findings(file, board).filter((finding) => finding.severity === 'error');
     expect(findings.map((finding) => `${finding.line} ${finding.code}`)).toEqual(['3 esp32-input-only', '6 esp32-flash-pin']);
     expect(findings[0].message).toMatch(/^pinMode\(34, OUTPUT\): GPIO34 .* \(and 5 more of the loop's \d+ values\)$/);
