@@ -2,7 +2,7 @@
 // noTone; 2.0 added them). Calling one is a compile error unless the sketch or a library it
 // includes provides it, which many ESP32 "analogWrite"/"Tone32" libraries do: an ERROR only when
 // every included header is found and none of them declares the function, else a WARNING.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Finding } from '../../types.js';
 import type { CoreSketchView, SketchCall } from './core-facts.js';
@@ -19,17 +19,17 @@ const STANDARD = /^(std\w*|string|math|time|ctype|limits|assert|errno|float|intt
 const MAX_FILES = 5000;
 
 function headersUnder(dir: string, found: string[] = []): string[] {
-  let names: string[];
+  let entries: Dirent[];
   try {
-    names = readdirSync(dir);
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return found;
   }
-  for (const name of names) {
+  for (const entry of entries) {
     if (found.length >= MAX_FILES) break;
-    const path = join(dir, name);
-    if (name.endsWith('.h') || name.endsWith('.hpp')) found.push(path);
-    else if (!name.startsWith('.') && !name.includes('.') && statSync(path, { throwIfNoEntry: false })?.isDirectory()) headersUnder(path, found);
+    const path = join(dir, entry.name);
+    if (entry.isFile() && /\.(h|hpp)$/.test(entry.name)) found.push(path);
+    else if (entry.isDirectory() && !entry.name.startsWith('.')) headersUnder(path, found);
   }
   return found;
 }
