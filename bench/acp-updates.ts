@@ -17,7 +17,7 @@ import { packageRoot } from '../bridge/agents/resolve.js';
 const COUNT = 10_000;
 const ROUNDS = 5;
 
-function recordedUpdates(): string[] {
+export function recordedUpdates(): string[] {
   const dir = path.join(packageRoot(), 'test', 'fixtures', 'recorded');
   const updates: Array<{ update: SessionUpdate }> = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {

@@ -119,13 +119,17 @@ const baseline32: number[] = [];
 for (let run = 0; run < runs; run++) baseline32.push(spawnTimed(['-e', '0']).elapsed);
 const base = median(baseline32);
 process.stdout.write(`\n32-bit boards (${runs} runs each; node -e 0 median ${ms(base)})\n`);
+const cacheDir = join(repo, '.tmp', 'bench-arduino', 'context-cache');
 for (const fqbn of boards32) {
-  const times: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    const result = spawnTimed([cli, 'context', '--fqbn', fqbn, sketch], { ARDUINO_DIRECTORIES_DATA: dataDir32 });
+  const timed = (env: Record<string, string>): number => {
+    const result = spawnTimed([cli, 'context', '--fqbn', fqbn, sketch], { ARDUINO_DIRECTORIES_DATA: dataDir32, ...env });
     if (result.status !== 0) throw new Error(`context ${fqbn} failed: ${result.stderr}`);
-    times.push(result.elapsed);
-  }
+    return result.elapsed;
+  };
+  // Without the on-disk context cache (every run parses the platform), then with it primed.
+  const uncached = Array.from({ length: runs }, () => timed({ BOARDBRIDGE_NO_CACHE: '1' }));
+  timed({ BOARDBRIDGE_CACHE_DIR: cacheDir });
+  const cached = Array.from({ length: runs }, () => timed({ BOARDBRIDGE_CACHE_DIR: cacheDir }));
   resolveFqbn(fqbn, installed32);
   const warm: number[] = [];
   for (let run = 0; run < 50; run++) {
@@ -133,7 +137,7 @@ for (const fqbn of boards32) {
     resolveFqbn(fqbn, installed32);
     warm.push(performance.now() - start);
   }
-  process.stdout.write(`  ${fqbn}: cold process context median ${ms(median(times))} (${(median(times) / base).toFixed(2)}× node -e 0); warm resolve median ${ms(median(warm))}\n`);
+  process.stdout.write(`  ${fqbn}: cold process context median ${ms(median(uncached))} (${(median(uncached) / base).toFixed(2)}× node -e 0) without the context cache, ${ms(median(cached))} (${(median(cached) / base).toFixed(2)}×) with it; warm resolve median ${ms(median(warm))}\n`);
 }
 
 function spawnTimed(args: string[], env: Record<string, string> = {}): { elapsed: number; status: number | null; stdout: string; stderr: string } {

@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 
 bash test/setup/debian-packages.sh
 npm ci --no-audit --no-fund --loglevel=error
+# Third-party ACP clients (acpx with its Node 22) for the boardbridge acp tests, in a package of their own.
+# `npm install` from the lock, not `npm ci`: acpx's @openclaw/fs-safe lists platform packages that
+# are not published, so npm leaves them out of the lock and `npm ci` then refuses it as out of sync.
+npm install --prefix test/clients --no-audit --no-fund --loglevel=error
 npm run build --silent
 
 mkdir -p test-artifacts

@@ -22,7 +22,8 @@ export class AgentProcess {
   private readonly child: ChildProcess;
   private exit?: AgentExit;
 
-  constructor(readonly launch: AgentLaunch, cwd: string, baseEnv: NodeJS.ProcessEnv = process.env) {
+  /** `onStderr` also gets the agent's stderr as it comes (the ACP proxy passes it on to the editor's log). */
+  constructor(readonly launch: AgentLaunch, cwd: string, baseEnv: NodeJS.ProcessEnv = process.env, onStderr?: (text: string) => void) {
     this.child = spawn(launch.command, launch.args, {
       cwd,
       env: { ...baseEnv, ...launch.env },
@@ -30,7 +31,10 @@ export class AgentProcess {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stderr?.setEncoding('utf8');
-    this.child.stderr?.on('data', (text: string) => this.stderr.append(text));
+    this.child.stderr?.on('data', (text: string) => {
+      this.stderr.append(text);
+      onStderr?.(text);
+    });
     // Writes to an agent that died are reported through `exited`, not as crashes of the bridge.
     this.child.stdin?.on('error', () => undefined);
     this.exited = new Promise((resolve) => {

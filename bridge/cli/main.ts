@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The boardbridge command line: faces for people and scripts over the bridge core.
 import { Command } from 'commander';
+import { registerAcp } from './acp.js';
 import { registerAgents } from './agents.js';
 import { registerBoardCommands } from './board.js';
 import { registerChat } from './chat.js';
@@ -9,6 +10,7 @@ import { printError } from './errors.js';
 import { registerRun } from './run.js';
 import { registerMcp } from './mcp.js';
 import { registerServe } from './serve.js';
+import { registerSetup } from './setup.js';
 import { registerUndo } from './undo.js';
 
 const program = new Command()
@@ -25,6 +27,8 @@ registerUndo(program);
 registerMcp(program);
 registerServe(program);
 registerBoardCommands(program);
+registerAcp(program);
+registerSetup(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   printError(error);

@@ -14,15 +14,13 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { Selection } from '../../context-providers/types.js';
 import { readsMissingFileAsEmpty } from '../agents/quirks.js';
-import { packageRoot, type AgentLaunch } from '../agents/resolve.js';
+import type { AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
-import { commandTools } from '../mcp/command-tools.js';
-import { contextTools } from '../mcp/context-tools.js';
-import type { DeviceConsent, HardwareTool } from '../mcp/hardware-tool.js';
-import { AgentSerial, serialTools } from '../mcp/serial-tools.js';
-import { MCP_SERVER_NAME, startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
-import { MCP_TOKEN_ENV } from '../mcp/stdio-relay.js';
+import type { DeviceConsent } from '../mcp/hardware-tool.js';
+import { AgentSerial } from '../mcp/serial-tools.js';
+import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
+import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
 import { DEVICE_META_KEY } from '../services/permission/classify.js';
 import { FsService, type EditorWrite } from '../services/fs/fs-service.js';
 import { WriteJournal } from '../services/fs/journal.js';
@@ -282,35 +280,22 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     });
   }
 
-  // HTTP with a bearer token where the agent supports it; otherwise a stdio relay it starts itself.
   private async mcpServersFor(http: boolean): Promise<McpServer[]> {
     const servers = (this.options.mcpServers ?? []).filter((s) => !('type' in s) || s.type !== 'http' || http);
-    const tools = this.hardwareTools();
+    if (this.options.hardware) this.agentSerial ??= new AgentSerial(this.options.hardware.hub);
+    const tools = sessionTools({
+      workspace: this.workspace,
+      contexts: this.options.contexts,
+      board: () => this.selection.board,
+      hardware: this.options.hardware,
+      serial: this.agentSerial,
+      consent: this.deviceConsent,
+      env: this.env,
+    });
     if (!tools.length) return servers;
     this.mcp ??= await startHardwareMcpServer(tools, this.deviceConsent);
-    if (http) {
-      servers.push({ type: 'http', name: MCP_SERVER_NAME, url: this.mcp.url, headers: [{ name: 'Authorization', value: `Bearer ${this.mcp.token}` }] });
-    } else {
-      servers.push({
-        name: MCP_SERVER_NAME,
-        command: process.execPath,
-        args: [path.join(packageRoot(), 'dist', 'bridge', 'cli', 'main.js'), 'mcp', '--connect', this.mcp.url],
-        env: [{ name: MCP_TOKEN_ENV, value: this.mcp.token }],
-      });
-    }
+    servers.push(mcpServerEntry(this.mcp, http));
     return servers;
-  }
-
-  private hardwareTools(): HardwareTool[] {
-    const tools: HardwareTool[] = [];
-    if (this.options.contexts) tools.push(...contextTools(this.options.contexts, this.workspace, () => this.selection.board));
-    const hardware = this.options.hardware;
-    if (hardware) {
-      this.agentSerial ??= new AgentSerial(hardware.hub);
-      const env = Object.fromEntries(Object.entries(this.env).filter((e): e is [string, string] => e[1] !== undefined));
-      tools.push(...commandTools(hardware.commands(this.deviceConsent, 'the agent (MCP)'), this.workspace, env), ...serialTools(this.agentSerial));
-    }
-    return tools;
   }
 
   // Every device change (MCP tool or terminal command) asks here, with the exact question

@@ -47,10 +47,10 @@ const CPU_MACROS: Record<string, Record<string, string>> = targetMacros.cpus;
 
 const CPLUSPLUS: Record<string, string> = { '11': '201103L', '14': '201402L', '17': '201703L', '20': '202002L', '23': '202302L', '2a': '202002L', '2b': '202302L' };
 
-/** The flags of the board's C++ compile recipe, expanded with the board's properties. */
-export function compileFlags(board: ResolvedBoard): CompileFlags {
-  const recipe = board.expand(board.properties.get('recipe.cpp.o.pattern') ?? '', { includes: '', source_file: '', object_file: '' });
-  const flags: CompileFlags = { defines: { __cplusplus: '201103L' }, includeDirs: [], files: [], warnings: [] };
+/** The flags of the board's C++ (or, with `recipe.c.o.pattern`, C) compile recipe, expanded with the board's properties. */
+export function compileFlags(board: ResolvedBoard, recipeKey: 'recipe.cpp.o.pattern' | 'recipe.c.o.pattern' = 'recipe.cpp.o.pattern'): CompileFlags {
+  const recipe = board.expand(board.properties.get(recipeKey) ?? '', { includes: '', source_file: '', object_file: '' });
+  const flags: CompileFlags = { defines: recipeKey === 'recipe.cpp.o.pattern' ? { __cplusplus: '201103L' } : {}, includeDirs: [], files: [], warnings: [] };
   let prefix = '';
   const take = (args: string[], depth: number, from: string | undefined): void => {
     for (let index = 0; index < args.length; index++) {

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection, SourceRef } from '../types.js';
 import { buildBoardContext, libraryFolders } from './board-context.js';
 import { ContextCache } from './cache.js';
+import { defaultCacheDir, DiskContextCache } from './disk-cache.js';
 import { addLastCompile, applyIdeProperties, ideBuildProperties, lastCompileSize } from './ide-state.js';
 import { discoverPlatforms, type DiscoverOptions, type InstalledPlatforms } from './platforms.js';
 import { renderArduinoContext } from './render.js';
@@ -17,6 +18,8 @@ import { readSketch, sketchMainFile, type SketchProject } from './sketch.js';
 export interface ArduinoProviderOptions extends DiscoverOptions {
   /** Flash/RAM of the sketch's last build, when the caller knows it (e.g. from compile --json). */
   buildSize?(sketchDir: string): BuildSize | undefined;
+  /** Keep built contexts in this folder between processes (DiskContextCache); default: none. */
+  cacheDir?: string;
 }
 
 /** No board could be chosen, or the chosen one does not resolve; the message says what to do. */
@@ -59,6 +62,9 @@ function noBoardMessage(dir: string, installed: InstalledPlatforms): string {
 
 export function createArduinoProvider(options: ArduinoProviderOptions = {}): ContextProvider {
   const cache = new ContextCache();
+  const disk = options.cacheDir ? new DiskContextCache(options.cacheDir) : undefined;
+  // What else decides a context beyond the sketch and selection: where platforms are looked for.
+  const environment = JSON.stringify([options.dataDirs, options.sketchbookDirs, options.includeDebian, options.hardwareDirs, options.builtinLibraryDirs, options.home, options.os, process.env.ARDUINO_DIRECTORIES_DATA, process.env.ARDUINO_DIRECTORIES_USER, process.env.HOME]);
 
   async function detect(root: string): Promise<DetectedProject | undefined> {
     let dir = root;
@@ -77,6 +83,13 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
     const key = JSON.stringify([project.root, selection.board ?? null, ide ? createHash('sha1').update(JSON.stringify(ide)).digest('hex') : null]);
     const cached = cache.get(key);
     if (cached) return cached;
+    // A context with a build's sizes in it is only as fresh as that build: not kept on disk.
+    const diskKey = disk && !options.buildSize && !ide?.lastCompile ? `${environment}\0${key}` : undefined;
+    const stored = diskKey ? disk!.get(diskKey) : undefined;
+    if (stored) {
+      cache.set(key, stored.context, stored.watched);
+      return stored.context;
+    }
 
     // The IDE's own data folder and sketchbook are where its platforms and libraries are.
     const installed = await discoverPlatforms({
@@ -110,10 +123,11 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
     // A boards.local.txt or a new library folder appearing must rebuild too.
     const watched = [...board.platform.files(), ...libraryFolders(board, installed).map((folder) => folder.dir), project.root];
     cache.set(key, context, watched);
+    if (diskKey) disk!.set(diskKey, context, watched);
     return context;
   }
 
   return { kind: 'arduino', detect, load, render: renderArduinoContext };
 }
 
-export const arduinoProvider: ContextProvider = createArduinoProvider();
+export const arduinoProvider: ContextProvider = createArduinoProvider({ cacheDir: process.env.BOARDBRIDGE_NO_CACHE ? undefined : defaultCacheDir() });

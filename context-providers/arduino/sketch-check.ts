@@ -63,8 +63,12 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
       }
       const pinInfo = pinMap.pins[pin];
       if (DIGITAL_CALLS.has(call.name) && !pinInfo.capabilities.includes('digital')) {
-        // Past NUM_DIGITAL_PINS only the core's own table (or AVR's, where it is exact) says what works.
-        if (board.architecture === 'avr' || pinMap.core) once({ severity: 'error', code: 'pin-analog-only', ...at(call.token), message: `${call.name}(${label(pinInfo)}, …): pin ${pin} is an analog input only on ${board.name}; digital functions do not work there`, suggestion: 'Use a digital pin (see the pin table), or read this pin with analogRead.' });
+        // Past NUM_DIGITAL_PINS only the core's own table (or AVR's, where it is exact) says what works;
+        // a number between table rows (a Pico W's 40, below its WiFi pins 64-66) is no pin at all.
+        const analogOnly = pinInfo.capabilities.includes('analog-in');
+        if (tableComplete) once(analogOnly
+          ? { severity: 'error', code: 'pin-analog-only', ...at(call.token), message: `${call.name}(${label(pinInfo)}, …): pin ${pin} is an analog input only on ${board.name}; digital functions do not work there`, suggestion: 'Use a digital pin (see the pin table), or read this pin with analogRead.' }
+          : { severity: 'error', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has no pin ${pin}`, suggestion: 'Use a pin number the board has (see the pin table).' });
         continue;
       }
       if (call.name === 'analogWrite' && knowledge.pwm.known && !pinMap.pins[pin].capabilities.includes('pwm') && !pinMap.pins[pin].capabilities.includes('analog-out')) {

@@ -134,7 +134,7 @@ export function isInside(path: string, dir: string): boolean {
 const DECLARATION_WORDS = new Set(['static', 'const', 'constexpr', 'extern', 'volatile', 'unsigned', 'signed', 'uint8_t', 'int8_t', 'uint16_t', 'int16_t', 'uint32_t', 'int32_t', 'int', 'long', 'short', 'char', 'byte', 'pin_size_t', 'PinName']);
 
 // `static const uint8_t A0 = PIN_A0;` → A0 = 14. Only integer constants at file scope.
-function collectConstants(tokens: Token[], macros: Map<string, Macro>, warnings: Finding[]): Map<string, HeaderConstant> {
+export function collectConstants(tokens: Token[], macros: Map<string, Macro>, warnings: Finding[]): Map<string, HeaderConstant> {
   const constants = new Map<string, HeaderConstant>();
   let statementStart = 0;
   let depth = 0;

@@ -2,9 +2,9 @@
 // installed device file's <device architecture> when there is one (AVR/SAM
 // .atdf), else from the cited family table boards/data/microchip-families.json
 // by name prefix. A name the table does not cover stays unknown.
-import { fileURLToPath } from 'node:url';
 import familyData from '../../boards/data/microchip-families.json' with { type: 'json' };
 import type { SourceRef } from '../types.js';
+import { dataFile } from '../data-files.js';
 
 export interface DeviceFamily {
   /** `PIC18`, `megaAVR`, `AVR Dx`, `dsPIC33A`, `PIC32MX`, `PIC32CM`, `SAM D5x/E5x`. */
@@ -25,7 +25,7 @@ interface FamilyRow {
   source: string;
 }
 
-export const FAMILY_TABLE = fileURLToPath(new URL('../../boards/data/microchip-families.json', import.meta.url));
+export const FAMILY_TABLE = dataFile('microchip-families.json');
 
 const rows = (familyData.families as FamilyRow[]).map((row) => ({ ...row, match: new RegExp(row.pattern) }));
 

@@ -2,7 +2,6 @@
 // camera drive (`openmv.config`), and builds the board's context with the script's findings.
 import { promises as fs } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ContextProvider, DetectedProject, HardwareContext, LibraryRef, Selection } from '../types.js';
 import { analyzeScript, type ScriptAnalysis } from './analyze-script.js';
 import { lookupBoard, type Generation, type OpenMvBoard } from './board-facts.js';
@@ -11,6 +10,7 @@ import { PythonSource } from './python-source.js';
 import { boardFacts, upstreamRef } from './context-facts.js';
 import { renderOpenMvContext } from './render.js';
 import { firmwareGeneration } from './script-checks.js';
+import { dataFile } from '../data-files.js';
 
 /** The board a user asked for is not an OpenMV board (or none was given). */
 export class OpenMvBoardError extends Error {
@@ -30,7 +30,7 @@ const MAX_SCRIPTS_SCANNED = 50;
 const MAX_SCRIPT_BYTES = 1024 * 1024;
 
 const DATA_FILES = ['openmv-boards.json', 'openmv-camera-api.json'].map((name) =>
-  fileURLToPath(new URL(`../../boards/data/${name}`, import.meta.url)),
+  dataFile(name),
 );
 
 async function readScript(path: string): Promise<string | undefined> {

@@ -7,3 +7,12 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** Waits up to ~10 s for a whole process group to be gone (its leader may be ending it a moment longer). */
+export async function groupGone(pgid: number): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    if (!alive(-pgid)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}

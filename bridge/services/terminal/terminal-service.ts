@@ -10,7 +10,7 @@ import type {
   TerminalExitStatus,
   TerminalOutputResponse,
 } from '@agentclientprotocol/sdk';
-import type { CommandTable } from '../../../boards/command.js';
+import type { CommandTable, InProcessCommand } from '../../../boards/command.js';
 import type { WorkspaceGuard } from '../fs/workspace-guard.js';
 import { HOST_OUTPUT_CEILING, OutputBuffer } from './output-limit.js';
 import { endGroup } from './process-group.js';
@@ -41,6 +41,13 @@ export type TerminalEvent =
 /** How much of one terminal's output the faces are shown live (the agent's own limit is separate). */
 export const FACE_OUTPUT_BUDGET = 256 * 1024;
 
+/** A `boardbridge <command> ...` line the bridge runs in-process, or no board command. */
+export function boardCommandOf(params: CreateTerminalRequest, commands: CommandTable | undefined): { argv: string[] | undefined; board: InProcessCommand | undefined } {
+  const argv = params.args?.length ? [params.command, ...params.args] : splitShellWords(params.command, { plainOnly: true });
+  const board = argv && argv[0] === 'boardbridge' ? commands?.get(argv[1] ?? '') : undefined;
+  return { argv: argv ?? undefined, board };
+}
+
 export class TerminalService {
   private readonly terminals = new Map<string, Terminal>();
 
@@ -56,8 +63,7 @@ export class TerminalService {
     for (const variable of params.env ?? []) env[variable.name] = variable.value;
     const id = `term-${randomUUID()}`;
     const output = new OutputBuffer(limit, this.faceTee(id));
-    const argv = params.args?.length ? [params.command, ...params.args] : splitShellWords(params.command, { plainOnly: true });
-    const board = argv && argv[0] === 'boardbridge' ? this.options.commands?.get(argv[1] ?? '') : undefined;
+    const { argv, board } = boardCommandOf(params, this.options.commands);
     const commandLine = params.args?.length ? [params.command, ...params.args].join(' ') : params.command;
     const terminal = board && argv
       ? this.runInProcess(id, commandLine, output, (signal) => board(argv.slice(2), { write: (t) => output.append(Buffer.from(t)), signal, cwd, env }))

@@ -4,7 +4,6 @@
 // have PWM — mbed decides that inside its HAL, which releases ship compiled.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import rules from '../../../boards/data/mbed-pwm-rules.json' with { type: 'json' };
 import type { ContextNote, Finding, SourceRef } from '../../types.js';
 import { preprocess } from '../preprocessor.js';
@@ -16,10 +15,11 @@ import { coreVendor } from './core-vendor.js';
 import type { CorePin, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
 import { analogWritePins, checkSharedPwmOutputs, groupPwmPins } from './pwm-groups.js';
 import { uartObjects } from './uart-objects.js';
+import { dataFile } from '../../data-files.js';
 
 type Family = (typeof rules.families)[number];
 
-const RULES_FILE = fileURLToPath(new URL('../../../boards/data/mbed-pwm-rules.json', import.meta.url));
+const RULES_FILE = dataFile('mbed-pwm-rules.json');
 
 /** The rules file's line that names the family's target, so a fact cites the entry that states it. */
 function ruleSource(family: Family): SourceRef {

@@ -1,0 +1,34 @@
+// A stand-in ACP agent for the proxy bench: on session/prompt it replays the
+// recorded session/update lines it is given (BENCH_UPDATES, a JSON Lines file),
+// in bursts of ten, one burst every ten BENCH_GAP_US microseconds, each stamped
+// with the monotonic clock in params._meta.sentNs, then answers end_turn.
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+const updates = readFileSync(process.env.BENCH_UPDATES, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const gapNs = BigInt(Math.round(Number(process.env.BENCH_GAP_US ?? '200') * 1000));
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\n');
+
+// Sleeps between bursts of ten (a busy wait would take a whole core from the processes measured).
+function flood(id, sessionId) {
+  const burst = 10;
+  let i = 0;
+  const step = () => {
+    for (const end = Math.min(i + burst, updates.length); i < end; i++) {
+      const params = { ...updates[i].params, sessionId, _meta: { sentNs: String(process.hrtime.bigint()) } };
+      send({ jsonrpc: '2.0', method: 'session/update', params });
+    }
+    if (i < updates.length) setTimeout(step, Number(gapNs * BigInt(burst)) / 1e6);
+    else send({ jsonrpc: '2.0', id, result: { stopReason: 'end_turn' } });
+  };
+  step();
+}
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const { id, method, params } = JSON.parse(line);
+  if (id === undefined) return;
+  if (method === 'initialize') return send({ jsonrpc: '2.0', id, result: { protocolVersion: 1, agentInfo: { name: 'flood-agent', version: '1' }, agentCapabilities: {} } });
+  if (method === 'session/new') return send({ jsonrpc: '2.0', id, result: { sessionId: 'bench-session' } });
+  if (method === 'session/prompt') return flood(id, params.sessionId);
+  send({ jsonrpc: '2.0', id, error: { code: -32601, message: `${method} is not in the bench agent` } });
+});

@@ -1,0 +1,50 @@
+// What a session hands its agent as the board MCP server: the tools for one
+// workspace, and the `mcpServers` entry that points the agent at them. Shared by
+// BridgeSession and the ACP proxy, so both faces offer the same server the same way.
+import path from 'node:path';
+import type { McpServer } from '@agentclientprotocol/sdk';
+import { packageRoot } from '../agents/resolve.js';
+import type { ContextService } from '../context/context-service.js';
+import type { BridgeHardware } from '../hardware/bridge-hardware.js';
+import { commandTools } from './command-tools.js';
+import { contextTools } from './context-tools.js';
+import type { DeviceConsent, HardwareTool } from './hardware-tool.js';
+import { MCP_SERVER_NAME, type HardwareMcpServer } from './http-server.js';
+import { serialTools, type AgentSerial } from './serial-tools.js';
+import { MCP_TOKEN_ENV } from './stdio-relay.js';
+
+export interface SessionToolsOptions {
+  workspace: string;
+  contexts?: ContextService;
+  /** The board selected now (it can change mid-session). */
+  board: () => string | undefined;
+  hardware?: BridgeHardware;
+  /** The agent's serial leases and cursors (one per session, closed with it). */
+  serial?: AgentSerial;
+  consent: DeviceConsent;
+  env: NodeJS.ProcessEnv;
+}
+
+export function sessionTools(options: SessionToolsOptions): HardwareTool[] {
+  const tools: HardwareTool[] = [];
+  if (options.contexts) tools.push(...contextTools(options.contexts, options.workspace, options.board));
+  if (options.hardware) {
+    const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
+    tools.push(...commandTools(options.hardware.commands(options.consent, 'the agent (MCP)'), options.workspace, env));
+    if (options.serial) tools.push(...serialTools(options.serial));
+  }
+  return tools;
+}
+
+// HTTP with a bearer token where the agent supports it; otherwise a stdio relay it starts itself.
+export function mcpServerEntry(server: HardwareMcpServer, http: boolean): McpServer {
+  if (http) {
+    return { type: 'http', name: MCP_SERVER_NAME, url: server.url, headers: [{ name: 'Authorization', value: `Bearer ${server.token}` }] };
+  }
+  return {
+    name: MCP_SERVER_NAME,
+    command: process.execPath,
+    args: [path.join(packageRoot(), 'dist', 'bridge', 'cli', 'main.js'), 'mcp', '--connect', server.url],
+    env: [{ name: MCP_TOKEN_ENV, value: server.token }],
+  };
+}

@@ -1,0 +1,269 @@
+// `boardbridge acp`: toward the editor an ACP agent, toward the real agent the
+// bridge's ACP client. Everything passes through unchanged except what the bridge
+// adds: the hardware context in prompts, the board MCP server in sessions, board
+// commands in terminals, device consent through the editor's permission UI, the
+// fs and terminals the editor does not have, and the /board and /context commands.
+import type {
+  AvailableCommand,
+  ClientCapabilities,
+  InitializeRequest,
+  InitializeResponse,
+  LoadSessionRequest,
+  NewSessionRequest,
+  PromptRequest,
+  ResumeSessionRequest,
+  SessionNotification,
+  Stream,
+} from '@agentclientprotocol/sdk';
+import { methods } from '@agentclientprotocol/sdk';
+import type { Selection } from '../../context-providers/types.js';
+import { AgentProcess, type AgentExit } from '../agents/agent-process.js';
+import { readsMissingFileAsEmpty } from '../agents/quirks.js';
+import type { AgentLaunch } from '../agents/resolve.js';
+import type { ContextService } from '../context/context-service.js';
+import type { BridgeHardware } from '../hardware/bridge-hardware.js';
+import type { DeviceConsent } from '../mcp/hardware-tool.js';
+import { DEVICE_META_KEY } from '../services/permission/classify.js';
+import { delay, exitedError } from '../session/agent-connection.js';
+import { BridgeError } from '../session/errors.js';
+import { checkParams } from './acp-schemas.js';
+import { JsonRpcRelay, type Outcome, type RpcError } from './json-rpc-relay.js';
+import { LocalAnswers } from './local-answers.js';
+import { ProxySession } from './proxy-session.js';
+import { answerCommand } from './proxy-answers.js';
+import { proxyCommandOf, withProxyCommands } from './slash-commands.js';
+
+export interface ProxyOptions {
+  /** The agent to start, or why it cannot be (every request is then answered with that error). */
+  launch: AgentLaunch | BridgeError;
+  editor: Stream;
+  /** The folder the agent process starts in (sessions name their own cwd). */
+  agentCwd?: string;
+  selection: Selection;
+  env: NodeJS.ProcessEnv;
+  contexts?: ContextService;
+  hardware?: BridgeHardware;
+  log: (line: string) => void;
+  /** The agent's own stderr, as it comes. */
+  agentStderr?: (text: string) => void;
+}
+
+export class AcpProxy {
+  readonly closed: Promise<void>;
+  readonly agent?: AgentProcess;
+  private readonly relay: JsonRpcRelay;
+  private readonly sessions = new Map<string, ProxySession>();
+  private readonly local = new LocalAnswers(() => this.editorCaps, this.sessions);
+  private readonly agentCommands = new Map<string, AvailableCommand[]>();
+  private editorCaps: ClientCapabilities = {};
+  private agentInit?: InitializeResponse;
+  private exit?: AgentExit;
+  private consentCount = 0;
+  private closing?: Promise<void>;
+  private markClosed!: () => void;
+
+  constructor(private readonly options: ProxyOptions) {
+    this.closed = new Promise((resolve) => (this.markClosed = resolve));
+    const launch = options.launch;
+    let agentStream: Stream;
+    if (launch instanceof BridgeError) {
+      agentStream = endedStream();
+    } else {
+      this.agent = new AgentProcess(launch, options.agentCwd ?? process.cwd(), options.env, options.agentStderr);
+      agentStream = this.agent.stream;
+      options.log(`started ${launch.title} (pid ${this.agent.pid ?? 'none'}, its own process group): ${[launch.command, ...launch.args].join(' ')}`);
+      void this.agent.exited.then((exit) => {
+        this.exit = exit;
+        options.log(`${launch.title} ${exit.spawnError ? `could not start: ${exit.spawnError}` : `ended (code ${exit.code}, signal ${exit.signal})`}${this.agent?.stderr.tail(8) ? `; its last words:\n${this.agent.stderr.tail(8)}` : ''}`);
+        this.relay.agentEnded();
+      });
+    }
+    this.relay = new JsonRpcRelay(options.editor, agentStream, {
+      editorRequest: (method, params) => this.editorRequest(method, params),
+      agentRequest: (method, params) => this.local.answer(method, params),
+      agentNotification: (method, params) => this.agentNotification(method, params),
+      agentGone: () => this.agentGoneError(),
+      agentClosed: () => void Promise.race([this.agent?.exited, delay(1000)]).then(() => this.relay.agentEnded()),
+      editorClosed: () => void this.close(),
+      log: options.log,
+    });
+  }
+
+  /** Ends every session, the agent's process group and the board services. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.sessions.values()].map((s) => s.close().catch(() => undefined)));
+      this.sessions.clear();
+      await this.agent?.close();
+      await this.options.hardware?.close();
+      this.relay.close();
+      this.markClosed();
+    })();
+    return this.closing;
+  }
+
+  private editorRequest(method: string, params: unknown): Promise<Outcome> | Outcome | undefined {
+    switch (method) {
+      case methods.agent.initialize:
+        return this.initialize(checkParams<InitializeRequest>('InitializeRequest', method, params, this.options.log));
+      case methods.agent.session.new:
+        return this.openSession(checkParams<NewSessionRequest>('NewSessionRequest', method, params, this.options.log));
+      case methods.agent.session.load:
+        return this.openSession(checkParams<LoadSessionRequest>('LoadSessionRequest', method, params, this.options.log));
+      case methods.agent.session.resume:
+        return this.openSession(checkParams<ResumeSessionRequest>('ResumeSessionRequest', method, params, this.options.log));
+      case methods.agent.session.prompt:
+        return this.prompt(checkParams<PromptRequest>('PromptRequest', method, params, this.options.log));
+      case methods.agent.session.close: {
+        const sessionId = (params as { sessionId?: string } | undefined)?.sessionId;
+        return { forward: params, after: (result: unknown) => (this.dropSession(sessionId), result) };
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  // The agent is told only what the editor can do, plus what the proxy serves itself (fs, terminals).
+  private initialize(params: InitializeRequest): Outcome {
+    const given: unknown = params.clientCapabilities;
+    this.editorCaps = given && typeof given === 'object' && !Array.isArray(given) ? (given as ClientCapabilities) : {};
+    const clientCapabilities: ClientCapabilities = { ...this.editorCaps, fs: { ...this.editorCaps.fs, readTextFile: true, writeTextFile: true }, terminal: true };
+    return {
+      forward: { ...params, clientCapabilities },
+      after: (result) => {
+        this.agentInit = result as InitializeResponse;
+        return result;
+      },
+    };
+  }
+
+  private async openSession(params: NewSessionRequest | LoadSessionRequest | ResumeSessionRequest): Promise<Outcome> {
+    const caps = this.agentInit?.agentCapabilities ?? {};
+    const session = await ProxySession.open({
+      cwd: params.cwd,
+      selection: this.options.selection,
+      agentId: this.options.launch instanceof BridgeError ? 'unknown' : this.options.launch.id,
+      env: this.options.env,
+      contexts: this.options.contexts,
+      hardware: this.options.hardware,
+      embeddedContext: Boolean(caps.promptCapabilities?.embeddedContext),
+      mcpHttp: Boolean(caps.mcpCapabilities?.http),
+      missingFileAsEmpty: readsMissingFileAsEmpty(this.agentInit?.agentInfo),
+      consent: (s) => this.deviceConsent(s),
+      log: this.options.log,
+    });
+    const roots = caps.sessionCapabilities?.additionalDirectories ? await session.readOnlyRoots() : [];
+    const forward = {
+      ...params,
+      mcpServers: session.mcpServers(params.mcpServers),
+      ...(roots.length ? { additionalDirectories: [...(params.additionalDirectories ?? []), ...roots] } : {}),
+    };
+    // A load replays the history before it answers: the session must be known by then.
+    const known = 'sessionId' in params ? params.sessionId : undefined;
+    if (known) this.addSession(known, session);
+    return {
+      forward,
+      after: (result) => {
+        const sessionId = known ?? (result as { sessionId: string }).sessionId;
+        this.addSession(sessionId, session);
+        queueMicrotask(() => this.announceCommands(sessionId));
+        return result;
+      },
+      failed: () => {
+        if (known) this.sessions.delete(known);
+        void session.close();
+      },
+    };
+  }
+
+  private addSession(sessionId: string, session: ProxySession): void {
+    // Loading a session again replaces its earlier board server and terminals.
+    const earlier = this.sessions.get(sessionId);
+    if (earlier && earlier !== session) void earlier.close();
+    session.sessionId = sessionId;
+    this.sessions.set(sessionId, session);
+  }
+
+  private dropSession(sessionId: string | undefined): void {
+    const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    if (!session || !sessionId) return;
+    this.sessions.delete(sessionId);
+    this.agentCommands.delete(sessionId);
+    void session.close();
+  }
+
+  private async prompt(params: PromptRequest): Promise<Outcome> {
+    const session = this.sessions.get(params.sessionId);
+    if (!session) return { forward: params };
+    const command = proxyCommandOf(params.prompt);
+    if (command) {
+      const text = await answerCommand(session, command);
+      this.relay.notifyEditor(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+      return { answer: { stopReason: 'end_turn' } };
+    }
+    const blocks = await session.contextBlocks();
+    return { forward: { ...params, prompt: [...blocks, ...params.prompt] } };
+  }
+
+  private agentNotification(method: string, params: unknown): unknown {
+    if (method !== methods.client.session.update) return params;
+    const notification = params as SessionNotification;
+    if (notification.update?.sessionUpdate !== 'available_commands_update') return params;
+    this.agentCommands.set(notification.sessionId, notification.update.availableCommands ?? []);
+    return { ...notification, update: { ...notification.update, availableCommands: withProxyCommands(notification.update.availableCommands ?? []) } };
+  }
+
+  private announceCommands(sessionId: string): void {
+    this.relay.notifyEditor(methods.client.session.update, {
+      sessionId,
+      update: { sessionUpdate: 'available_commands_update', availableCommands: withProxyCommands(this.agentCommands.get(sessionId) ?? []) },
+    });
+  }
+
+  // A device change is asked in the editor's permission UI, as a tool call of its own
+  // whose title is the exact operation ("upload …Blink.ino.hex to Arduino Uno on /dev/ttyACM0?").
+  private deviceConsent(session: ProxySession): DeviceConsent {
+    return async (toolName, question) => {
+      const sessionId = session.sessionId;
+      if (!sessionId) return { granted: false, reason: 'the session is not open yet' };
+      const toolCallId = `boardbridge-${toolName}-${++this.consentCount}`;
+      const toolCall = { toolCallId, title: question, kind: 'execute' as const, status: 'pending' as const, _meta: { [DEVICE_META_KEY]: true } };
+      this.relay.notifyEditor(methods.client.session.update, { sessionId, update: { sessionUpdate: 'tool_call', ...toolCall } });
+      let granted = false;
+      try {
+        const response = (await this.relay.requestEditor(methods.client.session.requestPermission, {
+          sessionId,
+          toolCall,
+          options: [
+            { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+            { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+          ],
+        })) as { outcome?: { outcome?: string; optionId?: string } };
+        granted = response?.outcome?.outcome === 'selected' && response.outcome.optionId === 'allow';
+      } catch (error) {
+        this.options.log(`the editor could not be asked "${question}": ${(error as RpcError).message ?? String(error)}`);
+      }
+      this.relay.notifyEditor(methods.client.session.update, { sessionId, update: { sessionUpdate: 'tool_call_update', toolCallId, status: granted ? 'completed' : 'failed' } });
+      return { granted, reason: granted ? undefined : 'it was not allowed in the editor' };
+    };
+  }
+
+  // What the editor is told when the agent cannot answer: what happened and what to do.
+  private agentGoneError(): RpcError {
+    const launch = this.options.launch;
+    const error = launch instanceof BridgeError
+      ? launch
+      : this.agent && this.exit
+        ? exitedError(this.agent, this.exit, 'the session')
+        : new BridgeError('agent_exited', `${launch.title} is not running`, 'start the agent again (reconnect in the editor); run: boardbridge doctor');
+    return { code: -32603, message: error.hint ? `${error.message}\n${error.hint}` : error.message, data: { code: error.code, hint: error.hint } };
+  }
+}
+
+/** The agent side when there is no agent: it ends at once. */
+function endedStream(): Stream {
+  return {
+    readable: new ReadableStream({ start: (controller) => controller.close() }),
+    writable: new WritableStream(),
+  };
+}

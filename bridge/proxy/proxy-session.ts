@@ -1,0 +1,130 @@
+// One editor session as the proxy sees it: its folder and board selection, the
+// board MCP server given to the agent, the context injector, and the bridge's own
+// fs and terminal services for what the editor does not serve itself.
+import type { ContentBlock, McpServer } from '@agentclientprotocol/sdk';
+import type { CommandTable } from '../../boards/command.js';
+import type { Selection } from '../../context-providers/types.js';
+import type { ContextService, LoadedContext } from '../context/context-service.js';
+import type { BridgeHardware } from '../hardware/bridge-hardware.js';
+import type { DeviceConsent } from '../mcp/hardware-tool.js';
+import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
+import { AgentSerial } from '../mcp/serial-tools.js';
+import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
+import { FsService } from '../services/fs/fs-service.js';
+import { WriteJournal } from '../services/fs/journal.js';
+import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
+import { TerminalService } from '../services/terminal/terminal-service.js';
+import { ContextInjector } from '../session/context-injection.js';
+import { errorMessage } from '../session/errors.js';
+
+export interface ProxySessionOptions {
+  cwd: string;
+  selection: Selection;
+  agentId: string;
+  env: NodeJS.ProcessEnv;
+  contexts?: ContextService;
+  hardware?: BridgeHardware;
+  embeddedContext: boolean;
+  mcpHttp: boolean;
+  missingFileAsEmpty: boolean;
+  /** Asks the editor about one device change, for this session. */
+  consent: (session: ProxySession) => DeviceConsent;
+  log: (line: string) => void;
+}
+
+export class ProxySession {
+  sessionId?: string;
+  selection: Selection;
+  readonly guard: WorkspaceGuard;
+  readonly terminals: TerminalService;
+  readonly boardCommands?: CommandTable;
+  /** The context the agent was last told in full, for `/context`. */
+  lastSent?: LoadedContext;
+  private readonly injector: ContextInjector;
+  private readonly serial?: AgentSerial;
+  private mcp?: HardwareMcpServer;
+  private journal?: WriteJournal;
+  private files?: FsService;
+
+  private constructor(private readonly options: ProxySessionOptions) {
+    this.selection = { ...options.selection };
+    this.guard = new WorkspaceGuard([options.cwd]);
+    this.injector = new ContextInjector(options.embeddedContext);
+    if (options.hardware) this.serial = new AgentSerial(options.hardware.hub);
+    this.boardCommands = options.hardware?.commands(options.consent(this), 'the agent (terminal)');
+    this.terminals = new TerminalService({ guard: this.guard, commands: this.boardCommands, env: options.env });
+  }
+
+  static async open(options: ProxySessionOptions): Promise<ProxySession> {
+    const session = new ProxySession(options);
+    const tools = sessionTools({
+      workspace: options.cwd,
+      contexts: options.contexts,
+      board: () => session.selection.board,
+      hardware: options.hardware,
+      serial: session.serial,
+      consent: options.consent(session),
+      env: options.env,
+    });
+    if (tools.length) session.mcp = await startHardwareMcpServer(tools, options.consent(session));
+    return session;
+  }
+
+  get cwd(): string {
+    return this.options.cwd;
+  }
+
+  /** The editor's MCP servers plus the board server. */
+  mcpServers(fromEditor: McpServer[] | undefined): McpServer[] {
+    const servers = [...(fromEditor ?? [])];
+    if (this.mcp) servers.push(mcpServerEntry(this.mcp, this.options.mcpHttp));
+    return servers;
+  }
+
+  /** The installed platform folders the context reads from (read-only for the agent). */
+  async readOnlyRoots(): Promise<string[]> {
+    const loaded = await this.load();
+    return loaded ? [...loaded.context.readOnlyRoots] : [];
+  }
+
+  async load(): Promise<LoadedContext | undefined> {
+    const { loaded, error } = await this.tryLoad();
+    if (error) this.options.log(`the hardware context for ${this.options.cwd} could not be built: ${error} (the prompt goes without it; run: boardbridge context)`);
+    return loaded;
+  }
+
+  /** The context for the current selection, or why it cannot be built. */
+  async tryLoad(): Promise<{ loaded?: LoadedContext; error?: string }> {
+    if (!this.options.contexts) return {};
+    try {
+      const loaded = await this.options.contexts.load(this.options.cwd, this.selection);
+      if (loaded) this.guard.allowReadOnly(loaded.context.readOnlyRoots);
+      return { loaded };
+    } catch (error) {
+      return { error: errorMessage(error) };
+    }
+  }
+
+  /** The context blocks that go before the person's prompt: in full when new or changed. */
+  async contextBlocks(): Promise<ContentBlock[]> {
+    const loaded = await this.load();
+    const injected = this.injector.blocksFor(loaded);
+    if (injected.event?.full) this.lastSent = loaded;
+    return injected.blocks;
+  }
+
+  /** The bridge's own fs answers (for editors without fs): workspace-confined, journalled. */
+  fs(): FsService {
+    if (!this.files) {
+      this.journal = new WriteJournal(this.options.cwd, this.sessionId ?? 'unknown-session', this.options.agentId, this.options.env);
+      this.files = new FsService({ guard: this.guard, journal: this.journal, missingFileAsEmpty: this.options.missingFileAsEmpty });
+    }
+    return this.files;
+  }
+
+  async close(): Promise<void> {
+    await this.terminals.releaseAll();
+    await this.mcp?.close();
+    await this.serial?.close();
+  }
+}

@@ -1,0 +1,121 @@
+// The RP2040/RP2350 facts of boards/data/rp2-chips.json, by build.chip, each with the line of the
+// data file that cites its datasheet section or pico-sdk line.
+import { readFileSync } from 'node:fs';
+import type { SourceRef } from '../../types.js';
+// Imported so that tsc copies the file beside the build; read again for its line numbers.
+import chipData from '../../../boards/data/rp2-chips.json' with { type: 'json' };
+import { dataFile } from '../../data-files.js';
+
+export const RP2_CHIPS_FILE = dataFile('rp2-chips.json');
+
+export interface Rp2Package {
+  gpioCount: number;
+  adcFirstGpio: number;
+  adcInputs: number;
+  gpioSource: SourceRef;
+  adcSource: SourceRef;
+}
+
+export interface Rp2Chip {
+  /** build.chip: `rp2040`, `rp2350`, `rp2350-riscv`. */
+  id: string;
+  name: string;
+  /** The chip macros arduino-pico passes in lib/<chip>/platform_def.txt. */
+  defines: Record<string, string>;
+  definesSource: SourceRef;
+  /** `single` for RP2040; `A` (30 GPIOs) and `B` (48 GPIOs) for RP2350. */
+  packages: Record<string, Rp2Package>;
+  pwmSlices: number;
+  pwmSource: SourceRef;
+  pwmSliceRule: SourceRef;
+  uarts: number;
+  uartSource: SourceRef;
+}
+
+interface RawPackage { gpioCount: number; adcFirstGpio: number; adcInputs: number }
+interface RawChip {
+  sameAs?: string;
+  name?: string;
+  defines: Record<string, string>;
+  packages?: Record<string, RawPackage>;
+  pwmSlices?: number;
+  uarts?: number;
+}
+
+/** The CYW43 WiFi chip's GPIOs (Pico W and kin): Arduino pins from `firstPin`. */
+export interface Cyw43Pins {
+  firstPin: number;
+  count: number;
+  source: SourceRef;
+}
+
+let chips: Map<string, Rp2Chip> | undefined;
+let cyw43: Cyw43Pins | undefined;
+
+export function cyw43Pins(): Cyw43Pins {
+  if (!cyw43) {
+    const raw = (chipData as { cyw43: { firstPin: number; count: number } }).cyw43;
+    cyw43 = { firstPin: raw.firstPin, count: raw.count, source: { file: RP2_CHIPS_FILE, line: keyLines(readFileSync(RP2_CHIPS_FILE, 'utf8')).get('cyw43.source') } };
+  }
+  return cyw43;
+}
+
+export function rp2Chip(id: string | undefined): Rp2Chip | undefined {
+  if (!id) return undefined;
+  chips ??= loadChips();
+  return chips.get(id);
+}
+
+function loadChips(): Map<string, Rp2Chip> {
+  const raw = (chipData as { chips: Record<string, RawChip> }).chips;
+  const lines = keyLines(readFileSync(RP2_CHIPS_FILE, 'utf8'));
+  const at = (path: string): SourceRef => ({ file: RP2_CHIPS_FILE, line: lines.get(path) });
+  const result = new Map<string, Rp2Chip>();
+  for (const [id, entry] of Object.entries(raw)) {
+    const baseId = entry.sameAs ?? id;
+    const base = raw[baseId];
+    const packages: Record<string, Rp2Package> = {};
+    for (const [name, pkg] of Object.entries(base.packages ?? {})) {
+      packages[name] = { ...pkg, gpioSource: at(`chips.${baseId}.packages.${name}.gpioSource`), adcSource: at(`chips.${baseId}.packages.${name}.adcSource`) };
+    }
+    result.set(id, {
+      id,
+      name: base.name ?? id,
+      defines: entry.defines,
+      definesSource: at(`chips.${id}.definesSource`),
+      packages,
+      pwmSlices: base.pwmSlices ?? 0,
+      pwmSource: at(`chips.${baseId}.pwmSource`),
+      pwmSliceRule: at(`chips.${baseId}.pwmSliceRule`),
+      uarts: base.uarts ?? 0,
+      uartSource: at(`chips.${baseId}.uartSource`),
+    });
+  }
+  return result;
+}
+
+/** `a.b.c` → line of that key in a JSON text, however it is indented (tsc re-indents copies). */
+export function keyLines(text: string): Map<string, number> {
+  const lines = new Map<string, number>();
+  const open: string[] = [];
+  text.split('\n').forEach((line, index) => {
+    const key = /^\s*"([^"]+)"\s*:/.exec(line)?.[1];
+    if (key !== undefined) lines.set([...open, key].filter(Boolean).join('.'), index + 1);
+    let first = true;
+    for (const char of line.replace(/"(?:[^"\\]|\\.)*"/g, '""')) {
+      if (char === '{' || char === '[') {
+        open.push(first && key !== undefined ? key : '');
+        first = false;
+      } else if (char === '}' || char === ']') {
+        open.pop();
+      }
+    }
+  });
+  return lines;
+}
+
+/** The PWM slice and channel of a GPIO (pico-sdk PWM_GPIO_SLICE_NUM, cited in the data file). */
+export function pwmSliceOf(gpio: number): { slice: number; channel: 'A' | 'B' } {
+  const slice = gpio < 32 ? (gpio >> 1) & 7 : 8 + ((gpio >> 1) & 3);
+  return { slice, channel: gpio % 2 === 0 ? 'A' : 'B' };
+}

@@ -1,0 +1,82 @@
+// stm32duino's serial objects: WSerial.h turns SERIAL_UART_INSTANCE (variant) into ENABLE_HWSERIALn
+// and, when the chip has that U(S)ART (USARTn_BASE), HAVE_HWSERIALn; Serial.cpp then creates
+// `Uart Serialn(USARTn)` (stm32duino/Arduino_Core_STM32 b4bae0d cores/arduino/Serial.cpp:36-44),
+// and `Serial` is a macro for it, or for SerialUSB when the USB menu enables CDC.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SourceRef } from '../../types.js';
+import { tokenize } from '../c-tokens.js';
+import { preprocess, type Macro } from '../preprocessor.js';
+import type { ResolvedBoard } from '../resolve.js';
+import type { CoreSerialPort, Knowledge } from './core-facts.js';
+import type { Stm32Tables } from './stm32-variant.js';
+
+export interface Stm32Serial {
+  known: Knowledge;
+  ports?: CoreSerialPort[];
+  files: string[];
+}
+
+export function readStm32Serial(board: ResolvedBoard, tables: Stm32Tables, toPin: (value: number | undefined) => number | undefined): Stm32Serial {
+  const wserial = join(board.corePath, 'WSerial.h');
+  if (!existsSync(wserial)) return { known: { known: false, reason: `${wserial} is not installed` }, files: [wserial] };
+  const device = deviceHeader(board);
+  const bases = new Map<string, SourceRef>();
+  const files = [wserial];
+  if (device && existsSync(device)) {
+    files.push(device);
+    // The device header is large (644 KB for the F401): match in the whole text, count lines only up to each hit.
+    const text = readFileSync(device, 'utf8');
+    let line = 1;
+    let counted = 0;
+    for (const match of text.matchAll(/^#define[ \t]+((?:LP)?U(?:S)?ART\d+_BASE)\b/gm)) {
+      for (let index = text.indexOf('\n', counted); index >= 0 && index < match.index; index = text.indexOf('\n', index + 1)) line++;
+      counted = match.index;
+      bases.set(match[1], { file: device, line });
+    }
+  } else {
+    // Without the CMSIS device header, the chip's U(S)ARTs are the ones its PinMap_UART rows name.
+    for (const row of [...(tables.pinMaps.get('PinMap_UART_TX') ?? []), ...(tables.pinMaps.get('PinMap_UART_RX') ?? [])]) {
+      if (!bases.has(`${row.peripheral}_BASE`)) bases.set(`${row.peripheral}_BASE`, row.source);
+    }
+  }
+  const macros = new Map<string, Macro>(tables.macros);
+  for (const [name, source] of bases) macros.set(name, { name, body: tokenize('1'), source });
+  const result = preprocess([wserial], { defines: {}, macros, includeDirs: [], follow: () => false });
+
+  const serialAlias = result.macros.get('Serial');
+  const aliasTarget = serialAlias && !serialAlias.params ? serialAlias.body.map((token) => token.text).join('') : undefined;
+  const defaultPins = (): CoreSerialPort['pins'] => {
+    const tx = toPin(tables.evaluate('PIN_SERIAL_TX'));
+    const rx = toPin(tables.evaluate('PIN_SERIAL_RX'));
+    return tx !== undefined || rx !== undefined ? { ...(tx !== undefined ? { TX: tx } : {}), ...(rx !== undefined ? { RX: rx } : {}) } : undefined;
+  };
+  // PIN_SERIAL_TX/RX are the pins of the U(S)ART that SERIAL_UART_INSTANCE enables (WSerial.h's own ENABLE_HWSERIALn).
+  const instanceEnable = [...result.macros.values()].find((macro) => /^ENABLE_HWSERIAL(LP)?\d+$/.test(macro.name) && macro.source?.file === wserial)?.name;
+  const ports: CoreSerialPort[] = [];
+  for (const [name, macro] of result.macros) {
+    const uart = /^HAVE_HWSERIAL(LP)?(\d+)$/.exec(name);
+    if (!uart) continue;
+    const object = `Serial${uart[1] ?? ''}${uart[2]}`;
+    const pins = instanceEnable === `ENABLE_HWSERIAL${uart[1] ?? ''}${uart[2]}` ? defaultPins() : undefined;
+    ports.push({ name: object, kind: 'uart', ...(pins ? { pins } : {}), ...(macro.source ? { source: macro.source } : {}) });
+  }
+  // stm32duino b4bae0d libraries/USBDevice/src/USBSerial.cpp:19-30 creates SerialUSB whenever
+  // USBCON and USBD_USE_CDC are set (DISABLE_GENERIC_SERIALUSB only keeps Serial off it).
+  if (result.macros.has('USBCON') && result.macros.has('USBD_USE_CDC')) {
+    const line = readFileSync(wserial, 'utf8').split('\n').findIndex((text) => text.includes('#include "USBSerial.h"'));
+    ports.push({ name: 'SerialUSB', kind: 'usb', source: { file: wserial, ...(line >= 0 ? { line: line + 1 } : {}) } });
+  }
+  const target = ports.find((port) => port.name === aliasTarget);
+  if (target && serialAlias) ports.unshift({ ...target, name: 'Serial', ...(serialAlias.source ? { source: serialAlias.source } : {}) });
+  const source = serialAlias?.source ?? ports[0]?.source ?? { file: wserial };
+  return { known: { known: true, source }, ports, files };
+}
+
+/** `system/Drivers/CMSIS/Device/ST/STM32F4xx/Include/stm32f401xe.h` for build.series/product_line. */
+function deviceHeader(board: ResolvedBoard): string | undefined {
+  const series = board.expanded('build.series');
+  const line = board.expanded('build.product_line');
+  if (!series || !line) return undefined;
+  return join(board.corePlatformPath, 'system/Drivers/CMSIS/Device/ST', series, 'Include', `${line.toLowerCase()}.h`);
+}

@@ -1,0 +1,97 @@
+// Built contexts kept on disk between processes, so a `boardbridge context` (or a new chat) on an
+// unchanged sketch and platform does not parse a 2.9 MB boards.txt again. An entry holds the
+// stamp (mtime and size, or absence) of every file the context was built from, as ContextCache
+// does in memory, and the code's own fingerprint: a changed file or a rebuilt boardbridge misses.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HardwareContext } from '../types.js';
+import { stamp } from './cache.js';
+
+const MAX_ENTRIES = 200;
+// Larger contexts are not worth a file of their own (a huge sketch folder's inputs).
+const MAX_ENTRY_BYTES = 4 * 1024 * 1024;
+
+interface Entry {
+  code: string;
+  key: string;
+  stamps: Array<[string, string]>;
+  watched: string[];
+  context: HardwareContext;
+}
+
+/** The cache folder: $BOARDBRIDGE_CACHE_DIR, else $XDG_CACHE_HOME/boardbridge, else ~/.cache/boardbridge. */
+export function defaultCacheDir(home = homedir()): string {
+  return process.env.BOARDBRIDGE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(home, '.cache'), 'boardbridge');
+}
+
+// The code that builds contexts: every module of this folder and the data files it reads.
+function codeFingerprint(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const hash = createHash('sha1');
+  for (const dir of [here, join(here, 'core-tables'), join(here, '../../boards/data')]) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      continue;
+    }
+    for (const name of names) hash.update(`${name}:${stamp(join(dir, name))}\n`);
+  }
+  return hash.digest('hex');
+}
+
+export class DiskContextCache {
+  private code: string | undefined;
+
+  constructor(private readonly dir: string) {}
+
+  private file(key: string): string {
+    return join(this.dir, 'contexts', `${createHash('sha1').update(key).digest('hex')}.json`);
+  }
+
+  private fingerprint(): string {
+    this.code ??= codeFingerprint();
+    return this.code;
+  }
+
+  /** The stored context and the extra files it watches, when none of them changed. */
+  get(key: string): { context: HardwareContext; watched: string[] } | undefined {
+    let entry: Entry;
+    try {
+      entry = JSON.parse(readFileSync(this.file(key), 'utf8')) as Entry;
+    } catch {
+      return undefined;
+    }
+    if (entry.key !== key || entry.code !== this.fingerprint() || !Array.isArray(entry.stamps) || !Array.isArray(entry.watched)) return undefined;
+    for (const [file, previous] of entry.stamps) if (stamp(file) !== previous) return undefined;
+    return { context: entry.context, watched: entry.watched };
+  }
+
+  /** Never fails the caller: a cache that cannot be written is only slower. */
+  set(key: string, context: HardwareContext, watched: string[]): void {
+    const stamps: Array<[string, string]> = [...new Set([...context.inputs, ...watched])].map((file) => [file, stamp(file)]);
+    const text = JSON.stringify({ code: this.fingerprint(), key, stamps, watched, context } satisfies Entry);
+    if (text.length > MAX_ENTRY_BYTES) return;
+    const target = this.file(key);
+    const temp = `${target}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(temp, text);
+      renameSync(temp, target);
+      this.prune(dirname(target));
+    } catch {
+      rmSync(temp, { force: true });
+    }
+  }
+
+  // Oldest entries go first once there are more than MAX_ENTRIES.
+  private prune(dir: string): void {
+    const names = readdirSync(dir).filter((name) => name.endsWith('.json'));
+    if (names.length <= MAX_ENTRIES) return;
+    const aged = names.map((name) => ({ name, time: statSync(join(dir, name)).mtimeMs })).sort((a, b) => a.time - b.time);
+    for (const { name } of aged.slice(0, names.length - MAX_ENTRIES)) rmSync(join(dir, name), { force: true });
+  }
+}

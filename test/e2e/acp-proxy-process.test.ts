@@ -1,0 +1,119 @@
+// `boardbridge acp` as the process an editor starts: its stdout carries only
+// ACP, logs go to stderr and the log file, an agent's crash or demand for
+// authentication reaches the editor as ACP errors, and closing stdin ends the
+// agent's process group. The agent is the stand-in (test/support/standin-agent.mjs).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { groupGone } from '../support/process-alive.js';
+import { cliMain, repoRoot } from './run-cli.js';
+
+const standin = path.join(repoRoot, 'test', 'support', 'standin-agent.mjs');
+type Wire = { jsonrpc?: string; id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string } };
+
+class EditorProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly lines: string[] = [];
+  stderr = '';
+  readonly logFile: string;
+  readonly closed: Promise<number | null>;
+  private nextId = 1;
+  private readonly waiting = new Map<number, (m: Wire) => void>();
+
+  constructor(env: Record<string, string> = {}) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bb-acp-process-'));
+    this.logFile = path.join(dir, 'acp.log');
+    this.child = spawn(process.execPath, [cliMain, 'acp', '--log-file', this.logFile, '--agent-command', `${process.execPath} ${standin}`], {
+      env: { ...process.env, ...env, BOARDBRIDGE_STATE_DIR: path.join(dir, 'state') },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child.stderr.setEncoding('utf8').on('data', (t: string) => (this.stderr += t));
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      this.lines.push(line);
+      const message = JSON.parse(line) as Wire;
+      if (message.id !== undefined && message.method === undefined) this.waiting.get(message.id)?.(message);
+    });
+    this.closed = new Promise((resolve) => this.child.once('close', resolve));
+  }
+
+  request(method: string, params: object): Promise<Wire> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  }
+
+  agentPid(): number {
+    const match = /\(pid (\d+), its own process group\)/.exec(readFileSync(this.logFile, 'utf8'));
+    if (!match) throw new Error(`no agent pid in ${this.logFile}`);
+    return Number(match[1]);
+  }
+}
+
+const editors: EditorProcess[] = [];
+afterEach(() => {
+  for (const e of editors.splice(0)) e.child.kill();
+});
+
+async function opened(env: Record<string, string> = {}): Promise<{ editor: EditorProcess; sessionId: string }> {
+  const editor = new EditorProcess(env);
+  editors.push(editor);
+  const init = await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+  expect(init.error).toBeUndefined();
+  const created = await editor.request('session/new', { cwd: mkdtempSync(path.join(os.tmpdir(), 'bb-acp-cwd-')), mcpServers: [] });
+  return { editor, sessionId: created.result?.sessionId as string };
+}
+
+
+describe('boardbridge acp as a process (stand-in agent)', () => {
+  it('keeps stdout to ACP alone when the agent prints noise, logs to stderr and the log file, and ends the agent group when stdin closes', async () => {
+    const { editor, sessionId } = await opened();
+    const answer = await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'noise' }] });
+    expect(answer.result?.stopReason).toBe('end_turn');
+    for (const line of editor.lines) expect((JSON.parse(line) as Wire).jsonrpc).toBe('2.0');
+    expect(editor.lines.join('\n')).toContain('still fine after noise');
+    expect(editor.lines.join('\n')).not.toContain('Loading model weights');
+    const pid = editor.agentPid();
+    editor.child.stdin.end();
+    expect(await editor.closed).toBe(0);
+    expect(await groupGone(pid)).toBe(true);
+    expect(editor.stderr).toContain('boardbridge acp: started');
+    expect(readFileSync(editor.logFile, 'utf8')).toMatch(/ended \(code [^)]*\); its last words:\n.*skipped stdout line \(not JSON\): Loading model weights/);
+  }, 60_000);
+
+  it('ends the agent process group when the editor ends the proxy with SIGTERM', async () => {
+    const { editor } = await opened();
+    const pid = editor.agentPid();
+    editor.child.kill('SIGTERM');
+    expect(await editor.closed).toBe(0);
+    expect(await groupGone(pid)).toBe(true);
+  }, 60_000);
+
+  it('answers the prompt of an agent that crashes mid-turn with an ACP error saying how it ended and what to do', async () => {
+    const { editor, sessionId } = await opened();
+    const answer = await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'crash' }] });
+    expect(answer.error?.code).toBe(-32603);
+    expect(answer.error?.message).toMatch(/exited with code 7 during the session/);
+    expect(answer.error?.message).toContain('boardbridge doctor');
+    const after = await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'still there?' }] });
+    expect(after.error?.message).toMatch(/exited with code 7/);
+  }, 60_000);
+
+  it('passes the agent\'s -32000 on session/new to the editor, and authenticate with a retry through', async () => {
+    const editor = new EditorProcess({ STANDIN_REQUIRE_AUTH: '1', STANDIN_API_KEY: 'k' });
+    editors.push(editor);
+    const init = await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    expect((init.result?.authMethods as { id: string }[]).map((m) => m.id)).toEqual(['standin-key']);
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'bb-acp-cwd-'));
+    const refused = await editor.request('session/new', { cwd, mcpServers: [] });
+    expect(refused.error?.code).toBe(-32000);
+    const auth = await editor.request('authenticate', { methodId: 'standin-key' });
+    expect(auth.error).toBeUndefined();
+    const created = await editor.request('session/new', { cwd, mcpServers: [] });
+    expect(created.result?.sessionId).toBe('standin-session');
+  }, 60_000);
+});
