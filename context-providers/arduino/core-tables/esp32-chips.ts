@@ -16,7 +16,8 @@ const chipSchema = z.object({
   gpioCount: figure(z.number().int().positive()),
   gpios: pins,
   inputOnly: pins,
-  outputMatrix: figure(z.literal(true)),
+  // LEDC outputs reach any output-capable GPIO through the GPIO matrix.
+  ledc: figure(z.literal(true)),
   flash: pins,
   psram: pins.optional(),
   octalFlashPsram: pins.optional(),

@@ -28,7 +28,8 @@ export interface Esp32Facts {
   chip: Esp32Chip;
   gpios: PinSet;
   inputOnly: PinSet;
-  outputMatrix: SourceRef;
+  /** Where the data says LEDC reaches every output-capable GPIO. */
+  ledcRouting: SourceRef;
   flash: PinSet;
   psram?: PinSet;
   octal?: PinSet;
@@ -79,7 +80,7 @@ export function readEsp32Facts(board: ResolvedBoard, variant: VariantHeader, chi
     chip,
     gpios: gpios ? { pins: new Set(gpios.value), source: gpios.source } : set(chip, 'gpios')!,
     inputOnly: inputOnly ? { pins: new Set(inputOnly.value), source: inputOnly.source } : set(chip, 'inputOnly')!,
-    outputMatrix: chipSource(chip, 'outputMatrix'),
+    ledcRouting: chipSource(chip, 'ledc'),
     flash: set(chip, 'flash')!,
     psram: set(chip, 'psram'),
     octal: set(chip, 'octalFlashPsram'),

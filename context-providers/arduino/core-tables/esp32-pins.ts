@@ -29,7 +29,7 @@ export function esp32Pins(facts: Esp32Facts, variant: VariantHeader, ports: Core
   for (const gpio of [...facts.gpios.pins].sort((a, b) => a - b)) {
     const names = named.get(gpio) ?? [];
     const pin: CorePin = { number: gpio, names: [`GPIO${gpio}`, ...names] };
-    if (!facts.inputOnly.pins.has(gpio)) pin.pwm = { timer: 'LEDC', source: facts.outputMatrix };
+    if (!facts.inputOnly.pins.has(gpio)) pin.pwm = { timer: 'LEDC', source: facts.ledcRouting };
     const adc = facts.adc.get(gpio);
     const input = names.map((name) => /^A(\d+)$/.exec(name)?.[1]).find((n) => n !== undefined);
     if (adc) pin.analog = { ...(input !== undefined ? { input: Number(input) } : {}), channel: adc.name, source: adc.source };
@@ -123,7 +123,7 @@ export function esp32Notes(facts: Esp32Facts): ContextNote[] {
   notes.push({
     topic: 'PWM (LEDC)',
     text: `${chip.ledcChannels.value > 8 ? `${chip.ledcChannels.value} LEDC channels in two speed groups of ${chip.ledcChannels.value / 2}, each group with ${chip.ledcTimers.value} timers` : `${chip.ledcChannels.value} LEDC channels on ${chip.ledcTimers.value} timers`}, routable to any output GPIO${facts.ledc.known && facts.ledc.generation === 'before 3.0' ? '; channels 2n and 2n+1 share a timer, so one frequency' : ''}.${ledc}`,
-    source: facts.ledc.known ? facts.ledc.source : facts.outputMatrix,
+    source: facts.ledc.known ? facts.ledc.source : facts.ledcRouting,
   });
   if (facts.core.files.length > 0 && !facts.core.functions.has('analogWrite')) {
     const setup = facts.core.functions.get('ledcSetup');
