@@ -10,6 +10,7 @@ import { gpioList } from './esp32-pins.js';
 // Calls whose first argument is a GPIO the sketch drives or reads.
 const GPIO_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'analogWrite', 'analogRead', 'touchRead', 'dacWrite', 'ledcAttach', 'ledcAttachChannel', 'ledcAttachPin', 'tone', 'noTone', 'pulseIn', 'attachInterrupt']);
 const DRIVES = new Set(['digitalWrite', 'analogWrite', 'dacWrite', 'ledcAttach', 'ledcAttachChannel', 'ledcAttachPin', 'tone']);
+const READS = new Set(['digitalRead', 'analogRead', 'pulseIn']);
 const OUTPUT_MODES = new Set(['OUTPUT', 'OUTPUT_OPEN_DRAIN']);
 const PULL_MODES = new Set(['INPUT_PULLUP', 'INPUT_PULLDOWN']);
 const BEFORE_3 = new Set(['ledcSetup', 'ledcAttachPin', 'ledcDetachPin']);
@@ -71,7 +72,10 @@ export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Findi
         found.push({ severity: 'warning', code: 'esp32-no-pull', ...at(call), message: `pinMode(${gpio}, ${mode}): ${pin} has no internal pull-up or pull-down on the ESP32, so the input floats`, suggestion: 'Fit an external pull resistor, or use a GPIO with internal pulls.' });
       }
       if (facts.flash.pins.has(gpio)) {
-        found.push({ severity: 'error', code: 'esp32-flash-pin', ...at(call), message: `${call.name}(${gpio}, …): ${pin} is wired to the SPI flash on ${chip} modules (${gpioList(facts.flash.pins)}); using it stops the chip reading its program`, suggestion: 'Pick a GPIO that is not a flash pin.' });
+        // Reading the pad leaves the flash alone; configuring or driving it takes the pin from the flash.
+        found.push(READS.has(call.name)
+          ? { severity: 'warning', code: 'esp32-flash-pin', ...at(call), message: `${call.name}(${gpio}): ${pin} is wired to the SPI flash on ${chip} modules (${gpioList(facts.flash.pins)}); it reads the flash bus, not a signal of yours`, suggestion: 'Pick a GPIO that is not a flash pin.' }
+          : { severity: 'error', code: 'esp32-flash-pin', ...at(call), message: `${call.name}(${gpio}, …): ${pin} is wired to the SPI flash on ${chip} modules (${gpioList(facts.flash.pins)}); using it stops the chip reading its program`, suggestion: 'Pick a GPIO that is not a flash pin.' });
       } else if (facts.psram?.pins.has(gpio) || facts.octal?.pins.has(gpio)) {
         const psram = facts.psram?.pins.has(gpio) ? 'PSRAM (on modules that have it, e.g. WROVER)' : 'octal flash/PSRAM on ESP32-S3R8 modules';
         once(`memory${gpio}`, { severity: 'warning', code: 'esp32-psram-pin', ...at(call), message: `${call.name}(${gpio}, …): ${pin} is wired to ${psram}`, suggestion: 'Check the module; if it has PSRAM, pick another GPIO.' });
