@@ -1,7 +1,7 @@
 // The one API every face uses: start an agent on a workspace, prompt it, answer
 // it, and watch the conversation as events. A face never builds an ACP message.
 import { EventEmitter } from 'node:events';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
   methods,
@@ -22,8 +22,10 @@ import { AgentSerial } from '../mcp/serial-tools.js';
 import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
 import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
 import { DEVICE_META_KEY } from '../services/permission/classify.js';
-import { FsService, type EditorWrite } from '../services/fs/fs-service.js';
-import { WriteJournal } from '../services/fs/journal.js';
+import { readVerifiedTextSync } from '../services/fs/anchored-dir.js';
+import { FsService, MAX_READ_BYTES, type EditorWrite } from '../services/fs/fs-service.js';
+import { readJournals, WriteJournal } from '../services/fs/journal.js';
+import { removeStaleTemps } from '../services/fs/stale-temps.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../services/permission/broker.js';
 import { TerminalService } from '../services/terminal/terminal-service.js';
@@ -33,6 +35,9 @@ import { BridgeError, errorMessage } from './errors.js';
 import type { BridgeEvent } from './events.js';
 import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
 import { getToolCall, initialState, type SessionState, type ToolCallState } from './state.js';
+
+/** How many of the workspace's latest journals are searched for stale temporary files at start. */
+const STALE_TEMP_JOURNALS = 20;
 
 export interface EditorState {
   /** Unsaved editor contents by absolute path: the agent reads these instead of the disk. */
@@ -141,7 +146,10 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   /** One turn: resolves when the agent answers session/prompt (or dies). Never rejects. */
   prompt(text: string, editor: EditorState = {}): Promise<TurnResult> {
     if (this.turn) return Promise.resolve({ error: new BridgeError('busy', 'a turn is already running', 'wait for it or cancel it') });
-    this.turn = this.runTurn(text, editor).finally(() => (this.turn = undefined));
+    this.turn = this.runTurn(text, editor).finally(() => {
+      this.turn = undefined;
+      this.broker.endTurn();
+    });
     return this.turn;
   }
 
@@ -191,6 +199,13 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
 
   private async connect(loadId?: string): Promise<void> {
     const env = this.env;
+    // Temporary files of bridges killed mid-write (recent sessions are where they can be),
+    // before the agent starts: nothing of this session is being written yet.
+    if (!this.journal) {
+      await readJournals(this.workspace, env, STALE_TEMP_JOURNALS)
+        .then((journals) => removeStaleTemps(journals, this.guard))
+        .catch(() => undefined);
+    }
     this.agent = await connectAgent(
       this.options.launch,
       this.workspace,
@@ -249,8 +264,15 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       guard: this.guard,
       commands: this.options.hardware?.commands(this.deviceConsent, 'the agent (terminal)'),
       env,
+      authorize: (commandLine) => {
+        const verdict = this.broker.authorizeCommand(commandLine);
+        return verdict.allowed ? undefined : verdict.reason;
+      },
       onEvent: (e) => {
         if (e.type === 'terminal_output') return this.emitEvent(e);
+        if (e.type === 'terminal_refused') {
+          return this.emitEvent({ type: 'error', code: 'terminal_refused', message: `refused the agent's terminal command ${e.command}: ${e.reason}`, hint: 'allow the agent\'s own command step when it asks, or run with --allow all' });
+        }
         if (e.type === 'terminal_started') return this.emitEvent({ type: 'terminal_started', terminalId: e.terminalId, command: e.command, inProcess: e.inProcess });
         this.emitEvent({ type: 'terminal_exited', terminalId: e.terminalId, command: e.command, exitCode: e.exit?.exitCode ?? null, signal: e.exit?.signal ?? null });
       },
@@ -415,7 +437,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       const before = this.ownEditsBefore.get(key);
       this.ownEditsBefore.delete(key);
       if (call.status !== 'completed' || before === undefined || now === null || now === before || this.lastWritten.get(file) === now) continue;
-      this.journal.written(this.journal.record(file, before, now));
+      this.journal.record(file, before, now);
     }
   }
 
@@ -478,10 +500,8 @@ function checkWorkspace(dir: string): string {
   return resolved;
 }
 
+// A FIFO or a huge file named in an agent's edit must not block the session: read only a
+// regular file, without blocking, from a descriptor verified to be the checked path.
 function readTextOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  return readVerifiedTextSync(file, MAX_READ_BYTES);
 }
