@@ -47,6 +47,10 @@ export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Findi
     if (call.receiver === 'Serial1' && call.name === 'begin') findings.push(...serial1Findings(facts, call));
     if (call.receiver !== undefined) continue;
     findings.push(...ledcFindings(facts, call, view.boardName));
+    // Neither this variant nor the core defines it, so the name is undeclared when the sketch compiles.
+    if (call.name === 'digitalPinToInterrupt' && !facts.interruptMacro && facts.core.files.length > 0 && facts.variantHeader) {
+      once('digitalPinToInterrupt', { severity: 'error', code: 'esp32-no-digitalpintointerrupt', ...at(call), message: `digitalPinToInterrupt is not defined for ${view.boardName}: neither its pins_arduino.h (${facts.variantHeader}) nor the core's headers define it`, suggestion: 'On the ESP32 the interrupt number is the GPIO: write attachInterrupt(pin, handler, mode).' });
+    }
     if (call.name === 'touchRead' && !facts.touchSupported.value) {
       once('touchRead', { severity: 'error', code: 'esp32-no-touch', ...at(call), message: `${chip} has no touch sensor, so touchRead does not exist on ${view.boardName}`, suggestion: 'Read a touch pad through an external touch controller, or use a chip with touch (ESP32, ESP32-S2, ESP32-S3).' });
       continue;

@@ -24,6 +24,8 @@ export interface CoreApi {
   files: string[];
   /** Function name → where the core declares it. */
   functions: Map<string, SourceRef>;
+  /** Function-like macros the core's headers define (`digitalPinToInterrupt` in 2.x/3.x). */
+  macros: Set<string>;
   /** Undefined when HardwareSerial.h is not installed. */
   serial?: CoreSerialObject[];
   /** HardwareSerial's `void begin(unsigned long baud, …)` declaration. */
@@ -37,13 +39,14 @@ export interface CoreApi {
 export function readCoreApi(board: ResolvedBoard, defines: Record<string, string>, macros: ReadonlyMap<string, Macro>, seeds: Record<string, string>): CoreApi {
   // Every header at the top of the core folder: whichever of them declares a function, it exists.
   const files = coreHeaders(board.corePath);
-  if (files.length === 0) return { files: [], functions: new Map() };
+  if (files.length === 0) return { files: [], functions: new Map(), macros: new Set() };
   const unseeded = Object.fromEntries(Object.entries(seeds).filter(([name]) => !macros.has(name)));
   const result = preprocess(files, { defines: { ...defines, ...unseeded }, macros, includeDirs: [], follow: () => false });
   const hasSerialHeader = files.some((file) => file.endsWith('HardwareSerial.h'));
   return {
     files: result.files,
     functions: declaredFunctions(result.tokens),
+    macros: new Set([...result.macros.values()].filter((macro) => macro.params && macro.source?.file.startsWith(board.corePath)).map((macro) => macro.name)),
     ...(hasSerialHeader ? { serial: serialObjects(result.tokens, result.macros) } : {}),
     ...beginDeclaration(result.tokens),
   };

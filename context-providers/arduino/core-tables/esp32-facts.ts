@@ -46,6 +46,10 @@ export interface Esp32Facts {
   uarts: { value: number; source: SourceRef };
   ledc: LedcApi;
   core: CoreApi;
+  /** Whether the variant or the core defines digitalPinToInterrupt (some 1.0.x variants do not). */
+  interruptMacro: boolean;
+  /** The variant's pin header when it is installed. */
+  variantHeader?: string;
   /** Header and SDK files read. */
   files: string[];
 }
@@ -96,6 +100,8 @@ export function readEsp32Facts(board: ResolvedBoard, variant: VariantHeader, chi
     uarts,
     ledc: ledcApi(board, core),
     core,
+    interruptMacro: variant.macros.has('digitalPinToInterrupt') || core.macros.has('digitalPinToInterrupt') || core.functions.has('digitalPinToInterrupt'),
+    ...(variant.header ? { variantHeader: variant.header } : {}),
     files: [...sdk.files, ...core.files],
   };
 }

@@ -127,6 +127,15 @@ describe('ESP32 checks on cm:esp32:ringo', () => {
     expect(run(sketch('tone_library', '#include <Tone32.h>\nvoid setup() {\n  tone(5, 440);\n}\nvoid loop() {}\n'))).toEqual(['3 warning esp32-missing-api']);
   });
 
+  test('digitalPinToInterrupt is an ERROR on the cm boards whose variant does not define it (Jay-D), fine on the d32 boards', async () => {
+    const body = 'void onPress() {}\nvoid setup() {\n  attachInterrupt(digitalPinToInterrupt(4), onPress, FALLING);\n  attachInterrupt(5, onPress, RISING);\n}\nvoid loop() {}\n';
+    expect(run(sketch('interrupt_macro', body))).toEqual([]);
+    const jayd = resolveFqbn('cm:esp32:jayd', await loadPlatforms32());
+    const findings = esp32Findings(sketch('interrupt_macro_jayd', body), jayd);
+    expect(findings.map((finding) => `${finding.line} ${finding.severity} ${finding.code}`)).toEqual(['3 error esp32-no-digitalpintointerrupt']);
+    expect(findings[0].message).toContain('variants/jayd/pins_arduino.h');
+  });
+
   test('Serial1.begin without pins is a WARNING on this core: it defaults to the flash pins GPIO9/10', () => {
     const file = sketch('serial1_pins', 'void setup() {\n  Serial1.begin(9600);\n  Serial2.begin(9600);\n  Serial1.begin(9600, SERIAL_8N1, 16, 17);\n}\nvoid loop() {}\n');
     expect(run(file)).toEqual(['2 warning esp32-serial1-default-pins']);
