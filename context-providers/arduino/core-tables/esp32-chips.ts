@@ -2,10 +2,10 @@
 // citing its ESP-IDF line), validated once with zod and looked up by `build.mcu`. A fact's
 // SourceRef is the JSON line that states it, so the agent can follow it to the cited SDK line.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import chipData from '../../../boards/data/esp32-chips.json' with { type: 'json' };
 import type { SourceRef } from '../../types.js';
+import { dataFile } from '../../data-files.js';
 
 const figure = <T extends z.ZodTypeAny>(value: T) => z.object({ value, source: z.string().min(1) }).strict();
 const pins = figure(z.array(z.number().int().nonnegative()));
@@ -45,7 +45,7 @@ const fileSchema = z.object({
 
 export type Esp32Chip = z.infer<typeof chipSchema> & { id: string };
 
-export const ESP32_CHIPS_FILE = fileURLToPath(new URL('../../../boards/data/esp32-chips.json', import.meta.url));
+export const ESP32_CHIPS_FILE = dataFile('esp32-chips.json');
 
 let loaded: { chips: Map<string, Esp32Chip>; lines: string[] } | undefined;
 
