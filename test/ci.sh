@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 
 bash test/setup/debian-packages.sh
 npm ci --no-audit --no-fund --loglevel=error
+# Node 22 for Qwen Code, in its own folder: as a dependency of the project its bin would shadow the Node that runs everything else.
+npm ci --prefix test/setup/node22 --no-audit --no-fund --loglevel=error
 npm run build --silent
 
 mkdir -p test-artifacts

@@ -5,6 +5,8 @@ import readline from 'node:readline';
 import type { Command } from 'commander';
 import type { AskPerson, PendingPermission } from '../services/permission/broker.js';
 import type { BridgeSession } from '../session/bridge-session.js';
+import { NoAgentReady } from '../agents/resolve.js';
+import { agentOptionsText } from './agent-options.js';
 import { EXIT, printError } from './errors.js';
 import { TextRenderer } from './render-text.js';
 import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './session-setup.js';
@@ -22,7 +24,7 @@ export function registerChat(program: Command): void {
   addAgentFlags(
     program
       .command('chat')
-      .description('chat with an agent that knows your board (default agent: gemini)')
+      .description('chat with an agent that knows your board (default: the first agent installed and logged in, see boardbridge agents)')
       .option('--allow <level>', 'grant without asking: reads, edits (inside the workspace) or all', 'none')
       .option('--allow-device', 'allow uploads and other device changes without asking'),
   ).action(async (flags: ChatFlags) => {
@@ -38,6 +40,11 @@ async function chat(flags: ChatFlags): Promise<number> {
     session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), askWith(rl), (e) => renderer.render(e));
   } catch (error) {
     rl.close();
+    // Nothing ready is where a newcomer starts, not a failure: show the ways in.
+    if (error instanceof NoAgentReady) {
+      process.stdout.write(agentOptionsText(error.statuses));
+      return EXIT.ok;
+    }
     printError(error);
     return EXIT.error;
   }

@@ -16,7 +16,7 @@ export interface AgentFlags {
 
 export function addAgentFlags(command: Command): Command {
   return command
-    .option('--agent <name>', 'agent to run: gemini, claude, codex, or one from the config file')
+    .option('--agent <name>', 'agent to run: copilot, claude, codex, opencode, qwen, gemini, or one from the config file (default: the first installed and logged in)')
     .option('--agent-command <line>', 'run any ACP agent by its command line (the environment passes through)')
     .option('--config <file>', 'config file (default: ~/.config/boardbridge/config.json)')
     .option('-w, --workspace <dir>', 'the sketch or project folder (default: the current folder)')
