@@ -13,7 +13,7 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import type { Selection } from '../../context-providers/types.js';
-import { readsMissingFileAsEmpty } from '../agents/quirks.js';
+import { askingModeInstead, readsMissingFileAsEmpty } from '../agents/quirks.js';
 import { packageRoot, type AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
@@ -226,6 +226,11 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
           modes: created.modes ? { currentModeId: created.modes.currentModeId, availableModes: created.modes.availableModes } : undefined,
           configOptions: created.configOptions ?? undefined,
         });
+        const asking = askingModeInstead(this.agent.init.agentInfo, this.state.modes);
+        if (asking) {
+          await untilExit(this.agent.process, this.agent.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: asking }), 'session/set_mode');
+          this.state = { ...this.state, modes: { ...this.state.modes, currentModeId: asking } };
+        }
       }
     } catch (error) {
       await this.shutdownAgent();
