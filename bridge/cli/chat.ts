@@ -6,6 +6,8 @@ import type { Command } from 'commander';
 import type { AskPerson, PendingPermission } from '../services/permission/broker.js';
 import type { BridgeSession } from '../session/bridge-session.js';
 import { NoAgentReady } from '../agents/resolve.js';
+import { AuthRequiredError } from '../session/errors.js';
+import { offerLogin } from './terminal-login.js';
 import { agentOptionsText } from './agent-options.js';
 import { EXIT, printError } from './errors.js';
 import { TextRenderer } from './render-text.js';
@@ -18,7 +20,7 @@ interface ChatFlags extends AgentFlags {
   fqbn?: string;
 }
 
-const HELP = 'Type a message. /modes, /mode <id>, /config, /config <id> <value>, /restart, /quit. Ctrl-C cancels a running turn; Ctrl-D leaves.';
+const HELP = 'Type a message. /modes, /mode <id>, /config, /config <id> <value>, /logout, /restart, /quit. Ctrl-C cancels a running turn; Ctrl-D leaves.';
 
 export function registerChat(program: Command): void {
   addAgentFlags(
@@ -33,20 +35,29 @@ export function registerChat(program: Command): void {
 }
 
 async function chat(flags: ChatFlags): Promise<number> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
   const renderer = new TextRenderer(process.stdout, flags.workspace ?? process.cwd());
+  let rl: readline.Interface;
   let session: BridgeSession;
-  try {
-    session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), askWith(rl), (e) => renderer.render(e));
-  } catch (error) {
-    rl.close();
-    // Nothing ready is where a newcomer starts, not a failure: show the ways in.
-    if (error instanceof NoAgentReady) {
-      process.stdout.write(agentOptionsText(error.statuses));
-      return EXIT.ok;
+  for (let logins = 0; ; logins++) {
+    rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+    try {
+      session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), askWith(rl), (e) => renderer.render(e));
+      break;
+    } catch (error) {
+      rl.close();
+      // Nothing ready is where a newcomer starts, not a failure: show the ways in.
+      if (error instanceof NoAgentReady) {
+        process.stdout.write(agentOptionsText(error.statuses));
+        return EXIT.ok;
+      }
+      if (error instanceof AuthRequiredError && error.logins.length && logins < 2) {
+        if (await offerLogin(error)) continue;
+        if (error.hint) process.stderr.write(`  → ${error.hint.split('\n').join('\n  → ')}\n`);
+        return EXIT.error;
+      }
+      printError(error);
+      return EXIT.error;
     }
-    printError(error);
-    return EXIT.error;
   }
   process.stdout.write(`${HELP}\n`);
   let turnRunning = false;
@@ -82,6 +93,8 @@ async function chat(flags: ChatFlags): Promise<number> {
     } else if (text.startsWith('/config ')) {
       const [id, ...value] = text.slice(8).trim().split(/\s+/);
       await session.setConfigOption(id, value.join(' ')).catch(printError);
+    } else if (text === '/logout') {
+      await session.logout().then(() => process.stdout.write('Logged out. The next session will ask you to log in again.\n'), printError);
     } else if (text === '/restart') {
       await session.restart().catch(printError);
     } else {

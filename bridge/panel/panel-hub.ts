@@ -5,7 +5,7 @@ import type { SerialHub } from '../../boards/serial/hub.js';
 import type { ContextService } from '../context/context-service.js';
 import type { Selection } from '../../context-providers/types.js';
 import type { BridgeSession } from '../session/bridge-session.js';
-import { errorMessage } from '../session/errors.js';
+import { AuthRequiredError, BridgeError, commandLine, errorMessage } from '../session/errors.js';
 import type { BridgeEvent } from '../session/events.js';
 import type { AskPerson } from '../services/permission/broker.js';
 import { toContextView } from './context-view.js';
@@ -119,7 +119,8 @@ export class PanelHub {
     try {
       await this.handle(client, message);
     } catch (error) {
-      client.send({ type: 'problem', message: errorMessage(error) });
+      const login = error instanceof AuthRequiredError && error.logins[0] ? commandLine(error.logins[0]) : undefined;
+      client.send({ type: 'problem', message: errorMessage(error), hint: error instanceof BridgeError ? error.hint : undefined, login });
     }
   }
 

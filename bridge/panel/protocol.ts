@@ -70,7 +70,8 @@ export type ServerMessage =
   /** A workspace file the page asked to see (a diagnostic's link), by absolute path. */
   | { type: 'file'; path: string; requested: string; text: string }
   | { type: 'context'; context?: BoardContextView; problem?: string }
-  | { type: 'problem'; message: string; hint?: string }
+  /** `login`: the terminal command the agent offers when it needs the person to log in (ACP terminal auth). */
+  | { type: 'problem'; message: string; hint?: string; login?: string }
   | { type: 'serial'; text: string; missed: number }
   | { type: 'serial_state'; serial: SerialView }
   | { type: 'serial_ports'; ports: { path: string; board?: string }[] }

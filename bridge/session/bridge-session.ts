@@ -165,6 +165,14 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.apply({ sessionUpdate: 'config_option_update', configOptions: response.configOptions });
   }
 
+  /** Ends the agent's login (ACP `logout`), where the agent offers it. */
+  async logout(): Promise<void> {
+    if (!this.agent.init.agentCapabilities?.auth?.logout) {
+      throw new BridgeError('protocol', `${this.options.launch.title} cannot log out from here (it does not offer ACP logout)`, "use the agent's own command to log out");
+    }
+    await this.agent.connection.agent.request(methods.agent.logout, {});
+  }
+
   /** Starts a fresh agent process after a crash, loading the old session when the agent can. */
   async restart(): Promise<void> {
     await this.shutdownAgent();
@@ -280,6 +288,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
         loadSession: Boolean(caps.loadSession),
         embeddedContext: Boolean(caps.promptCapabilities?.embeddedContext),
         mcpHttp: Boolean(caps.mcpCapabilities?.http),
+        logout: Boolean(caps.auth?.logout),
+        listSessions: Boolean(caps.sessionCapabilities?.list),
       },
       modes: this.state.modes,
       configOptions: this.state.configOptions,

@@ -20,7 +20,7 @@ export type BridgeEvent =
       sessionId: string;
       agent: { id: string; name?: string; version?: string };
       cwd: string;
-      capabilities: { loadSession: boolean; embeddedContext: boolean; mcpHttp: boolean };
+      capabilities: { loadSession: boolean; embeddedContext: boolean; mcpHttp: boolean; logout: boolean; listSessions: boolean };
       modes: { currentModeId?: string; availableModes: SessionMode[] };
       configOptions: SessionConfigOption[];
       journal: string;
@@ -59,7 +59,15 @@ export type BridgeEvent =
   | { type: 'terminal_exited'; terminalId: string; command: string; exitCode: number | null; signal: string | null }
   | { type: 'stop'; stopReason: StopReason }
   | { type: 'agent_exited'; code: number | null; signal: string | null; stderrTail: string; duringTurn: boolean }
-  | { type: 'error'; code: string; message: string; hint?: string };
+  | { type: 'error'; code: string; message: string; hint?: string }
+  /** The agent needs a login only the person can do; `logins` are the commands it offers (run in a terminal, then start again). */
+  | {
+      type: 'auth_required';
+      agent: { id: string; name?: string; version?: string };
+      message: string;
+      hint?: string;
+      logins: { methodId: string; name: string; command: string[]; env: Record<string, string> }[];
+    };
 
 export type BridgeEventType = BridgeEvent['type'];
 

@@ -1,23 +1,49 @@
 // A stand-in ACP agent for what no real agent does offline here: stop reasons
 // other than end_turn and cancelled, crashing mid-turn, noise on stdout, asking
-// for authentication. Built on the SDK's agent(); what it does depends on the
-// prompt text ("stop:refusal", "crash", "noise", "echo-blocks", "unknown-method",
+// for authentication (by key or by a terminal login), logout. Built on the SDK's
+// agent(); what it does depends on the prompt text ("stop:refusal", "crash", "noise", "echo-blocks", "unknown-method",
 // "read-twice <file> <marker>": reads the file, waits for the marker file, reads it again).
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import readline from 'node:readline';
 import { Readable, Writable } from 'node:stream';
 import { agent, methods, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
 
 const requireAuth = process.env.STANDIN_REQUIRE_AUTH === '1';
+// STANDIN_TERMINAL_AUTH=<token file>: sessions need that file, which `standin-agent.mjs login` writes
+// after asking for a code in the terminal (ACP terminal auth); logout removes it.
+const tokenFile = process.env.STANDIN_TERMINAL_AUTH;
 let authenticated = false;
+
+if (process.argv[2] === 'login') {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  rl.question(`Stand-in login (STANDIN_LOGIN=${process.env.STANDIN_LOGIN}). Code: `, (code) => {
+    rl.close();
+    if (!code.trim()) {
+      process.stdout.write('no code, no login\n');
+      process.exit(2);
+    }
+    writeFileSync(tokenFile, code.trim());
+    process.stdout.write('Stand-in login done.\n');
+    process.exit(0);
+  });
+} else {
 
 const promptText = (blocks) => blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
 
 const app = agent({ name: 'standin' })
-  .onRequest(methods.agent.initialize, () => ({
+  .onRequest(methods.agent.initialize, ({ params }) => ({
     protocolVersion: 1,
     agentInfo: { name: 'standin-agent', version: '1.0.0' },
-    agentCapabilities: { promptCapabilities: { embeddedContext: process.env.STANDIN_EMBEDDED !== '0' } },
-    authMethods: [{ id: 'standin-key', name: 'Stand-in key', description: 'uses STANDIN_API_KEY' }],
+    agentCapabilities: { promptCapabilities: { embeddedContext: process.env.STANDIN_EMBEDDED !== '0' }, auth: tokenFile ? { logout: {} } : undefined },
+    authMethods:
+      tokenFile && params.clientCapabilities?.auth?.terminal
+        ? [{ id: 'standin-terminal', name: 'Stand-in terminal login', type: 'terminal', args: ['login'], env: { STANDIN_LOGIN: '1' } }]
+        : [{ id: 'standin-key', name: 'Stand-in key', description: 'uses STANDIN_API_KEY' }],
   }))
+  .onRequest(methods.agent.logout, () => {
+    rmSync(tokenFile, { force: true });
+    return {};
+  })
   .onRequest(methods.agent.authenticate, ({ params }) => {
     if (params.methodId !== 'standin-key' || !process.env.STANDIN_API_KEY) throw RequestError.authRequired(undefined, 'STANDIN_API_KEY is not set');
     authenticated = true;
@@ -25,6 +51,7 @@ const app = agent({ name: 'standin' })
   })
   .onRequest(methods.agent.session.new, () => {
     if (requireAuth && !authenticated) throw RequestError.authRequired();
+    if (tokenFile && !existsSync(tokenFile)) throw RequestError.authRequired(undefined, 'log in first');
     return { sessionId: 'standin-session' };
   })
   .onNotification(methods.agent.session.cancel, () => undefined)
@@ -71,3 +98,4 @@ const app = agent({ name: 'standin' })
   });
 
 app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
+}
