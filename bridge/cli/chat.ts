@@ -7,6 +7,7 @@ import type { AskPerson, PendingPermission } from '../services/permission/broker
 import type { BridgeSession } from '../session/bridge-session.js';
 import { NoAgentReady } from '../agents/resolve.js';
 import { AuthRequiredError } from '../session/errors.js';
+import { askElicitationWith } from './elicitation-prompt.js';
 import { offerLogin } from './terminal-login.js';
 import { agentOptionsText } from './agent-options.js';
 import { EXIT, printError } from './errors.js';
@@ -41,7 +42,7 @@ async function chat(flags: ChatFlags): Promise<number> {
   for (let logins = 0; ; logins++) {
     rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
     try {
-      session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), askWith(rl), (e) => renderer.render(e));
+      session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), askWith(rl), (e) => renderer.render(e), askElicitationWith(rl));
       break;
     } catch (error) {
       rl.close();

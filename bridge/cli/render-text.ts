@@ -54,6 +54,11 @@ export class TextRenderer {
       case 'permission_decision':
         if (event.by === 'person') return;
         return this.line(this.dim(`permission ${event.outcome}${event.optionKind ? ` (${event.optionKind})` : ''} by ${event.by}${event.reason ? `: ${event.reason}` : ''}`));
+      case 'elicitation_decision':
+        if (event.by === 'person') return;
+        return this.line(this.dim(event.by === 'policy' ? 'the agent\'s form was declined: nobody here to answer it' : 'the agent\'s form was cancelled'));
+      case 'elicitation_complete':
+        return this.line(this.dim(`the agent says the page it opened is done (${event.elicitationId})`));
       case 'file_written':
         return this.line(this.dim(`${event.created ? 'created' : 'wrote'} ${this.rel(event.path)} (undo: boardbridge undo)`));
       case 'terminal_started':

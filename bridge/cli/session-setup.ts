@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { BridgeSession } from '../session/bridge-session.js';
 import type { BridgeEvent } from '../session/events.js';
+import type { AskElicitation } from '../services/elicitation/elicitation-broker.js';
 import type { AskPerson, PermissionPolicy } from '../services/permission/broker.js';
 
 export interface AgentFlags {
@@ -35,6 +36,7 @@ export async function startSession(
   policy: PermissionPolicy,
   ask?: AskPerson,
   onEvent?: (event: BridgeEvent) => void,
+  askElicitation?: AskElicitation,
 ): Promise<BridgeSession> {
   // Loaded here, not at start-up: `boardbridge context` and `--help` stay quick.
   const [{ BridgeSession }, { BridgeHardware }, { ContextService }, { allProviders }] = await Promise.all([
@@ -52,6 +54,7 @@ export async function startSession(
     workspace: flags.workspace ?? process.cwd(),
     policy,
     ask,
+    askElicitation,
     contexts: new ContextService(allProviders()),
   });
 }

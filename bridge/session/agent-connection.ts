@@ -7,6 +7,8 @@ import {
   PROTOCOL_VERSION,
   RequestError,
   type ClientConnection,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   type InitializeResponse,
   type McpServer,
   type NewSessionResponse,
@@ -27,6 +29,8 @@ export interface ConnectionHandlers {
   terminals: () => TerminalService;
   onUpdate: (notification: SessionNotification) => void;
   onPermission: (request: RequestPermissionRequest) => Promise<RequestPermissionResponse>;
+  onElicitation: (request: CreateElicitationRequest, signal: AbortSignal) => Promise<CreateElicitationResponse>;
+  onElicitationComplete: (elicitationId: string) => void;
 }
 
 export interface AgentConnection {
@@ -42,6 +46,8 @@ export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: C
   const app = client({ name: 'boardbridge' })
     .onNotification(methods.client.session.update, ({ params }) => handlers.onUpdate(params))
     .onRequest(methods.client.session.requestPermission, ({ params }) => handlers.onPermission(params))
+    .onRequest(methods.client.elicitation.create, ({ params, signal }) => handlers.onElicitation(params, signal))
+    .onNotification(methods.client.elicitation.complete, ({ params }) => handlers.onElicitationComplete(params.elicitationId))
     .onRequest(methods.client.fs.readTextFile, ({ params }) => handlers.fs().read(params))
     .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.fs().write(params))
     .onRequest(methods.client.terminal.create, ({ params }) => handlers.terminals().create(params))
@@ -61,7 +67,7 @@ export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: C
       agent,
       connection.agent.request(methods.agent.initialize, {
         protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true } },
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true }, elicitation: { form: {}, url: {} } },
         clientInfo: CLIENT_INFO,
       }),
       'initialize',

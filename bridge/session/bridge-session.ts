@@ -27,6 +27,7 @@ import { DEVICE_META_KEY } from '../services/permission/classify.js';
 import { FsService, type EditorWrite } from '../services/fs/fs-service.js';
 import { WriteJournal } from '../services/fs/journal.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
+import { ElicitationBroker, type AskElicitation, type ElicitationBrokerOptions } from '../services/elicitation/elicitation-broker.js';
 import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../services/permission/broker.js';
 import { TerminalService } from '../services/terminal/terminal-service.js';
 import { connectAgent, delay, exitedError, newSession, reopenSession, untilExit, type AgentConnection } from './agent-connection.js';
@@ -48,6 +49,8 @@ export interface SessionOptions {
   policy: PermissionPolicy;
   ask?: AskPerson;
   askTimeoutMs?: number;
+  /** How the face asks the person for an agent's form or URL; without it elicitations are declined. */
+  askElicitation?: AskElicitation;
   contexts?: ContextService;
   mcpServers?: McpServer[];
   /** The bridge's serial hub and board commands: served to the agent as MCP tools and in terminals. */
@@ -69,6 +72,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   readonly workspace: string;
   readonly guard: WorkspaceGuard;
   readonly broker: PermissionBroker;
+  readonly elicitations: ElicitationBroker;
   journal!: WriteJournal;
   private editorWriter?: EditorWrite;
   /** The text each file got from the latest journalled write (fs/write_text_file or an agent's own edit). */
@@ -120,6 +124,15 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
           reason: 'reason' in d ? d.reason : undefined,
         }),
     });
+    this.elicitations = new ElicitationBroker(this.elicitationEvents());
+  }
+
+  private elicitationEvents(): ElicitationBrokerOptions {
+    return {
+      ask: this.options.askElicitation,
+      onPending: (p) => this.emitEvent({ type: 'elicitation_request', id: p.id, mode: p.mode, message: p.message, fields: p.fields, url: p.url, toolCallId: p.toolCallId }),
+      onDecision: (p, action, by) => this.emitEvent({ type: 'elicitation_decision', id: p.id, action, by }),
+    };
   }
 
   static async start(options: SessionOptions): Promise<BridgeSession> {
@@ -150,6 +163,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   /** Cancels the running turn: pending permission requests are answered `cancelled`. */
   async cancel(): Promise<void> {
     this.broker.cancelAll();
+    this.elicitations.cancelAll();
     if (this.turn && this.agent.process.running) {
       await this.agent.connection.agent.notify(methods.agent.session.cancel, { sessionId: this.sessionId }).catch(() => undefined);
     }
@@ -209,6 +223,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
         terminals: () => this.terminals,
         onUpdate: (n) => this.onUpdate(n),
         onPermission: (r) => this.onPermission(r),
+        onElicitation: (r, signal) => this.elicitations.decide(r, signal),
+        onElicitationComplete: (elicitationId) => this.emitEvent({ type: 'elicitation_complete', elicitationId }),
       },
       env,
     );

@@ -11,6 +11,7 @@ import type {
   StopReason,
   TerminalExitStatus,
 } from '@agentclientprotocol/sdk';
+import type { FormField } from '../services/elicitation/form-fields.js';
 import type { PermissionCategory } from '../services/permission/classify.js';
 import type { ToolCallState } from './state.js';
 
@@ -52,6 +53,11 @@ export type BridgeEvent =
       by: string;
       reason?: string;
     }
+  /** The agent asks the person for input: a form (`fields`) or a URL to open. */
+  | { type: 'elicitation_request'; id: number; mode: string; message: string; fields?: FormField[]; url?: string; toolCallId?: string }
+  /** `by`: person, policy (no person to ask: declined), or cancel (the turn or the agent's request was cancelled). */
+  | { type: 'elicitation_decision'; id: number; action: 'accept' | 'decline' | 'cancel'; by: 'person' | 'policy' | 'cancel' }
+  | { type: 'elicitation_complete'; elicitationId: string }
   | { type: 'file_written'; path: string; created: boolean; seq: number }
   | { type: 'terminal_started'; terminalId: string; command: string; inProcess: boolean }
   /** A terminal's output as it arrives (the first 256 KiB; `truncated` marks where faces stop seeing it). */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { resolveAgent } from '../../bridge/agents/resolve.js';
 import { connectAgent } from '../../bridge/session/agent-connection.js';
-import { startInPty, type Screen } from './pty-screen.js';
+import { endScreens, startInPty } from './pty-screen.js';
 import { cliMain, ofType, repoRoot, runCli } from './run-cli.js';
 
 // One HOME for the file: Copilot unpacks 235 MB into ~/.cache/copilot on its first start.
@@ -16,8 +16,7 @@ const PATH = (process.env.PATH ?? '').split(':').filter((d) => !d.includes('node
 const env = { PATH, HOME: home, BOARDBRIDGE_STATE_DIR: path.join(home, 'state'), TERM: 'dumb', NO_COLOR: '1' };
 const blink = path.join(repoRoot, 'examples', 'Blink');
 
-let screen: Screen | undefined;
-afterEach(() => screen?.proc.kill('SIGKILL'));
+afterEach(endScreens);
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe('GitHub Copilot CLI, offline', { timeout: 180_000 }, () => {
@@ -58,7 +57,7 @@ describe('GitHub Copilot CLI, offline', { timeout: 180_000 }, () => {
   });
 
   it('chat offers to run `copilot login` in the terminal; declined, it exits 1 naming the command', async () => {
-    screen = startInPty([process.execPath, cliMain, 'chat', '--agent', 'copilot', '--workspace', blink], env);
+    const screen = startInPty([process.execPath, cliMain, 'chat', '--agent', 'copilot', '--workspace', blink], env);
     const offered = await screen.waitFor('Log in now? [Y/n]');
     expect(screen.text.slice(0, offered)).toMatch(/It offers a login in this terminal: \S*copilot login\s+\(Log in with Copilot CLI\)/);
     screen.type('n\r');

@@ -32,8 +32,19 @@ export class Screen {
   }
 }
 
+const running = new Set<Screen>();
+
 /** Runs `words` (quoted for the shell) in a pty; TERM and NO_COLOR as given in env. */
 export function startInPty(words: string[], env: Record<string, string>, cwd?: string): Screen {
   const child = spawn('script', ['-qfec', words.map(quote).join(' '), '/dev/null'], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-  return new Screen(child);
+  const screen = new Screen(child);
+  running.add(screen);
+  child.once('exit', () => running.delete(screen));
+  return screen;
+}
+
+/** Kills every pty a test left running (for afterEach). */
+export function endScreens(): void {
+  for (const screen of running) screen.proc.kill('SIGKILL');
+  running.clear();
 }

@@ -13,6 +13,7 @@ const requireAuth = process.env.STANDIN_REQUIRE_AUTH === '1';
 // after asking for a code in the terminal (ACP terminal auth); logout removes it.
 const tokenFile = process.env.STANDIN_TERMINAL_AUTH;
 let authenticated = false;
+let clientCapabilities = {};
 
 if (process.argv[2] === 'login') {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
@@ -31,7 +32,7 @@ if (process.argv[2] === 'login') {
 const promptText = (blocks) => blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
 
 const app = agent({ name: 'standin' })
-  .onRequest(methods.agent.initialize, ({ params }) => ({
+  .onRequest(methods.agent.initialize, ({ params }) => ((clientCapabilities = params.clientCapabilities ?? {}), {
     protocolVersion: 1,
     agentInfo: { name: 'standin-agent', version: '1.0.0' },
     agentCapabilities: { promptCapabilities: { embeddedContext: process.env.STANDIN_EMBEDDED !== '0' }, auth: tokenFile ? { logout: {} } : undefined },
@@ -82,6 +83,37 @@ const app = agent({ name: 'standin' })
       while (!existsSync(twice[2])) await new Promise((resolve) => setTimeout(resolve, 20));
       await say(`then: ${await read()}\n`);
       return { stopReason: 'end_turn' };
+    }
+    // "elicit-form" / "elicit-url" / "elicit-wait": asks the client (elicitation/create) and says the answer.
+    const elicit = text.match(/elicit-(form|url|wait)/)?.[1];
+    if (elicit) {
+      if (!clientCapabilities.elicitation?.[elicit === 'url' ? 'url' : 'form']) {
+        await say('the client offers no elicitation');
+        return { stopReason: 'end_turn' };
+      }
+      const request =
+        elicit === 'url'
+          ? { mode: 'url', sessionId: params.sessionId, message: 'Authorize the board service', url: 'https://example.invalid/authorize?code=1', elicitationId: 'el-1' }
+          : {
+              mode: 'form',
+              sessionId: params.sessionId,
+              message: 'Which board is connected?',
+              requestedSchema: {
+                type: 'object',
+                properties: {
+                  port: { type: 'string', title: 'Serial port', default: '/dev/ttyACM0' },
+                  baud: { type: 'integer', title: 'Baud rate', minimum: 300, maximum: 2000000 },
+                  board: { type: 'string', title: 'Board', oneOf: [{ const: 'uno', title: 'Arduino Uno' }, { const: 'mega', title: 'Arduino Mega' }] },
+                  verbose: { type: 'boolean', title: 'Verbose upload', default: false },
+                  note: { type: 'string', title: 'Note' },
+                },
+                required: ['baud', 'board'],
+              },
+            };
+      const answer = await client.request(methods.client.elicitation.create, request);
+      if (elicit === 'url' && answer.action === 'accept') await client.notify(methods.client.elicitation.complete, { elicitationId: 'el-1' });
+      await say(`elicitation answer: ${JSON.stringify(answer)}`);
+      return { stopReason: answer.action === 'cancel' ? 'cancelled' : 'end_turn' };
     }
     if (text.includes('unknown-method')) {
       try {
