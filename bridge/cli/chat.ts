@@ -2,6 +2,7 @@
 // calls and the plan show as they change, permission requests offer the agent's
 // own options (number or arrow keys), and Ctrl-C cancels the running turn.
 import readline from 'node:readline';
+import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { Command } from 'commander';
 import type { AskPerson, PendingPermission } from '../services/permission/broker.js';
 import type { BridgeSession } from '../session/bridge-session.js';
@@ -16,6 +17,7 @@ import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './ses
 import { policyFromFlags } from '../services/permission/broker.js';
 
 interface ChatFlags extends AgentFlags {
+  resume?: string | boolean;
   allow?: string;
   allowDevice?: boolean;
   fqbn?: string;
@@ -29,7 +31,8 @@ export function registerChat(program: Command): void {
       .command('chat')
       .description('chat with an agent that knows your board (default: the first agent installed and logged in, see boardbridge agents)')
       .option('--allow <level>', 'grant without asking: reads, edits (inside the workspace) or all', 'none')
-      .option('--allow-device', 'allow uploads and other device changes without asking'),
+      .option('--allow-device', 'allow uploads and other device changes without asking')
+      .option('--resume [id]', "continue an earlier session: its id, or pick from the agent's sessions in this folder"),
   ).action(async (flags: ChatFlags) => {
     process.exitCode = await chat(flags);
   });
@@ -42,7 +45,8 @@ async function chat(flags: ChatFlags): Promise<number> {
   for (let logins = 0; ; logins++) {
     rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
     try {
-      session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), askWith(rl), (e) => renderer.render(e), askElicitationWith(rl));
+      const resume = flags.resume === undefined ? undefined : typeof flags.resume === 'string' ? { sessionId: flags.resume } : { pick: pickSessionWith(rl) };
+      session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), askWith(rl), (e) => renderer.render(e), askElicitationWith(rl), resume);
       break;
     } catch (error) {
       rl.close();
@@ -111,6 +115,30 @@ async function chat(flags: ChatFlags): Promise<number> {
   rl.close();
   await session.close();
   return EXIT.ok;
+}
+
+// The agent's earlier sessions here, numbered; Enter takes the first, n starts a new one.
+function pickSessionWith(rl: readline.Interface): (sessions: SessionInfo[]) => Promise<string | undefined> {
+  return (sessions) =>
+    new Promise((resolve) => {
+      const out = process.stdout;
+      if (!sessions.length) {
+        out.write('No earlier sessions in this folder: starting a new one.\n');
+        return resolve(undefined);
+      }
+      out.write('Earlier sessions in this folder:\n');
+      sessions.slice(0, 20).forEach((s, i) => out.write(`  ${i + 1}. ${s.title ?? '(untitled)'}  ${s.updatedAt ?? ''}  ${s.sessionId}\n`));
+      const ask = () =>
+        rl.question(`Resume which (1-${Math.min(sessions.length, 20)}, n for a new session) [1]: `, (answer) => {
+          const text = answer.trim();
+          if (/^n/i.test(text)) return resolve(undefined);
+          const n = text === '' ? 1 : Number(text);
+          if (Number.isInteger(n) && n >= 1 && n <= Math.min(sessions.length, 20)) return resolve(sessions[n - 1].sessionId);
+          out.write('Please type one of the numbers, or n.\n');
+          ask();
+        });
+      ask();
+    });
 }
 
 // Asks the person to pick one of the agent's options: a number, or ↑/↓ and Enter.

@@ -2,7 +2,7 @@
 // the workspace, turned into a started BridgeSession.
 import type { Command } from 'commander';
 import type { AgentLaunch } from '../agents/resolve.js';
-import type { BridgeSession } from '../session/bridge-session.js';
+import type { BridgeSession, SessionOptions } from '../session/bridge-session.js';
 import type { BridgeEvent } from '../session/events.js';
 import type { AskElicitation } from '../services/elicitation/elicitation-broker.js';
 import type { AskPerson, PermissionPolicy } from '../services/permission/broker.js';
@@ -37,6 +37,7 @@ export async function startSession(
   ask?: AskPerson,
   onEvent?: (event: BridgeEvent) => void,
   askElicitation?: AskElicitation,
+  resume?: SessionOptions['resume'],
 ): Promise<BridgeSession> {
   // Loaded here, not at start-up: `boardbridge context` and `--help` stay quick.
   const [{ BridgeSession }, { BridgeHardware }, { ContextService }, { allProviders }] = await Promise.all([
@@ -55,6 +56,7 @@ export async function startSession(
     policy,
     ask,
     askElicitation,
+    resume,
     contexts: new ContextService(allProviders()),
   });
 }

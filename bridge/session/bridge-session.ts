@@ -9,6 +9,7 @@ import {
   type McpServer,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type SessionInfo,
   type SessionNotification,
   type StopReason,
 } from '@agentclientprotocol/sdk';
@@ -37,6 +38,9 @@ import type { BridgeEvent } from './events.js';
 import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
 import { getToolCall, initialState, type SessionState, type ToolCallState } from './state.js';
 
+const LIST_TIMEOUT_MS = 15_000;
+const CLOSE_TIMEOUT_MS = 3_000;
+
 export interface EditorState {
   /** Unsaved editor contents by absolute path: the agent reads these instead of the disk. */
   buffers?: Record<string, string>;
@@ -58,6 +62,11 @@ export interface SessionOptions {
   /** The board the face has selected (FQBN, device, camera) until a prompt says otherwise. */
   selection?: Selection;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Continue an earlier session instead of starting one: its id, or `pick` to choose from the
+   * agent's session/list (undefined from pick: start a new session).
+   */
+  resume?: { sessionId?: string; pick?: (sessions: SessionInfo[]) => Promise<string | undefined> };
   /** Listens from the very first event (session_started comes before start() resolves). */
   onEvent?: (event: BridgeEvent) => void;
 }
@@ -85,6 +94,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   private injector!: ContextInjector;
   private buffers = new Map<string, string>();
   private turn?: Promise<TurnResult>;
+  private abandonTurn?: AbortController;
   private mcp?: HardwareMcpServer;
   private agentSerial?: AgentSerial;
   private selection: Selection = {};
@@ -137,7 +147,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
 
   static async start(options: SessionOptions): Promise<BridgeSession> {
     const session = new BridgeSession(options);
-    await session.connect();
+    await session.connect(undefined, options.resume);
     return session;
   }
 
@@ -179,6 +189,19 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.apply({ sessionUpdate: 'config_option_update', configOptions: response.configOptions });
   }
 
+  // session/close lets the agent free what it holds for the session; a slow answer is abandoned.
+  private async closeAgentSession(): Promise<void> {
+    if (!this.agent?.process.running || !this.state || !this.agent.init.agentCapabilities?.sessionCapabilities?.close) return;
+    const sessionId = this.sessionId;
+    await this.abandonAfter(CLOSE_TIMEOUT_MS, 'session/close', (signal) =>
+      this.agent.connection.agent.request(methods.agent.session.close, { sessionId }, { cancellationSignal: signal, stopWaitingOnCancel: true }),
+    ).then(
+      () => this.emitEvent({ type: 'session_closed', sessionId }),
+      // Abandoned: give the $/cancel_request a moment to reach the agent before its input closes.
+      () => delay(200),
+    );
+  }
+
   /** Ends the agent's login (ACP `logout`), where the agent offers it. */
   async logout(): Promise<void> {
     if (!this.agent.init.agentCapabilities?.auth?.logout) {
@@ -208,12 +231,15 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     if (this.closed) return;
     this.closed = true;
     await this.cancel();
+    if (this.turn) await Promise.race([this.turn, delay(2000)]);
+    this.abandonTurn?.abort();
+    await this.closeAgentSession();
     await this.shutdownAgent();
     await this.mcp?.close();
     await this.agentSerial?.close();
   }
 
-  private async connect(loadId?: string): Promise<void> {
+  private async connect(loadId?: string, resume?: SessionOptions['resume']): Promise<void> {
     const env = this.env;
     this.agent = await connectAgent(
       this.options.launch,
@@ -229,8 +255,17 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       env,
     );
     const caps = this.agent.init.agentCapabilities ?? {};
-    const mcpServers = await this.mcpServersFor(Boolean(caps.mcpCapabilities?.http));
     let sessionId: string;
+    try {
+      if (resume) loadId = resume.sessionId ?? (await this.pickSession(resume.pick));
+      if (resume && loadId && !caps.loadSession && !caps.sessionCapabilities?.resume) {
+        throw new BridgeError('protocol', `${this.options.launch.title} cannot continue an earlier session (it offers neither session/load nor session/resume)`, 'start without --resume');
+      }
+    } catch (error) {
+      await this.shutdownAgent();
+      throw error;
+    }
+    const mcpServers = await this.mcpServersFor(Boolean(caps.mcpCapabilities?.http));
     try {
       // A load replays the history as updates: the state starts empty to receive it.
       if (loadId) this.state = initialState(loadId);
@@ -313,6 +348,43 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     });
   }
 
+  /** The agent's earlier sessions in this workspace (session/list, every page), newest first as the agent orders them. */
+  private async listSessions(): Promise<SessionInfo[]> {
+    const sessions: SessionInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const response = await this.abandonAfter(LIST_TIMEOUT_MS, 'session/list', (signal) =>
+        this.agent.connection.agent.request(methods.agent.session.list, { cwd: this.workspace, cursor }, { cancellationSignal: signal, stopWaitingOnCancel: true }),
+      );
+      sessions.push(...response.sessions);
+      cursor = response.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    return sessions;
+  }
+
+  private async pickSession(pick: ((sessions: SessionInfo[]) => Promise<string | undefined>) | undefined): Promise<string | undefined> {
+    if (!this.agent.init.agentCapabilities?.sessionCapabilities?.list) {
+      throw new BridgeError('protocol', `${this.options.launch.title} cannot list its sessions (no session/list)`, 'name the session: --resume <session id>');
+    }
+    const sessions = await this.listSessions();
+    return pick ? pick(sessions) : sessions[0]?.sessionId;
+  }
+
+  /**
+   * A request the bridge stops waiting for after `ms`: the agent is told with
+   * $/cancel_request (the SDK sends it when the signal aborts), and the caller gets an error.
+   */
+  private async abandonAfter<T>(ms: number, what: string, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const signal = AbortSignal.timeout(ms);
+    try {
+      return await untilExit(this.agent.process, send(signal), what);
+    } catch (error) {
+      if (signal.aborted) throw new BridgeError('protocol', `${this.options.launch.title} did not answer ${what} within ${ms / 1000} s (the request was cancelled)`, 'try again; if it repeats, run: boardbridge doctor');
+      throw error;
+    }
+  }
+
   // HTTP with a bearer token where the agent supports it; otherwise a stdio relay it starts itself.
   private async mcpServersFor(http: boolean): Promise<McpServer[]> {
     const servers = (this.options.mcpServers ?? []).filter((s) => !('type' in s) || s.type !== 'http' || http);
@@ -380,9 +452,11 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     blocks.push({ type: 'text', text });
     this.emitEvent({ type: 'prompt_sent', text });
     try {
+      // Closing the session while a turn runs abandons its prompt request ($/cancel_request).
+      this.abandonTurn = new AbortController();
       const response = await untilExit(
         this.agent.process,
-        this.agent.connection.agent.request(methods.agent.session.prompt, { sessionId: this.sessionId, prompt: blocks }),
+        this.agent.connection.agent.request(methods.agent.session.prompt, { sessionId: this.sessionId, prompt: blocks }, { cancellationSignal: this.abandonTurn.signal, stopWaitingOnCancel: true }),
         'the turn',
       );
       this.emitEvent({ type: 'stop', stopReason: response.stopReason });

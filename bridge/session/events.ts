@@ -64,6 +64,8 @@ export type BridgeEvent =
   | { type: 'terminal_output'; terminalId: string; text: string; truncated?: boolean }
   | { type: 'terminal_exited'; terminalId: string; command: string; exitCode: number | null; signal: string | null }
   | { type: 'stop'; stopReason: StopReason }
+  /** The agent closed the session (session/close) as the face ended it. */
+  | { type: 'session_closed'; sessionId: string }
   | { type: 'agent_exited'; code: number | null; signal: string | null; stderrTail: string; duringTurn: boolean }
   | { type: 'error'; code: string; message: string; hint?: string }
   /** The agent needs a login only the person can do; `logins` are the commands it offers (run in a terminal, then start again). */

@@ -89,4 +89,14 @@ describe('boardbridge run with a stand-in agent', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('/nonexistent/Blink does not exist');
   });
+
+  it('abandons a session/close the agent never answers with $/cancel_request, survives its late answer and exits 0', async () => {
+    const { root } = tempSketch();
+    const marker = path.join(root, 'close-marker');
+    const r = await run('hello', { STANDIN_CLOSE_MARKER: marker }).result;
+    expect(r.code, r.stderr).toBe(0);
+    expect(ofType(r.events, 'session_closed')).toEqual([]);
+    expect(readFileSync(marker, 'utf8')).toBe('aborted: -32800 Request cancelled');
+    expect(r.stderr).not.toContain('ERR_INVALID_STATE');
+  });
 });

@@ -14,6 +14,8 @@ const requireAuth = process.env.STANDIN_REQUIRE_AUTH === '1';
 const tokenFile = process.env.STANDIN_TERMINAL_AUTH;
 let authenticated = false;
 let clientCapabilities = {};
+// STANDIN_CLOSE_MARKER=<file>: offers session/close but never answers it; writes why the wait ended.
+const closeMarker = process.env.STANDIN_CLOSE_MARKER;
 
 if (process.argv[2] === 'login') {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
@@ -35,11 +37,21 @@ const app = agent({ name: 'standin' })
   .onRequest(methods.agent.initialize, ({ params }) => ((clientCapabilities = params.clientCapabilities ?? {}), {
     protocolVersion: 1,
     agentInfo: { name: 'standin-agent', version: '1.0.0' },
-    agentCapabilities: { promptCapabilities: { embeddedContext: process.env.STANDIN_EMBEDDED !== '0' }, auth: tokenFile ? { logout: {} } : undefined },
+    agentCapabilities: {
+      promptCapabilities: { embeddedContext: process.env.STANDIN_EMBEDDED !== '0' },
+      auth: tokenFile ? { logout: {} } : undefined,
+      sessionCapabilities: closeMarker ? { close: {} } : undefined,
+    },
     authMethods:
       tokenFile && params.clientCapabilities?.auth?.terminal
         ? [{ id: 'standin-terminal', name: 'Stand-in terminal login', type: 'terminal', args: ['login'], env: { STANDIN_LOGIN: '1' } }]
         : [{ id: 'standin-key', name: 'Stand-in key', description: 'uses STANDIN_API_KEY' }],
+  }))
+  .onRequest(methods.agent.session.close, ({ signal }) => new Promise((resolve) => {
+    signal.addEventListener('abort', () => {
+      writeFileSync(closeMarker, `aborted: ${signal.reason?.code ?? ''} ${signal.reason?.message ?? signal.reason}`);
+      resolve({});
+    }, { once: true });
   }))
   .onRequest(methods.agent.logout, () => {
     rmSync(tokenFile, { force: true });
