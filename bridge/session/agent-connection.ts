@@ -11,6 +11,7 @@ import {
   type CreateElicitationResponse,
   type InitializeResponse,
   type McpServer,
+  type NewSessionRequest,
   type NewSessionResponse,
   type SessionConfigOption,
   type SessionModeState,
@@ -87,8 +88,9 @@ export function delay(ms: number): Promise<undefined> {
 }
 
 /** `session/new`, authenticating once and retrying when the agent answers -32000. */
-export async function newSession(agent: AgentConnection, cwd: string, mcpServers: McpServer[], env: NodeJS.ProcessEnv): Promise<NewSessionResponse> {
-  const request = () => untilExit(agent.process, agent.connection.agent.request(methods.agent.session.new, { cwd, mcpServers }), 'session/new');
+export async function newSession(agent: AgentConnection, cwd: string, mcpServers: McpServer[], env: NodeJS.ProcessEnv, additionalDirectories: string[] = []): Promise<NewSessionResponse> {
+  const params: NewSessionRequest = { cwd, mcpServers, ...(additionalDirectories.length ? { additionalDirectories } : {}) };
+  const request = () => untilExit(agent.process, agent.connection.agent.request(methods.agent.session.new, params), 'session/new');
   try {
     return await request();
   } catch (error) {

@@ -279,7 +279,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
         if (reopened.modes) this.state = { ...this.state, modes: { currentModeId: reopened.modes.currentModeId, availableModes: reopened.modes.availableModes } };
         if (reopened.configOptions) this.state = { ...this.state, configOptions: reopened.configOptions };
       } else {
-        const created = await newSession(this.agent, this.workspace, mcpServers, env);
+        const created = await newSession(this.agent, this.workspace, mcpServers, env, await this.platformFolders());
         sessionId = created.sessionId;
         this.state = initialState(sessionId, {
           modes: created.modes ? { currentModeId: created.modes.currentModeId, availableModes: created.modes.availableModes } : undefined,
@@ -346,6 +346,25 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       configOptions: this.state.configOptions,
       journal: this.journal.file,
     });
+  }
+
+  /**
+   * The installed platform folders the hardware context reads (cores, variants, libraries), for
+   * `additionalDirectories` where the agent supports it: the agent may then look there itself.
+   * The bridge still serves them read-only (the guard), whoever asks.
+   */
+  private async platformFolders(): Promise<string[]> {
+    if (!this.agent.init.agentCapabilities?.sessionCapabilities?.additionalDirectories || !this.options.contexts) return [];
+    let roots: string[];
+    try {
+      roots = (await this.options.contexts.load(this.workspace, this.selection))?.context.readOnlyRoots ?? [];
+    } catch {
+      return []; // the first prompt reports a context that cannot be built
+    }
+    this.guard.allowReadOnly(roots);
+    const inside = (dir: string, root: string) => dir === root || dir.startsWith(root + path.sep);
+    const absolute = [...new Set(roots.map((r) => path.resolve(r)))].filter((r) => !inside(r, this.workspace));
+    return absolute.filter((r) => !absolute.some((other) => other !== r && inside(r, other))).sort();
   }
 
   /** The agent's earlier sessions in this workspace (session/list, every page), newest first as the agent orders them. */

@@ -14,6 +14,7 @@ const requireAuth = process.env.STANDIN_REQUIRE_AUTH === '1';
 const tokenFile = process.env.STANDIN_TERMINAL_AUTH;
 let authenticated = false;
 let clientCapabilities = {};
+let sessionDirs;
 // STANDIN_CLOSE_MARKER=<file>: offers session/close but never answers it; writes why the wait ended.
 const closeMarker = process.env.STANDIN_CLOSE_MARKER;
 
@@ -40,7 +41,7 @@ const app = agent({ name: 'standin' })
     agentCapabilities: {
       promptCapabilities: { embeddedContext: process.env.STANDIN_EMBEDDED !== '0' },
       auth: tokenFile ? { logout: {} } : undefined,
-      sessionCapabilities: closeMarker ? { close: {} } : undefined,
+      sessionCapabilities: { ...(closeMarker ? { close: {} } : {}), ...(process.env.STANDIN_DIRS === '1' ? { additionalDirectories: {} } : {}) },
     },
     authMethods:
       tokenFile && params.clientCapabilities?.auth?.terminal
@@ -62,7 +63,8 @@ const app = agent({ name: 'standin' })
     authenticated = true;
     return {};
   })
-  .onRequest(methods.agent.session.new, () => {
+  .onRequest(methods.agent.session.new, ({ params }) => {
+    sessionDirs = params.additionalDirectories;
     if (requireAuth && !authenticated) throw RequestError.authRequired();
     if (tokenFile && !existsSync(tokenFile)) throw RequestError.authRequired(undefined, 'log in first');
     return { sessionId: 'standin-session' };
@@ -126,6 +128,10 @@ const app = agent({ name: 'standin' })
       if (elicit === 'url' && answer.action === 'accept') await client.notify(methods.client.elicitation.complete, { elicitationId: 'el-1' });
       await say(`elicitation answer: ${JSON.stringify(answer)}`);
       return { stopReason: answer.action === 'cancel' ? 'cancelled' : 'end_turn' };
+    }
+    if (text.includes('show-dirs')) {
+      await say(`additionalDirectories: ${JSON.stringify(sessionDirs ?? null)}`);
+      return { stopReason: 'end_turn' };
     }
     if (text.includes('unknown-method')) {
       try {
