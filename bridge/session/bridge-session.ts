@@ -10,6 +10,7 @@ import {
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionInfo,
+  type SetSessionConfigOptionRequest,
   type SessionNotification,
   type StopReason,
 } from '@agentclientprotocol/sdk';
@@ -184,8 +185,11 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.apply({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
   }
 
-  async setConfigOption(configId: string, value: string): Promise<void> {
-    const response = await this.agent.connection.agent.request(methods.agent.session.setConfigOption, { sessionId: this.sessionId, configId, value });
+  /** A select option takes one of its value ids; a boolean option takes true or false. */
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    const params: SetSessionConfigOptionRequest =
+      typeof value === 'boolean' ? { sessionId: this.sessionId, configId, type: 'boolean', value } : { sessionId: this.sessionId, configId, value };
+    const response = await this.agent.connection.agent.request(methods.agent.session.setConfigOption, params);
     this.apply({ sessionUpdate: 'config_option_update', configOptions: response.configOptions });
   }
 
@@ -575,7 +579,12 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       case 'available_commands':
         return this.emitEvent({ type: 'available_commands', commands: this.state.availableCommands });
       case 'usage':
-        return this.emitEvent({ type: 'usage', used: this.state.usage?.used ?? 0, size: this.state.usage?.size ?? 0 });
+        return this.emitEvent({
+          type: 'usage',
+          used: this.state.usage?.used ?? 0,
+          size: this.state.usage?.size ?? 0,
+          ...(this.state.usage?.cost ? { cost: { amount: this.state.usage.cost.amount, currency: this.state.usage.cost.currency } } : {}),
+        });
       case 'session_info':
         return this.emitEvent({ type: 'session_info', title: this.state.title });
       case 'notice':

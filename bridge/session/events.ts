@@ -34,7 +34,8 @@ export type BridgeEvent =
   | { type: 'mode'; currentModeId: string }
   | { type: 'config_options'; configOptions: SessionConfigOption[] }
   | { type: 'available_commands'; commands: AvailableCommand[] }
-  | { type: 'usage'; used: number; size: number }
+  /** Context window use, and the session's cumulative cost when the agent reports one. */
+  | { type: 'usage'; used: number; size: number; cost?: { amount: number; currency: string } }
   | { type: 'session_info'; title?: string }
   | { type: 'notice'; severity: string; title: string; description?: string }
   | {

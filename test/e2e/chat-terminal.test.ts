@@ -39,7 +39,7 @@ describe('boardbridge chat in a terminal', () => {
     const options = await screen.waitFor(/Choose 1-3/, asked);
     const menu = screen.text.slice(asked, options);
     expect(menu).toMatch(/1\. Always Allow\s+\[allow_always\]/);
-    expect(menu).toMatch(/2\. Allow\s+\[allow_once\]/);
+    expect(menu).toMatch(/2\. Allow\s+\[allow_once\]  \(Enter\)/);
     expect(menu).toMatch(/3\. Reject\s+\[reject_once\]/);
     screen.type('2\r');
     const reply = await screen.waitFor('The LED on pin 9 now fades.', options);
@@ -51,8 +51,12 @@ describe('boardbridge chat in a terminal', () => {
     await screen.waitFor('› ', done);
     screen.type('write some notes\r');
     const second = await screen.waitFor(/Choose 1-3/, done);
-    screen.type('\x1b[B'); // ↓ moves from "Always Allow" to "Allow"
-    await screen.waitFor('[2. Allow]', second);
+    // The default is "Allow" (allow once), never "Always Allow"; ↑ and ↓ move between them.
+    expect(screen.text.slice(second)).toContain('[2. Allow]');
+    screen.type('\x1b[A');
+    const up = await screen.waitFor('[1. Always Allow]', second);
+    screen.type('\x1b[B');
+    await screen.waitFor('[2. Allow]', up);
     screen.type('\r');
     const noted = await screen.waitFor('Noted.', second);
     expect(readFileSync(path.join(sketch, 'notes.txt'), 'utf8')).toBe('pin 9 has PWM\n');

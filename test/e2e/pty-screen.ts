@@ -1,6 +1,6 @@
 // A command in a real pseudo-terminal (util-linux `script`), read as a person sees it
 // and typed into as a person types.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 
 export const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -47,4 +47,60 @@ export function startInPty(words: string[], env: Record<string, string>, cwd?: s
 export function endScreens(): void {
   for (const screen of running) screen.proc.kill('SIGKILL');
   running.clear();
+}
+
+/**
+ * A command in a tmux window of a fixed size, read as the screen a person sees
+ * (capture-pane renders cursor movement and rewritten lines), for live terminal output.
+ */
+export class TmuxScreen {
+  private constructor(readonly name: string) {}
+
+  static start(words: string[], env: Record<string, string>, size = { columns: 120, rows: 40 }): TmuxScreen {
+    const name = `bb-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    const line = `${Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ')} ${words.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
+    execFileSync('tmux', ['new-session', '-d', '-s', name, '-x', String(size.columns), '-y', String(size.rows), 'env', '-i', 'sh', '-c', line]);
+    const screen = new TmuxScreen(name);
+    tmuxScreens.add(screen);
+    return screen;
+  }
+
+  /** The visible screen, one string per row. */
+  capture(): string {
+    return execFileSync('tmux', ['capture-pane', '-p', '-t', this.name], { encoding: 'utf8' });
+  }
+
+  async waitFor(needle: string | RegExp, timeoutMs = 60_000): Promise<string> {
+    const started = Date.now();
+    for (;;) {
+      const screen = this.capture();
+      if (typeof needle === 'string' ? screen.includes(needle) : needle.test(screen)) return screen;
+      if (Date.now() - started > timeoutMs) throw new Error(`the screen never showed ${needle}:\n${screen}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  type(text: string): void {
+    execFileSync('tmux', ['send-keys', '-t', this.name, '-l', text]);
+  }
+
+  key(name: string): void {
+    execFileSync('tmux', ['send-keys', '-t', this.name, name]);
+  }
+
+  kill(): void {
+    tmuxScreens.delete(this);
+    try {
+      execFileSync('tmux', ['kill-session', '-t', this.name], { stdio: 'ignore' });
+    } catch {
+      // already gone
+    }
+  }
+}
+
+const tmuxScreens = new Set<TmuxScreen>();
+
+/** Ends every tmux window a test left (for afterEach). */
+export function endTmuxScreens(): void {
+  for (const screen of tmuxScreens) screen.kill();
 }

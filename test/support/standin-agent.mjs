@@ -14,6 +14,11 @@ const requireAuth = process.env.STANDIN_REQUIRE_AUTH === '1';
 const tokenFile = process.env.STANDIN_TERMINAL_AUTH;
 let authenticated = false;
 let clientCapabilities = {};
+// STANDIN_CONFIG=1: a boolean and a select session option.
+const configOptions = [
+  { id: 'verbose', name: 'Verbose', type: 'boolean', currentValue: false },
+  { id: 'speed', name: 'Speed', type: 'select', currentValue: 'fast', options: [{ value: 'fast', name: 'Fast' }, { value: 'slow', name: 'Slow' }] },
+];
 let sessionDirs;
 // STANDIN_CLOSE_MARKER=<file>: offers session/close but never answers it; writes why the wait ended.
 const closeMarker = process.env.STANDIN_CLOSE_MARKER;
@@ -67,7 +72,15 @@ const app = agent({ name: 'standin' })
     sessionDirs = params.additionalDirectories;
     if (requireAuth && !authenticated) throw RequestError.authRequired();
     if (tokenFile && !existsSync(tokenFile)) throw RequestError.authRequired(undefined, 'log in first');
+    if (process.env.STANDIN_CONFIG === '1') return { sessionId: 'standin-session', configOptions };
     return { sessionId: 'standin-session' };
+  })
+  .onRequest(methods.agent.session.setConfigOption, ({ params }) => {
+    const option = configOptions.find((o) => o.id === params.configId);
+    if (!option) throw RequestError.invalidParams(undefined, `no option ${params.configId}`);
+    if (option.type === 'boolean' && params.type !== 'boolean') throw RequestError.invalidParams(undefined, 'verbose takes {type: "boolean", value}');
+    option.currentValue = params.value;
+    return { configOptions };
   })
   .onNotification(methods.agent.session.cancel, () => undefined)
   .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
@@ -128,6 +141,11 @@ const app = agent({ name: 'standin' })
       if (elicit === 'url' && answer.action === 'accept') await client.notify(methods.client.elicitation.complete, { elicitationId: 'el-1' });
       await say(`elicitation answer: ${JSON.stringify(answer)}`);
       return { stopReason: answer.action === 'cancel' ? 'cancelled' : 'end_turn' };
+    }
+    if (text.includes('report-usage')) {
+      await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'usage_update', used: 1234, size: 200000, cost: { amount: 0.0123, currency: 'USD' } } });
+      await say(`verbose is ${configOptions[0].currentValue}`);
+      return { stopReason: 'end_turn' };
     }
     if (text.includes('show-dirs')) {
       await say(`additionalDirectories: ${JSON.stringify(sessionDirs ?? null)}`);
