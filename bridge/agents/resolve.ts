@@ -10,6 +10,8 @@ import { splitShellWords } from '../shell-words.js';
 import { locate } from './locate.js';
 import { findNode, NODE_ENV_VAR, nodeInstallDir, nodeInstallHint } from './node-runtime.js';
 import { KNOWN_AGENTS, findProfile, type AgentProfile } from './profiles.js';
+import { loadRegistry } from './registry/registry.js';
+import { registryLaunch, type BinaryInstall } from './registry/registry-launch.js';
 import { agentStatuses, type AgentStatus } from './status.js';
 
 export { locate, packageRoot } from './locate.js';
@@ -21,7 +23,9 @@ export interface AgentLaunch {
   args: string[];
   env: Record<string, string>;
   profile?: AgentProfile;
-  via: 'path' | 'project' | 'npx' | 'command' | 'config';
+  via: 'path' | 'project' | 'npx' | 'command' | 'config' | 'registry';
+  /** A registry agent's archive to download before the first start. */
+  install?: BinaryInstall;
 }
 
 const ConfigSchema = z.object({
@@ -80,8 +84,17 @@ export function resolveAgent(options: ResolveOptions): AgentLaunch {
     return { id, title: profile?.title ?? id, command: configured.command, args: configured.args ?? profile?.args ?? [], env: { ...profile?.env, ...configured.env }, profile, via: 'config' };
   }
   if (!profile) {
+    const registry = loadRegistry(env);
+    const listed = registry.agents.find((a) => a.id === id);
+    // A registry agent boardbridge knows by another name runs as that one (installed, tested, offline).
+    const same = listed && KNOWN_AGENTS.find((p) => p.npmPackage && p.npmPackage === packageName(listed.distribution.npx?.package));
+    if (same && locate(same, env)) return { ...resolveAgent({ ...options, agent: same.id }), id };
+    if (listed) return registryLaunch(listed, env);
     const known = [...KNOWN_AGENTS.map((p) => p.id), ...Object.keys(options.config?.agents ?? {})];
-    throw agentNotFound(`unknown agent "${id}"`, `known agents: ${known.join(', ')}; any ACP agent runs with --agent-command "<command line>"`);
+    throw agentNotFound(
+      `unknown agent "${id}"`,
+      `known agents: ${known.join(', ')}; from the ACP Registry: ${registry.agents.map((a) => a.id).join(', ') || `none (${registry.source})`}; any ACP agent runs with --agent-command "<command line>"`,
+    );
   }
   const found = locate(profile, env);
   if (found) return { id, title: profile.title, ...underNode(profile, found.command, profile.args, env), env: { ...profile.env }, profile, via: found.via };
@@ -121,6 +134,11 @@ export class NoAgentReady extends BridgeError {
   constructor(readonly statuses: AgentStatus[]) {
     super('agent_not_found', 'no agent is ready to use: none of the known agents is both installed and logged in', 'run: boardbridge agents');
   }
+}
+
+/** `@scope/name@1.2.3` → `@scope/name`. */
+function packageName(spec: string | undefined): string | undefined {
+  return spec?.replace(/(.)@[^@/]*$/, '$1');
 }
 
 function agentNotFound(message: string, hint: string): BridgeError {

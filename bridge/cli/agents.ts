@@ -10,7 +10,19 @@ export function registerAgents(program: Command): void {
     .command('agents')
     .description('list the known agents: installed, logged in, version (the first ready one is the default)')
     .option('--json', 'print JSON')
-    .action(async (flags: { json?: boolean }) => {
+    .option('--refresh', 'update the copy of the ACP Registry index from the network first')
+    .action(async (flags: { json?: boolean; refresh?: boolean }) => {
+      const { loadRegistry, refreshRegistry } = await import('../agents/registry/registry.js');
+      if (flags.refresh) {
+        try {
+          const fresh = await refreshRegistry();
+          process.stderr.write(`ACP Registry: ${fresh.agents.length} agents saved to ${fresh.source}${fresh.skipped.length ? `; skipped ${fresh.skipped.join('; ')}` : ''}\n`);
+        } catch (error) {
+          printError(error);
+          process.exitCode = EXIT.error;
+          return;
+        }
+      }
       const statuses = agentStatuses();
       if (flags.json) {
         process.stdout.write(JSON.stringify(statuses, null, 2) + '\n');
@@ -27,6 +39,8 @@ export function registerAgents(program: Command): void {
         process.stdout.write(`${(s.id + (s.id === defaultId ? '*' : '')).padEnd(9)} ${(s.installed ? 'yes' : 'no').padEnd(10)} ${(s.authenticated ? 'yes' : 'no').padEnd(10)} ${(s.version ?? '-').padEnd(9)} ${details.join('; ')}\n`);
       }
       process.stdout.write(defaultId ? `* the default: the first agent installed and logged in (--agent picks another)\n` : 'No agent is installed and logged in yet: npm start lists the options.\n');
+      const registry = loadRegistry();
+      if (registry.agents.length) process.stdout.write(`From the ACP Registry (--agent <id>; ${registry.source}): ${registry.agents.map((a) => a.id).join(', ')}\n`);
       process.stdout.write('Any other ACP agent: boardbridge chat --agent-command "<command line>"\n');
     });
 

@@ -1,5 +1,6 @@
 // What `chat`, `run` and the other faces share: flags that pick the agent and
 // the workspace, turned into a started BridgeSession.
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { BridgeSession, SessionOptions } from '../session/bridge-session.js';
@@ -28,7 +29,13 @@ export function addAgentFlags(command: Command): Command {
 export async function launchFor(flags: AgentFlags): Promise<AgentLaunch> {
   const { loadConfig, resolveAgent } = await import('../agents/resolve.js');
   const config = flags.agentCommand ? {} : loadConfig(flags.config);
-  return resolveAgent({ agent: flags.agent, agentCommand: flags.agentCommand, config, allowNpx: true });
+  const launch = resolveAgent({ agent: flags.agent, agentCommand: flags.agentCommand, config, allowNpx: true });
+  if (launch.install && !existsSync(launch.command)) {
+    const { installBinary } = await import('../agents/registry/registry-launch.js');
+    process.stderr.write(`Downloading ${launch.title} from ${launch.install.archive} …\n`);
+    await installBinary(launch.install);
+  }
+  return launch;
 }
 
 export async function startSession(

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests use: the Arduino AVR toolchain and
 # platform, simavr and QEMU emulated boards, socat ptys, MicroPython firmware,
-# Chromium for the panel's browser tests, and bubblewrap (codex-acp's sandbox
-# needs bwrap to read or patch files). Skips what is already there.
+# Chromium for the panel's browser tests, bubblewrap (codex-acp's sandbox
+# needs bwrap to read or patch files), tmux (the live chat test reads its screen)
+# and unzip (registry agents' archives). Skips what is already there.
 set -euo pipefail
 
 packages=(
@@ -10,6 +11,7 @@ packages=(
   simavr libsimavr-dev libsimavr-examples gcc libc6-dev make socat
   qemu-system-misc qemu-system-arm firmware-microbit-micropython
   chromium bubblewrap
+  tmux unzip
 )
 
 missing=()
