@@ -29,7 +29,7 @@ export interface ConnectionHandlers {
   fs: () => FsService;
   terminals: () => TerminalService;
   onUpdate: (notification: SessionNotification) => void;
-  onPermission: (request: RequestPermissionRequest) => Promise<RequestPermissionResponse>;
+  onPermission: (request: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
   onElicitation: (request: CreateElicitationRequest, signal: AbortSignal) => Promise<CreateElicitationResponse>;
   onElicitationComplete: (elicitationId: string) => void;
 }
@@ -46,7 +46,7 @@ export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: C
   const agent = new AgentProcess(launch, cwd, env);
   const app = client({ name: 'boardbridge' })
     .onNotification(methods.client.session.update, ({ params }) => handlers.onUpdate(params))
-    .onRequest(methods.client.session.requestPermission, ({ params }) => handlers.onPermission(params))
+    .onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.onPermission(params, signal))
     .onRequest(methods.client.elicitation.create, ({ params, signal }) => handlers.onElicitation(params, signal))
     .onNotification(methods.client.elicitation.complete, ({ params }) => handlers.onElicitationComplete(params.elicitationId))
     .onRequest(methods.client.fs.readTextFile, ({ params }) => handlers.fs().read(params))

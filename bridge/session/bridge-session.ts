@@ -252,7 +252,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
         fs: () => this.fs,
         terminals: () => this.terminals,
         onUpdate: (n) => this.onUpdate(n),
-        onPermission: (r) => this.onPermission(r),
+        onPermission: (r, signal) => this.onPermission(r, signal),
         onElicitation: (r, signal) => this.elicitations.decide(r, signal),
         onElicitationComplete: (elicitationId) => this.emitEvent({ type: 'elicitation_complete', elicitationId }),
       },
@@ -511,16 +511,16 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
 
   // The request's tool call may carry only a title (claude sends no kind there): the broker
   // judges the call as the session knows it, merged from every update so far.
-  private async onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
-    if (!this.state || request.sessionId !== this.state.sessionId) return this.broker.decide(request);
+  private async onPermission(request: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse> {
+    if (!this.state || request.sessionId !== this.state.sessionId) return this.broker.decide(request, signal);
     const { state, changes } = reducePermissionToolCall(this.state, request.toolCall);
     this.state = state;
     for (const change of changes) this.emitChange(change);
     const known = getToolCall(state, request.toolCall.toolCallId)!;
-    const response = await this.broker.decide({
-      ...request,
-      toolCall: { ...request.toolCall, kind: known.kind, title: known.title, content: known.content, locations: known.locations, rawInput: known.rawInput },
-    });
+    const response = await this.broker.decide(
+      { ...request, toolCall: { ...request.toolCall, kind: known.kind, title: known.title, content: known.content, locations: known.locations, rawInput: known.rawInput } },
+      signal,
+    );
     // Gemini sends nothing more for a call whose permission was refused: close it here.
     const chosen = response.outcome.outcome === 'selected' ? request.options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId) : undefined;
     const current = getToolCall(this.state, known.toolCallId);

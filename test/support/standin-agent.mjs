@@ -142,6 +142,16 @@ const app = agent({ name: 'standin' })
       await say(`elicitation answer: ${JSON.stringify(answer)}`);
       return { stopReason: answer.action === 'cancel' ? 'cancelled' : 'end_turn' };
     }
+    // "withdraw-permission": asks permission, then withdraws the request ($/cancel_request) after a moment.
+    if (text.includes('withdraw-permission')) {
+      const answer = await client.request(
+        methods.client.session.requestPermission,
+        { sessionId: params.sessionId, toolCall: { toolCallId: 'w1', title: 'Erase the board', kind: 'execute' }, options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] },
+        { cancellationSignal: AbortSignal.timeout(1500) },
+      ).catch((error) => ({ error: error.code }));
+      await say(`permission answer: ${JSON.stringify(answer)}`);
+      return { stopReason: 'end_turn' };
+    }
     if (text.includes('report-usage')) {
       await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'usage_update', used: 1234, size: 200000, cost: { amount: 0.0123, currency: 'USD' } } });
       await say(`verbose is ${configOptions[0].currentValue}`);
