@@ -69,10 +69,10 @@ export class AgentProcess {
     return this.exit === undefined;
   }
 
-  /** Ends the agent and everything it started. */
+  /** Ends the agent and everything it started; its children get the grace too (Claude Code writes its session file). */
   async close(): Promise<void> {
     this.child.stdin?.end();
-    await endGroup(this.child, 1500);
+    await endGroup(this.child, 1500, true);
     this.watchdog?.disarm();
   }
 }

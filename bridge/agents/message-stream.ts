@@ -30,8 +30,12 @@ export function messageStream(stdout: Readable, stdin: Writable, options: Messag
           options.onSkippedLine?.(trimmed, 'not valid JSON');
           return;
         }
-        if (message && typeof message === 'object' && !Array.isArray(message)) controller.enqueue(message as AnyMessage);
-        else options.onSkippedLine?.(trimmed, 'not a JSON-RPC object');
+        if (!message || typeof message !== 'object' || Array.isArray(message)) return options.onSkippedLine?.(trimmed, 'not a JSON-RPC object');
+        try {
+          controller.enqueue(message as AnyMessage);
+        } catch {
+          // The connection was closed on our side (the reader is gone): a late answer is dropped.
+        }
       };
       stdout.on('data', (chunk: Buffer) => {
         pending += decoder.write(chunk);

@@ -103,7 +103,7 @@ async function serve(flags: ServeFlags): Promise<number> {
     const selection = { ...selectionOf(flags), ...followed };
     const hub = new PanelHub({ workspace, contexts, selection, serial: hardware.hub });
     try {
-      const session = await Session.start({ launch, workspace, policy, ask: hub.ask, onEvent: hub.onEvent, hardware, contexts, selection });
+      const session = await Session.start({ launch, workspace, policy, ask: hub.ask, askElicitation: hub.askElicitation, onEvent: hub.onEvent, hardware, contexts, selection });
       hub.attach(session);
       return { hub, session };
     } catch (error) {

@@ -70,7 +70,8 @@ export type ServerMessage =
   /** A workspace file the page asked to see (a diagnostic's link), by absolute path. */
   | { type: 'file'; path: string; requested: string; text: string }
   | { type: 'context'; context?: BoardContextView; problem?: string }
-  | { type: 'problem'; message: string; hint?: string }
+  /** `login`: the terminal command the agent offers when it needs the person to log in (ACP terminal auth). */
+  | { type: 'problem'; message: string; hint?: string; login?: string }
   | { type: 'serial'; text: string; missed: number }
   | { type: 'serial_state'; serial: SerialView }
   | { type: 'serial_ports'; ports: { path: string; board?: string }[] }
@@ -86,6 +87,8 @@ export type ClientMessage =
   | { type: 'prompt'; text: string }
   | { type: 'cancel' }
   | { type: 'permission'; id: number; optionId: string }
+  /** The answer to an agent's form: each field as typed (choices comma-separated), checked by the bridge. */
+  | { type: 'elicitation'; id: number; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string> }
   | { type: 'diff'; path: string }
   /** Show a workspace file (absolute or workspace-relative), e.g. from a compiler diagnostic. */
   | { type: 'open_file'; path: string }
@@ -125,6 +128,13 @@ export function parseClientMessage(raw: string): ClientMessage | { error: string
       return { type: 'restart' };
     case 'permission':
       return Number.isInteger(m.id) && str('optionId') ? { type: 'permission', id: m.id as number, optionId: m.optionId as string } : { error: 'permission needs id and optionId' };
+    case 'elicitation': {
+      const action = m.action;
+      const content = m.content;
+      const texts = content === undefined || (typeof content === 'object' && content !== null && Object.values(content).every((v) => typeof v === 'string'));
+      if (!Number.isInteger(m.id) || (action !== 'accept' && action !== 'decline' && action !== 'cancel') || !texts) return { error: 'elicitation needs id, action (accept, decline or cancel) and content of strings' };
+      return { type: 'elicitation', id: m.id as number, action, content: content as Record<string, string> | undefined };
+    }
     case 'diff':
       return str('path') ? { type: 'diff', path: m.path as string } : { error: 'diff needs a path' };
     case 'open_file':

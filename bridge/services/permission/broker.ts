@@ -85,10 +85,11 @@ export class PermissionBroker {
 
   constructor(private readonly options: BrokerOptions) {}
 
-  async decide(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+  /** `agentSignal` aborts when the agent withdraws its request ($/cancel_request): the person's question goes too. */
+  async decide(request: RequestPermissionRequest, agentSignal?: AbortSignal): Promise<RequestPermissionResponse> {
     const pending: PendingPermission = { id: this.nextId++, request, category: classify(request.toolCall) };
     this.options.onPending?.(pending);
-    const decision = await this.resolve(pending);
+    const decision = await this.resolve(pending, agentSignal);
     this.options.onDecision?.(pending, decision);
     if (decision.outcome === 'selected' && decision.by === 'person' && decision.option.kind.startsWith('allow')) this.remember(pending, decision.option.kind);
     if (decision.outcome === 'cancelled' || !decision.option) return { outcome: { outcome: 'cancelled' } };
@@ -133,7 +134,7 @@ export class PermissionBroker {
     return this.pending.size;
   }
 
-  private async resolve(pending: PendingPermission): Promise<PermissionDecision> {
+  private async resolve(pending: PendingPermission, agentSignal?: AbortSignal): Promise<PermissionDecision> {
     const options = pending.request.options;
     if (pending.category === 'own-tool') {
       const allow = pickOption(options, ['allow_once', 'allow_always']);
@@ -154,6 +155,9 @@ export class PermissionBroker {
     }
     const controller = new AbortController();
     this.pending.set(pending.id, controller);
+    const onAgentCancel = () => controller.abort();
+    agentSignal?.addEventListener('abort', onAgentCancel, { once: true });
+    if (agentSignal?.aborted) controller.abort();
     let timedOut = false;
     const timer = this.options.askTimeoutMs
       ? setTimeout(() => {
@@ -169,6 +173,7 @@ export class PermissionBroker {
       return { outcome: 'cancelled', by: controller.signal.aborted ? 'cancel' : 'person' };
     } finally {
       if (timer) clearTimeout(timer);
+      agentSignal?.removeEventListener('abort', onAgentCancel);
       this.pending.delete(pending.id);
     }
   }
