@@ -48,14 +48,23 @@ export interface PeekedMessage {
 export function peekMessage(head: string, tail = ''): PeekedMessage {
   const found = topLevelFields(head);
   if (!('id' in found)) {
-    const id = tail.match(/[,{]\s*"id"\s*:\s*(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|null)\s*\}\s*$/)?.[1];
-    if (id !== undefined) found.id = JSON.parse(id) as RpcId;
+    const id = parsed(tail.match(/[,{]\s*"id"\s*:\s*(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|null)\s*\}\s*$/)?.[1]);
+    if (id === null || typeof id === 'string' || typeof id === 'number') found.id = id;
   }
   if (found.method === undefined) {
-    const method = tail.match(/[,{]\s*"method"\s*:\s*("(?:[^"\\]|\\.)*")\s*[,}]/)?.[1];
-    if (method !== undefined) found.method = JSON.parse(method) as string;
+    const method = parsed(tail.match(/[,{]\s*"method"\s*:\s*("(?:[^"\\]|\\.)*")\s*[,}]/)?.[1]);
+    if (typeof method === 'string') found.method = method;
   }
   return found;
+}
+
+function parsed(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 // Walks the text at the top level of its object only, skipping nested values, and reads
@@ -77,13 +86,9 @@ function topLevelFields(text: string): PeekedMessage {
     const valueEnd = skipValue(text, i);
     if (valueEnd >= text.length) return found;
     if (key === 'id' || key === 'method') {
-      try {
-        const value: unknown = JSON.parse(text.slice(i, valueEnd));
-        if (key === 'id' && (value === null || typeof value === 'string' || typeof value === 'number')) found.id = value;
-        if (key === 'method' && typeof value === 'string') found.method = value;
-      } catch {
-        // not a primitive value: not an id or method this can answer
-      }
+      const value = parsed(text.slice(i, valueEnd));
+      if (key === 'id' && (value === null || typeof value === 'string' || typeof value === 'number')) found.id = value;
+      if (key === 'method' && typeof value === 'string') found.method = value;
     }
     i = skipSpace(text, valueEnd);
     if (text[i] !== ',') return found;

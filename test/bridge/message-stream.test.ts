@@ -73,6 +73,10 @@ describe('json-peek', () => {
     expect(peekMessage('{"jsonrpc":"2.0","method":"fs/write_text_file","params":{"content":"xx', 'xxxx"},"id":9}')).toEqual({ id: 9, method: 'fs/write_text_file' });
     expect(peekMessage('{"jsonrpc":"2.0","params":{"content":"xx', 'xxxx"}}')).toEqual({});
   });
+
+  it('takes an id or method that is not valid JSON as absent (found by the fuzz suite: a control character in a string)', () => {
+    expect(peekMessage('{"id":"a\u0001b","method":"m\u0002"}', ',"id":"x\u0003"}')).toEqual({});
+  });
 });
 
 describe('messageStream', () => {
