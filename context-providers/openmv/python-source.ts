@@ -3,6 +3,7 @@
 // (module constants and variables), evaluated on demand.
 import type { SyntaxNode, Tree } from '@lezer/common';
 import { parser } from '@lezer/python';
+import { MAX_NESTING, deepestNesting } from './python-nesting.js';
 import { childList, expressionChildren, isExpression, numberLiteral, stringLiteral } from './python-nodes.js';
 
 export type CameraModule = 'sensor' | 'csi';
@@ -35,13 +36,28 @@ const MAX_DEPTH = 20;
 
 export class PythonSource {
   readonly tree: Tree;
+  /** Why the script could not be read; then the tree is empty and nothing is known of it. */
+  readonly unreadable?: { line: number; reason: string };
   private readonly lineStarts: number[] = [0];
   private readonly bindings = new Map<string, Binding[]>();
 
   constructor(readonly text: string) {
-    this.tree = parser.parse(text);
     for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.lineStarts.push(i + 1);
-    this.collectBindings();
+    const nesting = deepestNesting(text);
+    if (nesting.depth > MAX_NESTING) {
+      this.unreadable = { line: nesting.line, reason: `brackets nest ${nesting.depth} deep at line ${nesting.line}, deeper than the ${MAX_NESTING} levels boardbridge reads (CPython's own limit)` };
+      this.tree = parser.parse('');
+      return;
+    }
+    try {
+      this.tree = parser.parse(text);
+      this.collectBindings();
+    } catch (error) {
+      // The parser and the walks recurse per level: other deep structures (long operator chains) can exhaust the stack.
+      this.unreadable = { line: 1, reason: `the Python parser gave up on it (${error instanceof Error ? error.message : String(error)})` };
+      this.tree = parser.parse('');
+      this.bindings.clear();
+    }
   }
 
   /** 1-based line of an offset. */
