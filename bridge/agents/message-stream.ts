@@ -203,7 +203,7 @@ export class AgentMessageStream implements Stream {
   private deliver(message: AnyMessage): void {
     if (!this.sdkBusy && this.interceptor?.(message)) return;
     this.markSdkBusy();
-    if ('method' in message && 'id' in message) {
+    if (isRequest(message)) {
       this.open.set(message.id, (this.open.get(message.id) ?? 0) + 1);
       this.openCount++;
     }
@@ -267,6 +267,12 @@ function refusalError(method: string, what: string, refusal: Refusal): { code: n
     return { code: -32602, message: `the file is too large to write in one request: ${what}; write it as smaller files` };
   }
   return { code: -32600, message: `Invalid request: ${method} arrived as ${what}` };
+}
+
+// What the SDK answers under the request's own id (anything else it answers with id null, or not at all).
+function isRequest(message: AnyMessage): message is AnyMessage & { id: RpcId } {
+  const { jsonrpc, method, id } = message as { jsonrpc?: unknown; method?: unknown; id?: unknown };
+  return jsonrpc === '2.0' && typeof method === 'string' && (id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)));
 }
 
 function isResponse(message: AnyMessage): message is AnyMessage & { id: RpcId } {

@@ -110,6 +110,21 @@ describe('messageStream', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
   });
 
+  it('counts as open only requests the SDK answers under their own id, so malformed ones cannot stop the reading', async () => {
+    const stdout = new PassThrough();
+    const stdin = new PassThrough();
+    stdin.resume();
+    const seen: string[] = [];
+    client({ name: 't' })
+      .onNotification(methods.client.session.update, ({ params }) => void seen.push(params.sessionId))
+      .connect(messageStream(stdout, stdin, { maxOpenRequests: 4 }));
+    const malformed = ['{"jsonrpc":"2.0","id":{"x":1},"method":"fs/read_text_file","params":{}}', '{"jsonrpc":"1.0","id":1,"method":"fs/read_text_file","params":{}}'];
+    for (let i = 0; i < 10; i++) stdout.write(`${malformed[i % 2]}\n`);
+    stdout.write('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"still read","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}\n');
+    for (let i = 0; i < 100 && !seen.length; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).toEqual(['still read']);
+  });
+
   it('finds one tag for each session/update variant of the SDK', () => {
     expect(knownUpdateTags()).toEqual(expect.arrayContaining(['agent_message_chunk', 'tool_call', 'tool_call_update', 'plan', 'usage_update', 'session_info_update']));
     expect(knownUpdateTags().length).toBeGreaterThanOrEqual(12);

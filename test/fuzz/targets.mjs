@@ -175,7 +175,7 @@ export const targets = {
       };
       return {
         fixtures,
-        tokens: ['{"jsonrpc":"2.0","id":1,"result":null}', '"sessionUpdate":"tool_call"', '"sessionUpdate":"nope"', '"toolCallId":"t"', '"id":', '"method":"fs/write_text_file"', '"method":"session/request_permission"', '"content":', '"_meta":', 'null', '[]', '{}'],
+        tokens: ['{"jsonrpc":"2.0","id":1,"result":null}', '"id":{"x":1}', '"jsonrpc":"1.0"', '"id":1e400', '"sessionUpdate":"tool_call"', '"sessionUpdate":"nope"', '"toolCallId":"t"', '"id":', '"method":"fs/write_text_file"', '"method":"session/request_permission"', '"content":', '"_meta":', 'null', '[]', '{}'],
         async run(input) {
           const stdout = new PassThrough();
           const stdin = new PassThrough();
