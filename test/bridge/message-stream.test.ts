@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { nestsDeeperThan, peekMessage } from '../../bridge/agents/json-peek.js';
 import { LineReader, type LineEvent } from '../../bridge/agents/line-reader.js';
 import { messageStream } from '../../bridge/agents/message-stream.js';
+import { connectClient } from '../../bridge/session/agent-connection.js';
 import { knownUpdateTags } from '../../bridge/session/sdk-validation.js';
 
 function readAll(chunks: string[], max = 1024): LineEvent[] {
@@ -123,6 +124,36 @@ describe('messageStream', () => {
     stdout.write('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"still read","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}\n');
     for (let i = 0; i < 100 && !seen.length; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(seen).toEqual(['still read']);
+  });
+
+  it('keeps updates in order with the requests around them when the bridge checks updates itself', async () => {
+    const stdout = new PassThrough();
+    const stdin = new PassThrough();
+    stdin.resume();
+    const order: string[] = [];
+    const refuse = (): never => {
+      throw new Error('not in this test');
+    };
+    connectClient(
+      messageStream(stdout, stdin),
+      {
+        fs: refuse,
+        terminals: refuse,
+        onPermission: async (request) => {
+          order.push(`permission ${request.toolCall.title}`);
+          return { outcome: { outcome: 'cancelled' } };
+        },
+        onUpdate: (n) => void order.push(`update ${n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' ? n.update.content.text : ''}`),
+      },
+      () => undefined,
+    );
+    const chunk = (text: string) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
+    const permission = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 't', title: 'edit' }, options: [] } });
+    stdout.write([chunk('before'), permission, chunk('after')].join('\n') + '\n');
+    for (let i = 0; i < 100 && order.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    stdout.write(chunk('later') + '\n');
+    for (let i = 0; i < 100 && order.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(order).toEqual(['update before', 'permission edit', 'update after', 'update later']);
   });
 
   it('finds one tag for each session/update variant of the SDK', () => {
