@@ -149,6 +149,20 @@ function conversationBytes(state: SessionState): number {
   return bytes;
 }
 
+/** One fs/write_text_file line of `mb` megabytes through the stream reader, until the message is out of it. */
+async function longLine(mb: number): Promise<Timing> {
+  const line = `{"jsonrpc":"2.0","id":1,"method":"fs/write_text_file","params":{"sessionId":"bench","path":"/tmp/x","content":"${'x'.repeat(mb * 1_000_000)}"}}\n`;
+  const stdout = new PassThrough();
+  const stream = messageStream(stdout, new PassThrough());
+  const reader = stream.readable.getReader();
+  return timed(async () => {
+    // The agent's pipe hands it over in 64 KiB pieces.
+    for (let at = 0; at < line.length; at += 65_536) stdout.write(line.slice(at, at + 65_536));
+    await reader.read();
+    return {};
+  });
+}
+
 function heapNow(): number {
   global.gc!();
   const m = process.memoryUsage();
@@ -197,6 +211,12 @@ async function main(): Promise<void> {
   const textless = await relay(batches(lines(textlessTemplates(), 1_000_000)), 1_000_000);
   const growth = heapNow() - before;
   out(`  1,000,000 updates that add no text (usage, one tool call's status): ${textless.ms.toFixed(0)} ms (${textless.cpuMs.toFixed(0)}), ${((textless.ms / 1e6) * 1000).toFixed(2)} µs per update; retained ${mib(growth)} (${textless.state.entries.length} entry)`);
+  const long: string[] = [];
+  for (const mb of [8, 32, 60]) {
+    const run = await longLine(mb);
+    long.push(`${mb} MB ${run.ms.toFixed(0)} ms (${(run.ms / mb).toFixed(1)} ms/MB)`);
+  }
+  out(`  one long fs/write_text_file line through the stream reader: ${long.join(', ')}`);
   out(`  peak RSS ${mib(process.resourceUsage().maxRSS * 1024)}`);
 }
 
