@@ -3,7 +3,8 @@
 // instead of being answered with parse errors (which the SDK's ndJsonStream does).
 // What an agent sends cannot exhaust the bridge: a line has a size limit, a message a
 // depth limit, and an agent that does not read its answers gets no more requests
-// read until it does. A request refused for its size or depth is still answered.
+// taken until it does (what it writes meanwhile is kept, up to about one message).
+// A request refused for its size or depth is still answered.
 import type { Readable, Writable } from 'node:stream';
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { nestsDeeperThan, peekMessage, type RpcId } from './json-peek.js';
@@ -19,6 +20,8 @@ export const MAX_DEPTH = 256;
  * many are open, or an answer waits for the agent to read its stdin, no more are read.
  */
 export const MAX_OPEN_REQUESTS = 16;
+
+const BACKLOG_SLACK = 1024 * 1024;
 
 export interface MessageStreamOptions {
   onSkippedLine?: (line: string, reason: string) => void;
@@ -51,7 +54,9 @@ export class AgentMessageStream implements Stream {
   readonly maxLineBytes: number;
   private controller!: ReadableStreamDefaultController<AnyMessage>;
   private readonly reader: LineReader;
+  /** What the agent wrote that is not read into messages yet (while held), and its size. */
   private readonly backlog: Buffer[] = [];
+  private backlogBytes = 0;
   private offset = 0;
   private pumping = false;
   private ended = false;
@@ -76,6 +81,7 @@ export class AgentMessageStream implements Stream {
         stdout.on('data', (chunk: Buffer) => {
           if (this.closed) return;
           this.backlog.push(chunk);
+          this.backlogBytes += chunk.length;
           this.pump();
         });
         stdout.on('end', () => {
@@ -91,6 +97,7 @@ export class AgentMessageStream implements Stream {
       cancel: () => {
         this.closed = true;
         this.backlog.length = 0;
+        this.backlogBytes = 0;
         stdout.resume();
       },
     });
@@ -145,18 +152,18 @@ export class AgentMessageStream implements Stream {
           break;
         }
         this.backlog.shift();
+        this.backlogBytes -= chunk.length;
         this.offset = 0;
       }
     } finally {
       this.pumping = false;
     }
     if (this.closed) return;
-    if (this.backlog.length) {
-      this.stdout.pause();
-      return;
-    }
-    this.stdout.resume();
-    if (this.ended) this.finish();
+    // While held, the pipe is still read, up to one message and a little more: an agent
+    // whose writes block reads no answer until its message is through.
+    if (this.backlogBytes > this.maxLineBytes + BACKLOG_SLACK) this.stdout.pause();
+    else this.stdout.resume();
+    if (!this.backlog.length && this.ended) this.finish();
   }
 
   private finish(): void {

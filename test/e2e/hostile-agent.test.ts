@@ -102,6 +102,15 @@ describe('a hostile stand-in agent', () => {
     expect(peak - before).toBeLessThan(400 * 2 ** 20);
   });
 
+  it('does not deadlock with an agent whose blocking write of a large message comes while an answer to it waits', async () => {
+    const { sketch, said, session } = await start();
+    const file = path.join(sketch, 'big.txt');
+    writeFileSync(file, 'r'.repeat(8_000_000));
+    const turn = await session.prompt(`read-then-big ${file} 40`);
+    expect(turn.stopReason, turn.error?.message).toBe('end_turn');
+    expect(said().slice(-100)).toContain('read then big: read 8000000');
+  });
+
   it('answering session/prompt with null is a protocol error naming the agent', async () => {
     const { session } = await start();
     const turn = await session.prompt('null-result');

@@ -4,8 +4,11 @@
 //   "big-write <file> <MB>"       fs/write_text_file whose line is <MB> MB; reports the answer
 //   "big-hidden-id <MB>"          a request of <MB> MB whose id sits where no reader finds it
 //   "flood <file> <n> <marker>"   n fs/read_text_file at once without reading its stdin until <marker> exists
+//   "read-then-big <file> <MB>"   fs/read_text_file, reading nothing for 300 ms, then a <MB> MB update written
+//                                 with blocking writes (no answer is read until it is through, as a simple agent
+//                                 in another language does; node's own stdout would buffer it instead)
 //   "null-result", "stop:<x>"     a session/prompt reply of null, or with stop reason <x>
-import { existsSync } from 'node:fs';
+import { existsSync, writeSync } from 'node:fs';
 
 const send = (message) => process.stdout.write(JSON.stringify(message) + '\n');
 const say = (sessionId, text) => send({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
@@ -17,6 +20,19 @@ const request = (method, params) => {
   return answerTo(id);
 };
 const answerTo = (id) => new Promise((resolve) => waiting.set(id, resolve));
+// A write that blocks the whole process until the pipe took all of it.
+function writeBlocking(text) {
+  const bytes = Buffer.from(text);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let at = 0; at < bytes.length; ) {
+    try {
+      at += writeSync(1, bytes, at);
+    } catch (error) {
+      if (error.code !== 'EAGAIN') throw error;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+}
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function prompt(id, params) {
@@ -51,6 +67,18 @@ async function prompt(id, params) {
     process.stdin.resume();
     const got = await Promise.all(answers);
     say(sessionId, `flood answered: ${got.filter((a) => a.result?.content?.length > 0).length} of ${got.length}`);
+    return reply({ stopReason: 'end_turn' });
+  }
+  if ((m = text.match(/read-then-big (\S+) (\d+)/))) {
+    // busy for a moment (reading nothing) while the answer comes, then the big write
+    process.stdin.pause();
+    const read = request('fs/read_text_file', { sessionId, path: m[1] });
+    await sleep(300);
+    const big = JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'b'.repeat(Number(m[2]) * 1_000_000) } } } });
+    writeBlocking(big + '\n');
+    process.stdin.resume();
+    const answer = await read;
+    say(sessionId, `read then big: ${answer.result ? `read ${answer.result.content.length}` : 'error'}`);
     return reply({ stopReason: 'end_turn' });
   }
   if (text.includes('null-result')) return reply(null);
