@@ -3,7 +3,7 @@
 // (module constants and variables), evaluated on demand.
 import type { SyntaxNode, Tree } from '@lezer/common';
 import { parser } from '@lezer/python';
-import { MAX_NESTING, deepestNesting } from './python-nesting.js';
+import { PARSE_DEADLINE_MS, pastLimits } from './python-limits.js';
 import { childList, expressionChildren, isExpression, numberLiteral, stringLiteral } from './python-nodes.js';
 
 export type CameraModule = 'sensor' | 'csi';
@@ -34,6 +34,16 @@ const CAMERA_MODULES = new Set<string>(['sensor', 'csi']);
 // Evaluating `A = B`, `B = A` must end; real scripts never chain names this deep.
 const MAX_DEPTH = 20;
 
+function parseWithin(text: string, ms: number): Tree | undefined {
+  const parse = parser.startParse(text);
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const tree = parse.advance();
+    if (tree) return tree;
+    if (performance.now() > deadline) return undefined;
+  }
+}
+
 export class PythonSource {
   readonly tree: Tree;
   /** Why the script could not be read; then the tree is empty and nothing is known of it. */
@@ -43,14 +53,20 @@ export class PythonSource {
 
   constructor(readonly text: string) {
     for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.lineStarts.push(i + 1);
-    const nesting = deepestNesting(text);
-    if (nesting.depth > MAX_NESTING) {
-      this.unreadable = { line: nesting.line, reason: `brackets nest ${nesting.depth} deep at line ${nesting.line}, deeper than the ${MAX_NESTING} levels boardbridge reads (CPython's own limit)` };
+    const past = pastLimits(text);
+    if (past) {
+      this.unreadable = past;
       this.tree = parser.parse('');
       return;
     }
     try {
-      this.tree = parser.parse(text);
+      const tree = parseWithin(text, PARSE_DEADLINE_MS);
+      if (!tree) {
+        this.unreadable = { line: 1, reason: `the Python parser did not finish within ${PARSE_DEADLINE_MS / 1000} s` };
+        this.tree = parser.parse('');
+        return;
+      }
+      this.tree = tree;
       this.collectBindings();
     } catch (error) {
       // The parser and the walks recurse per level: other deep structures (long operator chains) can exhaust the stack.

@@ -1,6 +1,7 @@
-// The OpenMV analysis never throws: a script too deeply nested to parse gets a finding
-// that says so (the parser and tree walks recurse per level and ran out of stack,
-// "Cannot read properties of undefined (reading 'isAnonymous')" from @lezer/common).
+// The OpenMV analysis never throws or hangs: a script too deeply nested or with a word
+// too long to parse gets a finding that says so (the parser and tree walks recurse per
+// level and ran out of stack, "Cannot read properties of undefined (reading
+// 'isAnonymous')" from @lezer/common; error recovery re-reads a long word per attempt).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyzeScript } from '../../../context-providers/openmv/analyze-script.js';
 import { lookupBoard } from '../../../context-providers/openmv/board-facts.js';
-import { deepestNesting } from '../../../context-providers/openmv/python-nesting.js';
+import { scriptExtents } from '../../../context-providers/openmv/python-limits.js';
 
 const fixtures = fileURLToPath(new URL('../../fixtures/openmv/', import.meta.url));
 const repo = path.resolve(fixtures, '..', '..', '..');
@@ -39,7 +40,16 @@ describe('a deeply nested OpenMV script', () => {
   });
 
   it('is measured outside strings and comments', () => {
-    expect(deepestNesting('x = "((((" # ((((\ny = [(1)]\n')).toEqual({ depth: 2, line: 2 });
-    expect(deepestNesting("s = '''\n(((\n'''\nf(a[{}])")).toEqual({ depth: 3, line: 4 });
+    expect(scriptExtents('x = "((((" # ((((\ny = [(1)]\n').nesting).toEqual({ size: 2, line: 2 });
+    expect(scriptExtents("s = '''\n(((\n'''\nf(a[{}])").nesting).toEqual({ size: 3, line: 4 });
+  });
+
+  it('with a 60,000-digit number in a broken call is not parsed (found by the fuzz suite: the parser took 4 to 10 s)', () => {
+    const text = `import sensor\nsensor.reset()\nsensor.set_framesize(sensor.${'9'.repeat(60_000)})\n`;
+    const analysis = analyzeScript(text, { board, file: 'main.py' });
+    expect(analysis.findings).toContainEqual(
+      expect.objectContaining({ code: 'script-not-analysed', line: 3, message: 'the script is not analysed: line 3 has a name or number of 60007 characters, longer than the 1000 boardbridge reads' }),
+    );
+    expect(scriptExtents('x = "' + 'z'.repeat(5000) + '"  # ' + 'w'.repeat(5000)).word.size).toBe(1);
   });
 });
