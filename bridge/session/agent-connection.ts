@@ -20,10 +20,12 @@ import {
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 import { AgentProcess, type AgentExit } from '../agents/agent-process.js';
+import { AgentMessageStream, type LostMessage } from '../agents/message-stream.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { FsService } from '../services/fs/fs-service.js';
 import type { TerminalService } from '../services/terminal/terminal-service.js';
 import { AuthRequiredError, BridgeError, commandLine, errorMessage, rpcErrorCode, type TerminalLogin } from './errors.js';
+import { parseSessionNotification } from './sdk-validation.js';
 
 export interface ConnectionHandlers {
   fs: () => FsService;
@@ -38,14 +40,60 @@ export interface AgentConnection {
   process: AgentProcess;
   connection: ClientConnection;
   init: InitializeResponse;
+  /** A message from the agent that could be neither taken nor answered (too large, id unreadable). */
+  onLost(listener: (lost: LostMessage) => void): void;
 }
 
 const CLIENT_INFO = { name: 'boardbridge', title: 'boardbridge', version: '0.1.0' };
 
 export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: ConnectionHandlers, env: NodeJS.ProcessEnv): Promise<AgentConnection> {
   const agent = new AgentProcess(launch, cwd, env);
+  const stream = agent.stream;
+  if (!(stream instanceof AgentMessageStream)) throw new Error('an agent process must speak through an AgentMessageStream');
+  const connection = connectClient(stream, handlers, (line) => agent.stderr.append(`[boardbridge] ${line}\n`));
+  try {
+    const init = await untilExit<InitializeResponse>(
+      agent,
+      connection.agent.request(methods.agent.initialize, {
+        protocolVersion: PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true }, elicitation: { form: {}, url: {} } },
+        clientInfo: CLIENT_INFO,
+      }),
+      'initialize',
+    );
+    return { process: agent, connection, init, onLost: (listener) => stream.onLost(listener) };
+  } catch (error) {
+    // An agent that dies at start breaks the pipe before its exit is seen: wait a moment for it.
+    const exit = error instanceof BridgeError ? undefined : await Promise.race([agent.exited, delay(1000)]);
+    connection.close();
+    await agent.close();
+    throw exit ? exitedError(agent, exit, 'start-up') : error;
+  }
+}
+
+/**
+ * The SDK's client connection over the agent's stream, with the session's services behind
+ * it. `session/update` notifications are checked with the SDK's schemas by their tag
+ * (sdk-validation.ts) and reach onUpdate in the order they arrived.
+ */
+export function connectClient(stream: AgentMessageStream, handlers: ConnectionHandlers, log: (line: string) => void): ClientConnection {
+  const onUpdate = (params: unknown) => {
+    let notification: SessionNotification;
+    try {
+      notification = parseSessionNotification(params);
+    } catch (error) {
+      log(`skipped an invalid session/update: ${errorMessage(error).slice(0, 500)}`);
+      return;
+    }
+    handlers.onUpdate(notification);
+  };
+  stream.intercept((message) => {
+    if (!('method' in message) || message.method !== methods.client.session.update || 'id' in message) return false;
+    onUpdate(message.params);
+    return true;
+  });
   const app = client({ name: 'boardbridge' })
-    .onNotification(methods.client.session.update, ({ params }) => handlers.onUpdate(params))
+    .onNotification(methods.client.session.update, parseSessionNotification, ({ params }) => handlers.onUpdate(params))
     .onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.onPermission(params, signal))
     .onRequest(methods.client.elicitation.create, ({ params, signal }) => handlers.onElicitation(params, signal))
     .onNotification(methods.client.elicitation.complete, ({ params }) => handlers.onElicitationComplete(params.elicitationId))
@@ -62,25 +110,7 @@ export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: C
       await handlers.terminals().release(params.terminalId);
       return {};
     });
-  const connection = app.connect(agent.stream);
-  try {
-    const init = await untilExit<InitializeResponse>(
-      agent,
-      connection.agent.request(methods.agent.initialize, {
-        protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true }, elicitation: { form: {}, url: {} } },
-        clientInfo: CLIENT_INFO,
-      }),
-      'initialize',
-    );
-    return { process: agent, connection, init };
-  } catch (error) {
-    // An agent that dies at start breaks the pipe before its exit is seen: wait a moment for it.
-    const exit = error instanceof BridgeError ? undefined : await Promise.race([agent.exited, delay(1000)]);
-    connection.close();
-    await agent.close();
-    throw exit ? exitedError(agent, exit, 'start-up') : error;
-  }
+  return app.connect(stream);
 }
 
 export function delay(ms: number): Promise<undefined> {

@@ -15,6 +15,7 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import type { Selection } from '../../context-providers/types.js';
+import { MAX_MESSAGE_ENV, type LostMessage } from '../agents/message-stream.js';
 import { askingModeInstead, readsMissingFileAsEmpty } from '../agents/quirks.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
@@ -37,6 +38,7 @@ import { ContextInjector } from './context-injection.js';
 import { BridgeError, errorMessage } from './errors.js';
 import type { BridgeEvent } from './events.js';
 import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
+import { promptStopReason } from './sdk-validation.js';
 import { getToolCall, initialState, type SessionState, type ToolCallState } from './state.js';
 
 /** How many of the workspace's latest journals are searched for stale temporary files at start. */
@@ -98,6 +100,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   private buffers = new Map<string, string>();
   private turn?: Promise<TurnResult>;
   private abandonTurn?: AbortController;
+  private failTurn?: (error: BridgeError) => void;
   private mcp?: HardwareMcpServer;
   private agentSerial?: AgentSerial;
   private selection: Selection = {};
@@ -270,6 +273,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       },
       env,
     );
+    this.agent.onLost((lost) => this.onLost(lost));
     const caps = this.agent.init.agentCapabilities ?? {};
     let sessionId: string;
     try {
@@ -482,15 +486,18 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     blocks.push({ type: 'text', text });
     this.emitEvent({ type: 'prompt_sent', text });
     try {
-      // Closing the session while a turn runs abandons its prompt request ($/cancel_request).
+      // Closing the session while a turn runs abandons its prompt request ($/cancel_request);
+      // a message of the agent's that could not be answered fails the turn (onLost).
       this.abandonTurn = new AbortController();
-      const response = await untilExit(
+      const lost = new Promise<never>((_, reject) => (this.failTurn = reject));
+      const reply: unknown = await untilExit(
         this.agent.process,
-        this.agent.connection.agent.request(methods.agent.session.prompt, { sessionId: this.sessionId, prompt: blocks }, { cancellationSignal: this.abandonTurn.signal, stopWaitingOnCancel: true }),
+        Promise.race([this.agent.connection.agent.request(methods.agent.session.prompt, { sessionId: this.sessionId, prompt: blocks }, { cancellationSignal: this.abandonTurn.signal, stopWaitingOnCancel: true }), lost]),
         'the turn',
       );
-      this.emitEvent({ type: 'stop', stopReason: response.stopReason });
-      return { stopReason: response.stopReason };
+      const stopReason = promptStopReason(reply, this.options.launch.title);
+      this.emitEvent({ type: 'stop', stopReason });
+      return { stopReason };
     } catch (error) {
       // A dying agent closes its stdout (rejecting the request) a moment before its exit is seen.
       const exit = error instanceof BridgeError ? undefined : await Promise.race([this.agent.process.exited, delay(1000)]);
@@ -502,7 +509,20 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
             : new BridgeError('protocol', `${this.options.launch.title} failed the turn: ${errorMessage(error)}`, 'try again; if it repeats, run: boardbridge doctor');
       this.emitEvent({ type: 'error', code: bridgeError.code, message: bridgeError.message, hint: bridgeError.hint });
       return { error: bridgeError };
+    } finally {
+      this.failTurn = undefined;
     }
+  }
+
+  // A message the agent sent that could be neither taken nor answered: the turn waiting for it ends.
+  private onLost(lost: LostMessage): void {
+    const error = new BridgeError(
+      'protocol',
+      `${this.options.launch.title} sent ${lost.reason}`,
+      `the turn ended; ask the agent for smaller pieces (e.g. smaller files), or raise the limit with ${MAX_MESSAGE_ENV}`,
+    );
+    if (this.failTurn) this.failTurn(error);
+    else this.emitEvent({ type: 'error', code: error.code, message: error.message, hint: error.hint });
   }
 
   private onUpdate(notification: SessionNotification): void {
