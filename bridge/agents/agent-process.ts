@@ -2,6 +2,7 @@
 // a bounded log, and closing ends the whole group.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Stream } from '@agentclientprotocol/sdk';
+import { spawnForm } from '../../boards/executables.js';
 import { endGroup } from '../services/terminal/process-group.js';
 import { messageStream } from './message-stream.js';
 import type { AgentLaunch } from './resolve.js';
@@ -23,7 +24,9 @@ export class AgentProcess {
   private exit?: AgentExit;
 
   constructor(readonly launch: AgentLaunch, cwd: string, baseEnv: NodeJS.ProcessEnv = process.env) {
-    this.child = spawn(launch.command, launch.args, {
+    const form = spawnForm(launch.command, launch.args, { env: { ...baseEnv, ...launch.env } });
+    this.child = spawn(form.command, form.args, {
+      windowsVerbatimArguments: form.windowsVerbatimArguments,
       cwd,
       env: { ...baseEnv, ...launch.env },
       detached: true,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { findExecutable, isExecutable } from '../../boards/executables.js';
+import { thisSystem, userConfigDir } from '../../boards/system-paths.js';
 import { BridgeError } from '../session/errors.js';
 import { splitShellWords } from '../shell-words.js';
 import { DEFAULT_AGENT, KNOWN_AGENTS, findProfile, type AgentProfile } from './profiles.js';
@@ -29,8 +30,7 @@ const ConfigSchema = z.object({
 export type BridgeConfig = z.infer<typeof ConfigSchema>;
 
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
-  return path.join(base, 'boardbridge', 'config.json');
+  return path.join(userConfigDir(thisSystem(env.HOME || os.homedir(), env)), 'boardbridge', 'config.json');
 }
 
 export function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): BridgeConfig {
