@@ -3,14 +3,15 @@
 # platform, simavr and QEMU emulated boards, cmake and ninja (MPLAB for VS Code
 # builds), socat ptys, MicroPython firmware,
 # Chromium for the panel's browser tests, and bubblewrap (codex-acp's sandbox
-# needs bwrap to read or patch files). Skips what is already there.
+# needs bwrap to read or patch files), and unzip (the .vsix test unpacks the package).
+# Skips what is already there.
 set -euo pipefail
 
 packages=(
   arduino-core-avr arduino-mighty-1284p arduino-builder gcc-avr avr-libc avrdude
   simavr libsimavr-dev libsimavr-examples gcc libc6-dev make cmake ninja-build socat
   qemu-system-misc qemu-system-arm firmware-microbit-micropython
-  chromium bubblewrap
+  chromium bubblewrap unzip
 )
 
 missing=()
