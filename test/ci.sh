@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash test/setup/debian-packages.sh
+# code-server for test/vscode/: built once into /var/cache/boardbridge (about 6-8 minutes), then reused.
+bash test/setup/code-server.sh
 npm ci --no-audit --no-fund --loglevel=error
 # Third-party ACP clients (acpx with its Node 22) for the boardbridge acp tests, in a package of their own.
 # `npm install` from the lock, not `npm ci`: acpx's @openclaw/fs-safe lists platform packages that

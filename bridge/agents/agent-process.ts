@@ -3,6 +3,7 @@
 // group-watchdog.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Stream } from '@agentclientprotocol/sdk';
+import { spawnForm } from '../../boards/executables.js';
 import { endGroup } from '../services/terminal/process-group.js';
 import { startWatchdog, type GroupWatchdog } from '../services/terminal/group-watchdog.js';
 import { messageStream } from './message-stream.js';
@@ -28,7 +29,9 @@ export class AgentProcess {
   /** `onStderr` also gets the agent's stderr as it comes (the ACP proxy passes it on to the editor's log). */
   constructor(readonly launch: AgentLaunch, cwd: string, baseEnv: NodeJS.ProcessEnv = process.env, onStderr?: (text: string) => void) {
     this.watchdog = startWatchdog();
-    this.child = spawn(launch.command, launch.args, {
+    const form = spawnForm(launch.command, launch.args, { env: { ...baseEnv, ...launch.env } });
+    this.child = spawn(form.command, form.args, {
+      windowsVerbatimArguments: form.windowsVerbatimArguments,
       cwd,
       env: { ...baseEnv, ...launch.env },
       detached: true,

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { findExecutable } from '../../boards/executables.js';
+import { thisSystem, userConfigDir } from '../../boards/system-paths.js';
 import { BridgeError } from '../session/errors.js';
 import { splitShellWords } from '../shell-words.js';
 import { locate } from './locate.js';
@@ -37,8 +38,7 @@ const ConfigSchema = z.object({
 export type BridgeConfig = z.infer<typeof ConfigSchema>;
 
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
-  return path.join(base, 'boardbridge', 'config.json');
+  return path.join(userConfigDir(thisSystem(env.HOME || os.homedir(), env)), 'boardbridge', 'config.json');
 }
 
 export function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): BridgeConfig {

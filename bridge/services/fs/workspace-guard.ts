@@ -3,6 +3,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
+import { isInsideFolder } from '../../../boards/system-paths.js';
 
 export type Access = 'read' | 'write';
 
@@ -69,9 +70,9 @@ function canonical(dir: string): string {
 }
 
 /** Whether `candidate` is `root` or lies below it (both absolute and normalised). */
+// As the system compares paths: case-insensitive on Windows and macOS (a file named `..foo` is inside).
 export function isInside(candidate: string, root: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return isInsideFolder(candidate, root);
 }
 
 // A file that does not exist yet is judged by the real path of the folder it would be created in.

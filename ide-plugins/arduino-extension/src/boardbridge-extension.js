@@ -7,7 +7,7 @@ const { createHash } = require('node:crypto');
 const { existsSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { BridgeProcess, serveArgs } = require('./bridge-process.js');
+const { BridgeProcess, bridgeCommand, serveArgs } = require('./bridge-process.js');
 const { arduinoApi, selectionFromArduino, selectionFromFolder, watchSelection } = require('./arduino-selection.js');
 const { ChangeDiffs, ORIGINAL_SCHEME } = require('./change-diffs.js');
 const { openAtLine } = require('./source-links.js');
@@ -71,7 +71,7 @@ class BoardbridgeExtension {
       return this.render();
     }
     const config = this.vscode.workspace.getConfiguration('boardbridge');
-    const command = config.get('command', ['boardbridge']);
+    const { command, env: runtime } = bridgeCommand(config.get('command', []), this.context.extensionPath);
     const args = serveArgs({
       command,
       sketch,
@@ -90,7 +90,7 @@ class BoardbridgeExtension {
     if (this.bridge) {
       this.url = this.bridge.url;
     } else {
-      this.bridge = new BridgeProcess({ command, args, cwd: sketch, env: { ...this.env, ...ideFolderVariable(this.vscode) }, logFile: this.logFile(sketch) });
+      this.bridge = new BridgeProcess({ command, args, cwd: sketch, env: { ...this.env, ...runtime, ...ideFolderVariable(this.vscode) }, logFile: this.logFile(sketch) });
       try {
         this.url = await this.bridge.start();
         await this.context.workspaceState?.update(SAVED_BRIDGE, { sketch, ...this.bridge.saved() });
