@@ -12,6 +12,9 @@ npm ci --no-audit --no-fund --loglevel=error
 # `npm install` from the lock, not `npm ci`: acpx's @openclaw/fs-safe lists platform packages that
 # are not published, so npm leaves them out of the lock and `npm ci` then refuses it as out of sync.
 npm install --prefix test/clients --no-audit --no-fund --loglevel=error
+# OpenCode and Qwen Code, which boardbridge does not depend on, in a package of their own; `npm install`
+# for the same reason as test/clients: their optional per-platform packages are not all published.
+npm install --prefix test/agents --no-audit --no-fund --loglevel=error
 # Node 22 for Qwen Code, in its own folder: as a dependency of the project its bin would shadow the Node that runs everything else.
 npm ci --prefix test/setup/node22 --no-audit --no-fund --loglevel=error
 npm run build --silent

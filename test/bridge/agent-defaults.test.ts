@@ -9,8 +9,10 @@ import { agentStatuses } from '../../bridge/agents/status.js';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const node22 = path.join(repoRoot, 'test', 'setup', 'node22', 'node_modules', 'node', 'bin', 'node');
-// A shell's PATH without node_modules/.bin: the agents are found in boardbridge's own dependencies.
-const PATH = (process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules')).join(':');
+// A shell's PATH without node_modules/.bin: the agents are found in boardbridge's own dependencies,
+// and OpenCode and Qwen Code (not boardbridge's dependencies) where a person's install puts them on PATH.
+const testAgents = path.join(repoRoot, 'test', 'agents', 'node_modules', '.bin');
+const PATH = [...(process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules')), testAgents].join(':');
 
 function home(files: Record<string, string> = {}): NodeJS.ProcessEnv {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bb-cred-'));
@@ -84,6 +86,6 @@ describe('the default agent', () => {
     expect(agentStatuses(env).find((s) => s.id === 'qwen')).toMatchObject({ ready: true });
     const launch = resolveAgent({ agent: 'qwen', env });
     expect(launch.command).toBe(node22);
-    expect(launch.args).toEqual([realpathSync(path.join(repoRoot, 'node_modules', '.bin', 'qwen')), '--acp']);
+    expect(launch.args).toEqual([realpathSync(path.join(testAgents, 'qwen')), '--acp']);
   });
 });

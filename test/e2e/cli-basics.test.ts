@@ -5,11 +5,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TEST_AGENTS_BIN } from '../support/agents.js';
 import { repoRoot, runCli } from './run-cli.js';
 
 const freshHome = () => mkdtempSync(path.join(os.tmpdir(), 'bb-home-'));
-// PATH without node_modules/.bin (npx adds it): what a person's shell has.
-const PATH = (process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules')).join(':');
+// PATH without node_modules/.bin (npx adds it): what a person's shell has, with OpenCode and Qwen
+// Code installed the way a person installs them (on PATH; test/ci.sh puts them in test/agents).
+const PATH = [...(process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules')), TEST_AGENTS_BIN].join(':');
 const cleanEnv = (home: string) => ({ PATH, HOME: home, GEMINI_CLI_NO_RELAUNCH: 'true' });
 
 describe('the boardbridge CLI', () => {
@@ -47,11 +49,12 @@ describe('the boardbridge CLI', () => {
     expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
   });
 
-  it('lists the known agents and finds the ones installed in its own dependencies', async () => {
+  it('lists the known agents and finds the ones installed in its own dependencies or on PATH', async () => {
     const r = await runCli(['agents', '--json'], { env: cleanEnv(freshHome()) });
     const agents = JSON.parse(r.stdout) as Array<{ id: string; installed: boolean; via?: string; install?: string; version?: string; authenticated: boolean }>;
     expect(agents.map((a) => a.id)).toEqual(['copilot', 'claude', 'codex', 'opencode', 'qwen', 'gemini']);
-    for (const id of ['gemini', 'copilot', 'opencode', 'qwen']) expect(agents.find((a) => a.id === id)).toMatchObject({ installed: true, via: 'project', authenticated: false });
+    for (const id of ['gemini', 'copilot']) expect(agents.find((a) => a.id === id)).toMatchObject({ installed: true, via: 'project', authenticated: false });
+    for (const id of ['opencode', 'qwen']) expect(agents.find((a) => a.id === id)).toMatchObject({ installed: true, via: 'path', authenticated: false });
     expect(agents.find((a) => a.id === 'copilot')?.version).toMatch(/^1\.\d+\.\d+/);
     const codex = agents.find((a) => a.id === 'codex')!;
     if (!codex.installed) expect(codex.install).toContain('npm install -g');

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { platformKey, loadRegistry } from '../../bridge/agents/registry/registry.js';
 import { registryLaunch } from '../../bridge/agents/registry/registry-launch.js';
 import { resolveAgent } from '../../bridge/agents/resolve.js';
-import { node22Binary } from '../support/agents.js';
+import { node22Binary, TEST_AGENTS_BIN } from '../support/agents.js';
 import { ofType, repoRoot, runCli, tempSketch } from './run-cli.js';
 
 const PATH = (process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules')).join(':');
@@ -72,9 +72,9 @@ describe('ACP Registry agents', { timeout: 120_000 }, () => {
     expect(registryLaunch(auggie, { PATH })).toMatchObject({ command: 'npx', args: ['-y', auggie.distribution.npx!.package, '--acp'], env: { AUGMENT_DISABLE_AUTO_UPDATE: '1' }, via: 'registry' });
     const node22 = node22Binary();
     if (node22) {
-      // qwen-code's package is the one the qwen profile runs: the installed one, under Node 22.
-      const qwen = resolveAgent({ agent: 'qwen-code', env: { PATH, HOME: os.tmpdir(), BOARDBRIDGE_NODE: node22 } });
-      expect(qwen).toMatchObject({ id: 'qwen-code', command: node22, via: 'project' });
+      // qwen-code's package is the one the qwen profile runs: the installed one (on PATH), under Node 22.
+      const qwen = resolveAgent({ agent: 'qwen-code', env: { PATH: `${PATH}:${TEST_AGENTS_BIN}`, HOME: os.tmpdir(), BOARDBRIDGE_NODE: node22 } });
+      expect(qwen).toMatchObject({ id: 'qwen-code', command: node22, via: 'path' });
     }
   });
 

@@ -264,9 +264,12 @@ function writeJson(path: string, value: object): void {
   writeFileSync(path, JSON.stringify(value, null, 2));
 }
 
-/** OpenCode's native binary from opencode-ai (a dev dependency), if installed. */
+/** Where test/ci.sh installs the agents boardbridge does not depend on (OpenCode, Qwen Code): put on PATH as a person's install would be. */
+export const TEST_AGENTS_BIN = join(repoRoot, 'test/agents/node_modules/.bin');
+
+/** OpenCode's native binary from opencode-ai (in test/agents, installed by test/ci.sh), if installed. */
 export function opencodeBinary(): string | undefined {
-  const binary = join(repoRoot, 'node_modules/opencode-ai/bin/opencode.exe');
+  const binary = join(repoRoot, 'test/agents/node_modules/opencode-ai/bin/opencode.exe');
   return existsSync(binary) ? binary : undefined;
 }
 
@@ -324,7 +327,7 @@ export function qwenLaunch(node: string, modelUrl: string, tmpRoot: string): Age
   });
   return {
     command: node,
-    args: [join(repoRoot, 'node_modules/@qwen-code/qwen-code/cli-entry.js'), '--acp'],
+    args: [join(repoRoot, 'test/agents/node_modules/@qwen-code/qwen-code/cli-entry.js'), '--acp'],
     env: {
       ...base,
       OPENAI_API_KEY: 'sk-fake-key-for-tests',
