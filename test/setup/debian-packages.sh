@@ -4,7 +4,8 @@
 # builds), socat ptys, MicroPython firmware, arm-none-eabi-gcc with newlib (ground
 # truth for the 32-bit pin tables), Chromium for the panel's browser tests, and
 # bubblewrap (codex-acp's sandbox needs bwrap to read or patch files), Lua 5.4 and Emacs to check the editor
-# configurations `boardbridge setup` writes. Skips what is already there.
+# configurations `boardbridge setup` writes, and sigrok-cli (PulseView's own VCD reader, for the
+# simulator's VCD files). Skips what is already there.
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,7 @@ packages=(
   simavr libsimavr-dev libsimavr-examples gcc libc6-dev make cmake ninja-build socat
   qemu-system-misc qemu-system-arm firmware-microbit-micropython
   chromium bubblewrap gcc-arm-none-eabi libnewlib-arm-none-eabi lua5.4 emacs-nox
+  sigrok-cli
 )
 
 missing=()
