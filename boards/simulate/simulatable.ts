@@ -6,11 +6,10 @@
 // not ship: not simulated here.
 import type { InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
 import { resolveFqbn, type ResolvedBoard } from '../../context-providers/arduino/resolve.js';
+import { SIMULATED_MCU } from '../../context-providers/arduino/simulated-mcu.js';
 import { readVariantHeader } from '../../context-providers/arduino/variant-header.js';
 import { pinName, type PinNaming } from './inputs.js';
 import { readVariantPorts, type PinPort } from './variant-ports.js';
-
-export const SIMULATED_MCU = 'atmega328p';
 
 export interface SimulatedBoard {
   fqbn: string;

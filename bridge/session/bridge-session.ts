@@ -12,6 +12,7 @@ import {
   type SessionNotification,
   type StopReason,
 } from '@agentclientprotocol/sdk';
+import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
 import type { Selection } from '../../context-providers/types.js';
 import { readsMissingFileAsEmpty } from '../agents/quirks.js';
 import type { AgentLaunch } from '../agents/resolve.js';
@@ -31,6 +32,7 @@ import { connectAgent, delay, exitedError, newSession, reopenSession, untilExit,
 import { ContextInjector } from './context-injection.js';
 import { BridgeError, errorMessage } from './errors.js';
 import type { BridgeEvent } from './events.js';
+import { simulationEvent } from './simulation-event.js';
 import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
 import { getToolCall, initialState, type SessionState, type ToolCallState } from './state.js';
 
@@ -247,7 +249,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     });
     this.terminals = new TerminalService({
       guard: this.guard,
-      commands: this.options.hardware?.commands(this.deviceConsent, 'the agent (terminal)'),
+      commands: this.options.hardware?.commands(this.deviceConsent, 'the agent (terminal)', this.onSimulation),
       env,
       onEvent: (e) => {
         if (e.type === 'terminal_output') return this.emitEvent(e);
@@ -291,12 +293,15 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       serial: this.agentSerial,
       consent: this.deviceConsent,
       env: this.env,
+      onSimulation: this.onSimulation,
     });
     if (!tools.length) return servers;
     this.mcp ??= await startHardwareMcpServer(tools, this.deviceConsent);
     servers.push(mcpServerEntry(this.mcp, http));
     return servers;
   }
+
+  private readonly onSimulation = (record: SimulationRecord): void => this.emitEvent(simulationEvent(record));
 
   // Every device change (MCP tool or terminal command) asks here, with the exact question
   // ("upload x.hex to Arduino Uno on /dev/ttyACM0?"): the policy's --allow-device, or the person.

@@ -1,0 +1,32 @@
+// A finished simulation as faces see it (`run --json`, the panel): the whole summary, the
+// serial text and the pin trace cut to sizes a line of JSON can carry.
+import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
+
+export const EVENT_SERIAL_CHARS = 8 * 1024;
+export const EVENT_TRACE_CHANGES = 2000;
+
+/** The run's record less the raw cycle count, with the serial text and trace cut. */
+export type SimulationEvent = { type: 'simulation' } & Omit<SimulationRecord, 'mcu' | 'cycles'>;
+
+export function simulationEvent(record: SimulationRecord): SimulationEvent {
+  const kept = record.trace.changes.slice(0, EVENT_TRACE_CHANGES);
+  return {
+    type: 'simulation',
+    sketch: record.sketch,
+    fqbn: record.fqbn,
+    board: record.board,
+    clockHz: record.clockHz,
+    simulatedSeconds: record.simulatedSeconds,
+    wallSeconds: record.wallSeconds,
+    stop: record.stop,
+    serial: {
+      text: record.serial.text.slice(0, EVENT_SERIAL_CHARS),
+      bytes: record.serial.bytes,
+      truncated: record.serial.truncated || record.serial.text.length > EVENT_SERIAL_CHARS,
+      ...(record.serial.baud ? { baud: record.serial.baud } : {}),
+    },
+    pins: record.pins,
+    trace: { changes: kept, dropped: record.trace.dropped + record.trace.changes.length - kept.length },
+    ...(record.vcd ? { vcd: record.vcd } : {}),
+  };
+}
