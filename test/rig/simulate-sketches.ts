@@ -50,16 +50,6 @@ export const PWM_QUARTER = `void setup() {
 void loop() {}
 `;
 
-/** Prints as fast as 115200 baud goes: the serial-heavy benchmark. */
-export const SERIAL_FLOOD = `void setup() {
-  Serial.begin(115200);
-}
-
-void loop() {
-  Serial.println(millis());
-}
-`;
-
 /** Stops for good: exit() is cli; rjmp . */
 export const EXITS = `void setup() {
   Serial.begin(115200);
