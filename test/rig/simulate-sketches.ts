@@ -60,3 +60,17 @@ export const EXITS = `void setup() {
 
 void loop() {}
 `;
+
+/** Answers each line it receives in capitals. */
+export const SHOUTER = `void setup() {
+  Serial.begin(115200);
+}
+
+void loop() {
+  if (Serial.available()) {
+    String line = Serial.readStringUntil('\\n');
+    line.toUpperCase();
+    Serial.println(line);
+  }
+}
+`;

@@ -7,7 +7,7 @@ import { boardCommands, SerialHub, ArduinoBuilder, debianLayout } from '../../..
 import type { SimulationRecord } from '../../../boards/commands/simulate-command.js';
 import { recordedIo } from '../../rig/command-io.js';
 import { copyOfSketch, sketchFolder } from '../../rig/sketches.js';
-import { ANALOG_ECHO, EXITS, INTERRUPT_COUNTER, PWM_QUARTER, SERIAL_TEXT } from '../../rig/simulate-sketches.js';
+import { ANALOG_ECHO, EXITS, INTERRUPT_COUNTER, PWM_QUARTER, SERIAL_TEXT, SHOUTER } from '../../rig/simulate-sketches.js';
 
 const builder = new ArduinoBuilder('/usr/bin/arduino-builder', debianLayout('/nonexistent-sketchbook'));
 const records: SimulationRecord[] = [];
@@ -48,6 +48,12 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     expect(result.serial.baud).toBeLessThan(9700);
   });
 
+  it('feeds --serial-in to the sketch’s serial input', async () => {
+    const result = await simulateJson([sketchFolder('Shouter', SHOUTER), '--fqbn', 'arduino:avr:uno', '--serial-in', 'hello\\nagain\\n', '--until', '^AGAIN', '--for', '3s']);
+    expect(result.serial.text).toBe('HELLO\r\nAGAIN\r\n');
+    expect(result.stop.reason).toBe('until');
+  });
+
   it('reads a scripted analog value on A0 and stops on the line that matches --until', async () => {
     const result = await simulateJson([sketchFolder('Analog', ANALOG_ECHO), '--fqbn', 'arduino:avr:uno', '--pin', 'A0=512', '--until', '^A0=', '--for', '2s']);
     expect(result.serial.text).toBe('A0=512\r\n');
@@ -80,6 +86,12 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     expect(d9.frequencyHz).toBeCloseTo(16e6 / 64 / 510, 0);
     expect(result.trace.changes).toHaveLength(10);
     expect(result.trace.dropped).toBeGreaterThan(100);
+  });
+
+  it('prints PWM as period, frequency and duty in the pin summary', async () => {
+    const io = recordedIo();
+    expect(await commands.get('simulate')!([sketchFolder('Pwm', PWM_QUARTER), '--fqbn', 'arduino:avr:uno', '--for', '100ms'], io)).toBe(0);
+    expect(io.output()).toMatch(/^ {2}D9: \d+ rising edges, period 2\.040 ms \(490\.2 Hz\), duty 25 %, ends (high|low)$/m);
   });
 
   it('takes the clock from build.f_cpu: the 8 MHz Pro Mini blinks at the same 1 Hz', async () => {
