@@ -13,8 +13,10 @@ import { BridgeSession } from '../../bridge/session/bridge-session.js';
 import type { BridgeEvent } from '../../bridge/session/events.js';
 import { allProviders } from '../../context-providers/index.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
+import { claudeCommand } from '../panel/serve-process.js';
+import { agentLaunch } from '../support/agents.js';
 import { copyOfSketch } from '../rig/sketches.js';
-import { claudeSession } from './run-cli.js';
+import { claudeSession, ofType, runCli, tempSketch } from './run-cli.js';
 
 const FQBN = 'arduino:avr:uno';
 const BLINK = path.join(import.meta.dirname, '../../examples/Blink');
@@ -95,5 +97,20 @@ describe('a real agent simulates the sketch before anyone uploads', () => {
     const result = server.requests.filter((r) => r.handledAs === 'script')[1].conversation?.lastToolResult ?? '';
     expect(result).toMatch(/D13: 2 rising edges, period 1\.000 s/);
     expect(events.some((e) => e.type === 'simulation')).toBe(true);
+  });
+
+  it('`boardbridge run --json` prints the simulation event on its line', async () => {
+    const { root, sketch } = tempSketch();
+    server = await startModelServer({
+      turns: [{ replies: [{ tool: { claude: { name: 'mcp__boardbridge__simulate', input: { sketch, fqbn: FQBN, for: '1.2s' } } } }, { say: 'Done.' }] }],
+    });
+    const launch = agentLaunch('claude-code-acp', server.url, root);
+    const result = await runCli(['run', 'simulate it', '--json', '--workspace', sketch, '--agent-command', claudeCommand(launch)], {
+      env: { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const [simulation] = ofType(result.events, 'simulation');
+    expect(simulation).toMatchObject({ fqbn: FQBN, serial: { text: 'Blink ready\r\n' }, stop: { reason: 'time' } });
+    expect(simulation.pins).toEqual([expect.objectContaining({ pin: 'D13', risingEdges: 2 })]);
   });
 });
