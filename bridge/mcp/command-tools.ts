@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import type { CommandTable } from '../../boards/command.js';
 import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
-import { simulationEvent } from '../session/simulation-event.js';
-import { defineTool, type HardwareTool, type ToolOutput } from './hardware-tool.js';
+import { simulationJsonWithin } from '../session/simulation-event.js';
+import { defineTool, MAX_TOOL_TEXT, type HardwareTool, type ToolOutput } from './hardware-tool.js';
 
 export function commandTools(commands: CommandTable, cwd: string, env: Record<string, string>): HardwareTool[] {
   const run = async (name: string, argv: string[], signal: AbortSignal): Promise<ToolOutput> => {
@@ -132,7 +132,7 @@ export function commandTools(commands: CommandTable, cwd: string, env: Record<st
   ];
 }
 
-// The command's JSON carries up to 64 KiB of serial text; the agent gets the event's cut.
+// The command's JSON carries up to 64 KiB of serial text; the agent gets valid JSON that fits its limit.
 function forAgent(output: ToolOutput): ToolOutput {
   let record: (SimulationRecord & { ok?: boolean }) | undefined;
   try {
@@ -141,6 +141,5 @@ function forAgent(output: ToolOutput): ToolOutput {
     return output;
   }
   if (!record?.ok) return output;
-  const { type: _type, ...summary } = simulationEvent(record);
-  return { text: JSON.stringify(summary), isError: output.isError ?? false };
+  return { text: simulationJsonWithin(record, MAX_TOOL_TEXT - 256), isError: output.isError ?? false };
 }

@@ -30,3 +30,23 @@ export function simulationEvent(record: SimulationRecord): SimulationEvent {
     ...(record.vcd ? { vcd: record.vcd } : {}),
   };
 }
+
+/**
+ * The event without its type, as JSON of at most `limit` characters (a tool answer's limit):
+ * the trace gives way first, then the serial text; the figures always stay.
+ */
+export function simulationJsonWithin(record: SimulationRecord, limit: number): string {
+  const { type: _type, ...summary } = simulationEvent(record);
+  let json = JSON.stringify(summary);
+  while (json.length > limit && summary.trace.changes.length > 0) {
+    const keep = Math.floor(summary.trace.changes.length / 2);
+    summary.trace = { changes: summary.trace.changes.slice(0, keep), dropped: summary.trace.dropped + summary.trace.changes.length - keep };
+    json = JSON.stringify(summary);
+  }
+  if (json.length > limit) {
+    const room = Math.max(0, summary.serial.text.length - (json.length - limit));
+    summary.serial = { ...summary.serial, text: summary.serial.text.slice(0, room), truncated: true };
+    json = JSON.stringify(summary);
+  }
+  return json;
+}
