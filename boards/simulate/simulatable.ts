@@ -1,9 +1,9 @@
 // Which boards the simulator can run, from the installed boards.txt: those whose resolved
 // `build.mcu` is the ATmega328P, the only chip avr8js ships peripheral configurations for.
 // avr8js's CPU does handle 22-bit program counters and it has port configurations A–L, but its
-// timer, USART and ADC configurations carry the ATmega328P's interrupt vectors (Timer0
-// overflow at 0x20, the ATmega2560's is 0x5C), so the Mega would need configurations it does
-// not ship: not simulated here.
+// timer, USART and ADC configurations carry the ATmega328P's register addresses and interrupt
+// vectors (Timer0 overflow: vector 16 at word 0x20; the ATmega2560's is vector 23, avr-libc's
+// iom2560.h), so the Mega would need configurations avr8js does not ship: not simulated here.
 import type { InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
 import { resolveFqbn, type ResolvedBoard } from '../../context-providers/arduino/resolve.js';
 import { SIMULATED_MCU } from '../../context-providers/arduino/simulated-mcu.js';
