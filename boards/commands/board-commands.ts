@@ -5,6 +5,7 @@ import { compileCommand } from './compile-command.js';
 import type { BoardCommandDeps } from './deps.js';
 import { monitorCommand } from './monitor-command.js';
 import { portsCommand } from './ports-command.js';
+import { simulateCommand } from './simulate-command.js';
 import { uploadCommand } from './upload-command.js';
 
 export function boardCommands(deps: BoardCommandDeps): CommandTable {
@@ -13,5 +14,6 @@ export function boardCommands(deps: BoardCommandDeps): CommandTable {
     ['upload', uploadCommand(deps)],
     ['monitor', monitorCommand(deps)],
     ['ports', portsCommand(deps)],
+    ['simulate', simulateCommand(deps)],
   ]);
 }

@@ -1,5 +1,6 @@
 // What the board commands need from whoever runs them: the bridge's terminal service, the CLI.
 import type { InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
+import type { SimulationRecord } from './simulate-command.js';
 import type { SerialHub } from '../serial/hub.js';
 import type { BuildTool } from '../toolchains/build-tool.js';
 import type { UploadConsent, UploadTarget } from '../upload/consent.js';
@@ -21,4 +22,6 @@ export interface BoardCommandDeps {
   arduinoPlatforms?(): Promise<InstalledPlatforms>;
   /** How this caller is named as a port's owner, e.g. "terminal 3" or "CLI". */
   owner?: string;
+  /** Told of every finished simulation (the session turns it into a `simulation` event). */
+  onSimulation?(record: SimulationRecord): void;
 }

@@ -3,6 +3,7 @@
 // operation that changes a device asks through the consent function it is given.
 import { boardCommands, grantUpload, SerialHub, type UploadTarget } from '../../boards/index.js';
 import type { CommandTable, InProcessCommand } from '../../boards/command.js';
+import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
 import { micropythonCommands } from '../../boards/micropython/commands.js';
 import { openHubLink } from '../../boards/micropython/hub-link.js';
 import { RunningScripts } from '../../boards/micropython/run-script.js';
@@ -14,12 +15,16 @@ export class BridgeHardware {
   readonly hub = new SerialHub();
   readonly runningScripts = new RunningScripts();
 
-  /** Board commands for one face; `owner` names it as a port holder ("agent terminal", "CLI"). */
-  commands(consent: DeviceConsent, owner: string): CommandTable {
+  /**
+   * Board commands for one face; `owner` names it as a port holder ("agent terminal", "CLI").
+   * `onSimulation` hears of every finished `simulate` run (a session's `simulation` event).
+   */
+  commands(consent: DeviceConsent, owner: string, onSimulation?: (record: SimulationRecord) => void): CommandTable {
     const table: CommandTable = new Map([
       ...boardCommands({
         hub: this.hub,
         owner,
+        ...(onSimulation ? { onSimulation } : {}),
         requestUploadConsent: async (target: UploadTarget, question: string) => {
           const answer = await consent('upload', question);
           return answer.granted ? grantUpload(target, 'the person, through the permission broker') : undefined;

@@ -3,7 +3,9 @@
 // the commands' own consent checks apply whichever way they are called.
 import { z } from 'zod';
 import type { CommandTable } from '../../boards/command.js';
-import { defineTool, type HardwareTool, type ToolOutput } from './hardware-tool.js';
+import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
+import { simulationJsonWithin } from '../session/simulation-event.js';
+import { defineTool, MAX_TOOL_TEXT, type HardwareTool, type ToolOutput } from './hardware-tool.js';
 
 export function commandTools(commands: CommandTable, cwd: string, env: Record<string, string>): HardwareTool[] {
   const run = async (name: string, argv: string[], signal: AbortSignal): Promise<ToolOutput> => {
@@ -38,6 +40,38 @@ export function commandTools(commands: CommandTable, cwd: string, env: Record<st
       readOnly: false,
       destructive: true,
       run: (i, signal) => run('upload', [...(i.sketch ? [i.sketch] : []), ...opt('--fqbn', i.fqbn), ...opt('--port', i.port)], signal),
+    }),
+    defineTool({
+      name: 'simulate',
+      title: 'Run the sketch on a simulated board',
+      description:
+        'Compile the sketch and run it on a simulated ATmega328P board (Uno, Nano, Pro Mini; avr8js) for a simulated time: returns the serial output, per-pin figures (rising edges, period, frequency, PWM duty) and a bounded trace of pin changes with simulated timestamps. Inputs can be scripted. Changes no device: use it to check behaviour before an upload.',
+      input: {
+        sketch,
+        fqbn,
+        for: z.string().optional().describe('simulated time, e.g. 5s or 500ms (default 5s)'),
+        until: z.string().optional().describe('stop at the first serial line matching this regular expression'),
+        serial_in: z.string().optional().describe('text fed to the serial input (\\n for a newline)'),
+        pins: z.array(z.string()).optional().describe('scripted inputs: "2=low@1.5s" (a level from a time on), "A0=512" (analog reading 0-1023)'),
+        trace_limit: z.number().int().min(0).max(2000).optional().describe('pin changes listed (default 200); the figures count them all'),
+      },
+      readOnly: false,
+      run: async (i, signal) =>
+        forAgent(await run(
+          'simulate',
+          [
+            ...(i.sketch ? [i.sketch] : []),
+            ...opt('--fqbn', i.fqbn),
+            ...opt('--for', i.for),
+            ...opt('--until', i.until),
+            ...opt('--serial-in', i.serial_in),
+            ...(i.pins ?? []).flatMap((pin) => ['--pin', pin]),
+            '--trace-limit',
+            String(i.trace_limit ?? 200),
+            '--json',
+          ],
+          signal,
+        )),
     }),
     defineTool({
       name: 'list_ports',
@@ -96,4 +130,16 @@ export function commandTools(commands: CommandTable, cwd: string, env: Record<st
       run: (i, signal) => run('camera-info', ['--port', i.port], signal),
     }),
   ];
+}
+
+// The command's JSON carries up to 64 KiB of serial text; the agent gets valid JSON that fits its limit.
+function forAgent(output: ToolOutput): ToolOutput {
+  let record: (SimulationRecord & { ok?: boolean }) | undefined;
+  try {
+    record = JSON.parse(output.text.trim().split('\n').at(-1) ?? '') as SimulationRecord & { ok?: boolean };
+  } catch {
+    return output;
+  }
+  if (!record?.ok) return output;
+  return { text: simulationJsonWithin(record, MAX_TOOL_TEXT - 256), isError: output.isError ?? false };
 }

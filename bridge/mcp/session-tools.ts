@@ -3,6 +3,7 @@
 // BridgeSession and the ACP proxy, so both faces offer the same server the same way.
 import path from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk';
+import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
 import { packageRoot } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
@@ -23,6 +24,8 @@ export interface SessionToolsOptions {
   serial?: AgentSerial;
   consent: DeviceConsent;
   env: NodeJS.ProcessEnv;
+  /** Hears of every simulation the agent runs through the tools. */
+  onSimulation?: (record: SimulationRecord) => void;
 }
 
 export function sessionTools(options: SessionToolsOptions): HardwareTool[] {
@@ -30,7 +33,7 @@ export function sessionTools(options: SessionToolsOptions): HardwareTool[] {
   if (options.contexts) tools.push(...contextTools(options.contexts, options.workspace, options.board));
   if (options.hardware) {
     const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
-    tools.push(...commandTools(options.hardware.commands(options.consent, 'the agent (MCP)'), options.workspace, env));
+    tools.push(...commandTools(options.hardware.commands(options.consent, 'the agent (MCP)', options.onSimulation), options.workspace, env));
     if (options.serial) tools.push(...serialTools(options.serial));
   }
   return tools;

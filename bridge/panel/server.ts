@@ -56,12 +56,18 @@ export function monacoRoot(): string {
   return path.join(path.dirname(require.resolve('monaco-editor/package.json')), 'min', 'vs');
 }
 
+/** uPlot's browser build and stylesheet, served under /uplot/ like Monaco under /vs/. */
+export function uplotRoot(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('uplot/package.json')), 'dist');
+}
+
 export async function startPanelServer(options: PanelServerOptions): Promise<PanelServer> {
   const token = options.token ?? newToken();
   let port = options.port ?? 0;
   const frameAncestors = checkedSources(options.embedFrom ?? []);
   const access = new PanelAccess(token, () => port, options.embedFrom ?? []);
-  const roots = { page: pageRoot(), monaco: monacoRoot() };
+  const roots = { page: pageRoot(), monaco: monacoRoot(), uplot: uplotRoot() };
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
   const server = http.createServer((request, response) => {
@@ -120,14 +126,18 @@ function attachPage(hub: PanelServerOptions['hub'], ws: WebSocket): void {
   ws.on('error', () => page.leave());
 }
 
-async function serveFile(roots: { page: string; monaco: string }, rest: string, port: number, frameAncestors: string, response: ServerResponse): Promise<void> {
+async function serveFile(roots: { page: string; monaco: string; uplot: string }, rest: string, port: number, frameAncestors: string, response: ServerResponse): Promise<void> {
   let relative: string;
   try {
     relative = decodeURIComponent(rest);
   } catch {
     return refuse(response, 400, 'malformed path');
   }
-  const [root, inside] = relative.startsWith('/vs/') ? [roots.monaco, relative.slice(4)] : [roots.page, relative === '/' ? 'index.html' : relative.slice(1)];
+  const [root, inside] = relative.startsWith('/vs/')
+    ? [roots.monaco, relative.slice(4)]
+    : relative.startsWith('/uplot/')
+      ? [roots.uplot, relative.slice(7)]
+      : [roots.page, relative === '/' ? 'index.html' : relative.slice(1)];
   const file = path.resolve(root, inside);
   if (file !== root && !file.startsWith(root + path.sep)) return refuse(response, 404, 'not found');
   let body: Buffer;

@@ -14,6 +14,7 @@ import {
   type SessionNotification,
   type StopReason,
 } from '@agentclientprotocol/sdk';
+import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
 import type { Selection } from '../../context-providers/types.js';
 import { MAX_MESSAGE_ENV, type LostMessage } from '../agents/message-stream.js';
 import { askingModeInstead, readsMissingFileAsEmpty } from '../agents/quirks.js';
@@ -37,6 +38,7 @@ import { connectAgent, delay, exitedError, newSession, reopenSession, untilExit,
 import { ContextInjector } from './context-injection.js';
 import { BridgeError, errorMessage } from './errors.js';
 import type { BridgeEvent } from './events.js';
+import { simulationEvent } from './simulation-event.js';
 import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
 import { promptStopReason } from './sdk-validation.js';
 import { getToolCall, initialState, type SessionState, type ToolCallState } from './state.js';
@@ -333,7 +335,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     });
     this.terminals = new TerminalService({
       guard: this.guard,
-      commands: this.options.hardware?.commands(this.deviceConsent, 'the agent (terminal)'),
+      commands: this.options.hardware?.commands(this.deviceConsent, 'the agent (terminal)', this.onSimulation),
       env,
       authorize: (commandLine) => {
         const verdict = this.broker.authorizeCommand(commandLine);
@@ -443,12 +445,15 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       serial: this.agentSerial,
       consent: this.deviceConsent,
       env: this.env,
+      onSimulation: this.onSimulation,
     });
     if (!tools.length) return servers;
     this.mcp ??= await startHardwareMcpServer(tools, this.deviceConsent);
     servers.push(mcpServerEntry(this.mcp, http));
     return servers;
   }
+
+  private readonly onSimulation = (record: SimulationRecord): void => this.emitEvent(simulationEvent(record));
 
   // Every device change (MCP tool or terminal command) asks here, with the exact question
   // ("upload x.hex to Arduino Uno on /dev/ttyACM0?"): the policy's --allow-device, or the person.

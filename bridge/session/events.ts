@@ -13,6 +13,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { FormField } from '../services/elicitation/form-fields.js';
 import type { PermissionCategory } from '../services/permission/classify.js';
+import type { SimulationEvent } from './simulation-event.js';
 import type { ToolCallState } from './state.js';
 
 export type BridgeEvent =
@@ -64,6 +65,8 @@ export type BridgeEvent =
   /** A terminal's output as it arrives (the first 256 KiB; `truncated` marks where faces stop seeing it). */
   | { type: 'terminal_output'; terminalId: string; text: string; truncated?: boolean }
   | { type: 'terminal_exited'; terminalId: string; command: string; exitCode: number | null; signal: string | null }
+  /** A `simulate` run the agent started (MCP tool or terminal) finished: summary and a bounded trace. */
+  | SimulationEvent
   | { type: 'stop'; stopReason: StopReason }
   /** The agent closed the session (session/close) as the face ended it. */
   | { type: 'session_closed'; sessionId: string }

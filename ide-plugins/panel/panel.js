@@ -6,6 +6,7 @@ import { ChangesView } from './changes.js';
 import { Conversation } from './conversation.js';
 import { FileView } from './file-view.js';
 import { SerialPane } from './serial.js';
+import { SimulationView } from './simulation.js';
 
 const $ = (id) => document.getElementById(id);
 let socket;
@@ -21,6 +22,7 @@ const fileView = new FileView(send, showTab);
 const conversation = new Conversation($('log'), $('plan'), send, openFile);
 const board = new BoardView();
 const serial = new SerialPane(send);
+const simulation = new SimulationView(showTab);
 
 function setBusy(busy) {
   $('busy').hidden = !busy;
@@ -111,6 +113,8 @@ function onEvent(event) {
     showModes(event.modes);
   } else if (event.type === 'mode') {
     $('mode').value = event.currentModeId;
+  } else if (event.type === 'simulation') {
+    simulation.show(event);
   }
   conversation.apply(event);
 }

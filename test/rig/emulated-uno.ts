@@ -10,15 +10,20 @@ import { createInterface } from 'node:readline';
 import { stop } from './pty-pair.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const SOURCE = join(REPO, 'test', 'rig', 'uno-pty.c');
-const BINARY = join(REPO, '.tmp', 'rig', 'uno-pty');
 export const BOOTLOADER = '/usr/share/arduino/hardware/arduino/avr/bootloaders/atmega/ATmegaBOOT_168_atmega328.hex';
 
-export function buildEmulator(): string {
-  if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= statSync(SOURCE).mtimeMs) return BINARY;
+/** Builds test/rig/<name>.c against libsimavr into .tmp/rig/<name> when missing or older than its source. */
+export function buildSimavrProgram(name: string): string {
+  const source = join(REPO, 'test', 'rig', `${name}.c`);
+  const binary = join(REPO, '.tmp', 'rig', name);
+  if (existsSync(binary) && statSync(binary).mtimeMs >= statSync(source).mtimeMs) return binary;
   mkdirSync(join(REPO, '.tmp', 'rig'), { recursive: true });
-  execFileSync('gcc', ['-O2', '-Wall', '-o', BINARY, SOURCE, '-lsimavr', '-lpthread'], { stdio: 'pipe' });
-  return BINARY;
+  execFileSync('gcc', ['-O2', '-Wall', '-o', binary, source, '-lsimavr', '-lpthread'], { stdio: 'pipe' });
+  return binary;
+}
+
+export function buildEmulator(): string {
+  return buildSimavrProgram('uno-pty');
 }
 
 export interface EmulatedUno {

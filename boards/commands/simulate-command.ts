@@ -1,0 +1,100 @@
+// `boardbridge simulate [sketch] [--fqbn F] [--for 5s] [--until REGEX] [--serial-in TEXT]
+//  [--pin A0=512] [--pin 2=low@1.5s] [--vcd out.vcd] [--json]`: compile, then run the image
+// on a simulated board (avr8js) and report the serial output and what every pin did.
+import { resolve } from 'node:path';
+import { discoverPlatforms } from '../../context-providers/arduino/platforms.js';
+import type { CommandIo, InProcessCommand } from '../command.js';
+import { parsePinInput } from '../simulate/inputs.js';
+import { formatSimulation } from '../simulate/report-text.js';
+import { simulatedBoard } from '../simulate/simulatable.js';
+import { simulate, type SimulationResult } from '../simulate/simulation.js';
+import { VcdWriter } from '../simulate/vcd.js';
+import { parseCommand, parseDuration, parseRegex, UsageError } from './arguments.js';
+import { compileForCommand } from './compile-command.js';
+import type { BoardCommandDeps } from './deps.js';
+import { sketchTarget } from './sketch-target.js';
+
+const USAGE =
+  'boardbridge simulate [sketch] [--fqbn F] [--for 5s] [--until REGEX] [--serial-in TEXT] [--pin A0=512] [--pin 2=low@1.5s] [--vcd out.vcd] [--json] [--trace-limit N] [--wall-limit 60s]';
+
+/** Simulated time allowed in one run; longer runs are better split. */
+const MAX_SIMULATED_MS = 600_000;
+
+export interface SimulationRecord extends SimulationResult {
+  sketch: string;
+  fqbn: string;
+  board: string;
+  vcd?: string;
+}
+
+export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
+  return async (argv, io) => {
+    const { values, positionals } = parseCommand(
+      {
+        args: argv,
+        allowPositionals: true,
+        options: {
+          fqbn: { type: 'string' },
+          for: { type: 'string' },
+          until: { type: 'string' },
+          'serial-in': { type: 'string' },
+          pin: { type: 'string', multiple: true },
+          vcd: { type: 'string' },
+          json: { type: 'boolean' },
+          'trace-limit': { type: 'string' },
+          'wall-limit': { type: 'string' },
+        },
+      },
+      USAGE,
+    );
+    const target = sketchTarget(io.cwd, positionals[0], values.fqbn, USAGE);
+    const forMs = parseDuration(values.for ?? '5s', USAGE);
+    if (forMs <= 0 || forMs > MAX_SIMULATED_MS) throw new UsageError(`--for ${values.for}: give 1ms to ${MAX_SIMULATED_MS / 60_000}m of simulated time`, USAGE);
+    const wallMs = parseDuration(values['wall-limit'] ?? '60s', USAGE);
+    const traceLimit = Number(values['trace-limit'] ?? 1000);
+    if (!Number.isInteger(traceLimit) || traceLimit < 0) throw new UsageError(`--trace-limit ${values['trace-limit']}: give a whole number of changes`, USAGE);
+    const until = values.until === undefined ? undefined : parseRegex(values.until, USAGE);
+
+    const installed = await (deps.arduinoPlatforms?.() ?? discoverPlatforms());
+    const board = simulatedBoard(target.fqbn, installed);
+    const inputs = (values.pin ?? []).map((spec) => parsePinInput(spec, board.naming, USAGE));
+
+    const json = values.json === true;
+    let compileText = '';
+    const compileIo: CommandIo = json ? { ...io, write: (text) => (compileText += text) } : io;
+    const report = await compileForCommand(deps, target.sketch.dir, target.fqbn, compileIo, false);
+    if (!report.success || !report.image) {
+      if (json) io.write(JSON.stringify({ ok: false, sketch: target.sketch.dir, fqbn: target.fqbn, compile: compileText }) + '\n');
+      return 1;
+    }
+    const vcdFile = values.vcd === undefined ? undefined : resolve(io.cwd, values.vcd);
+    let vcd: VcdWriter | undefined;
+    if (!json) io.write(`Simulating ${board.name} (${target.fqbn}) for ${forMs / 1000} s of simulated time; serial output:\n`);
+    const result = await simulate({
+      hex: report.image,
+      clockHz: board.clockHz,
+      pins: board.pins,
+      forSeconds: forMs / 1000,
+      ...(until ? { until } : {}),
+      ...(values['serial-in'] !== undefined ? { serialIn: values['serial-in'] } : {}),
+      inputs,
+      wallLimitMs: wallMs,
+      traceLimit,
+      ...(json ? {} : { onSerial: (text: string) => io.write(text) }),
+      ...(vcdFile ? { onTrace: (trace) => (vcd = new VcdWriter(vcdFile, trace, board.clockHz, board.fqbn)) } : {}),
+      signal: io.signal,
+    });
+    (vcd as VcdWriter | undefined)?.close(result.cycles);
+    const record: SimulationRecord = { ...result, sketch: target.sketch.dir, fqbn: target.fqbn, board: board.name, ...(vcdFile ? { vcd: vcdFile } : {}) };
+    deps.onSimulation?.(record);
+    if (json) {
+      io.write(JSON.stringify({ ok: true, ...record }) + '\n');
+    } else {
+      if (result.serial.bytes > 0 && !result.serial.text.endsWith('\n')) io.write('\n');
+      io.write(formatSimulation(result, `${board.name} (${target.fqbn})`));
+      if (result.trace.dropped > 0) io.write(`Trace: ${result.trace.changes.length} changes kept, ${result.trace.dropped} more counted in the figures above.\n`);
+      if (vcdFile) io.write(`VCD written to ${vcdFile}${(vcd as VcdWriter | undefined)?.truncated ? ' (cut short: too many changes)' : ''}\n`);
+    }
+    return result.stop.reason === 'wall-limit' || result.stop.reason === 'aborted' ? 1 : 0;
+  };
+}

@@ -1,0 +1,157 @@
+// One run of a compiled sketch on the simulated ATmega328P: exact cycle counts for time,
+// scripted inputs applied at their cycle, serial output streamed as the USART sends it, and
+// the run ends at the simulated time, on a matching line, when the sketch halts, or at the
+// wall-clock limit (reported as such).
+import { PinState } from 'avr8js';
+import { AvrMachine } from './avr-machine.js';
+import type { PinInput } from './inputs.js';
+import { PinTrace, type Level, type PinChange, type PinSummary } from './pin-trace.js';
+import type { PinPort } from './variant-ports.js';
+
+export interface SimulationOptions {
+  hex: string;
+  clockHz: number;
+  pins: Array<PinPort & { name: string }>;
+  forSeconds: number;
+  until?: RegExp;
+  serialIn?: string;
+  inputs?: PinInput[];
+  /** Wall-clock limit in milliseconds. */
+  wallLimitMs: number;
+  /** How many pin changes the returned trace keeps (the summary counts them all). */
+  traceLimit: number;
+  onSerial?(text: string): void;
+  /** Called before the run starts, to attach e.g. a VCD writer. */
+  onTrace?(trace: PinTrace): void;
+  signal?: AbortSignal;
+}
+
+export type StopReason = 'time' | 'until' | 'halted' | 'wall-limit' | 'aborted';
+
+/** Serial text kept in the result; the rest streams through onSerial only. */
+const SERIAL_KEPT = 64 * 1024;
+
+export interface SimulationResult {
+  mcu: 'atmega328p';
+  clockHz: number;
+  cycles: number;
+  simulatedSeconds: number;
+  wallSeconds: number;
+  stop: { reason: StopReason; detail: string };
+  serial: { text: string; bytes: number; truncated: boolean; baud?: number };
+  pins: PinSummary[];
+  trace: { changes: PinChange[]; dropped: number };
+}
+
+export async function simulate(options: SimulationOptions): Promise<SimulationResult> {
+  const machine = new AvrMachine(options.hex, options.clockHz);
+  const { cpu, usart, adc } = machine;
+  const trace = new PinTrace(options.pins.map((p) => ({ number: p.pin, name: p.name, level: 'z' as Level })), options.clockHz, options.traceLimit);
+  options.onTrace?.(trace);
+  const driven = new Map<number, 0 | 1>();
+  const levelOf = (index: number): Level => {
+    const { port, bit, pin } = options.pins[index];
+    const state = machine.ports.get(port)!.pinState(bit);
+    if (state === PinState.High) return 1;
+    if (state === PinState.Low) return 0;
+    return driven.get(pin) ?? (state === PinState.InputPullUp ? 1 : 'z');
+  };
+  for (const name of AvrMachine.portNames()) {
+    const indices = options.pins.flatMap((p, i) => (p.port === name ? [i] : []));
+    const port = machine.ports.get(name)!;
+    port.addListener(() => {
+      for (const i of indices) {
+        const { bit, pin } = options.pins[i];
+        // avr8js reads an input's PIN bit from the outside level only: a pull-up with nothing
+        // driving the pin has to be that outside level, as on the chip.
+        if (!driven.has(pin) && port.pinState(bit) === PinState.InputPullUp) port.setPin(bit, true);
+        trace.record(cpu.cycles, i, levelOf(i));
+      }
+    });
+  }
+
+  const applyInput = (input: PinInput) => {
+    const index = options.pins.findIndex((p) => p.pin === input.pin);
+    if (input.kind === 'analog') {
+      adc.channelValues[input.channel] = (input.value / 1024) * adc.avcc;
+      return;
+    }
+    driven.set(input.pin, input.level);
+    const { port, bit } = options.pins[index];
+    machine.ports.get(port)!.setPin(bit, input.level === 1);
+    trace.record(cpu.cycles, index, levelOf(index));
+  };
+  for (const input of options.inputs ?? []) {
+    const at = Math.round(input.atSeconds * options.clockHz);
+    if (at === 0) applyInput(input);
+    else cpu.addClockEvent(() => applyInput(input), at);
+  }
+
+  let stop: { reason: StopReason; detail: string } | undefined;
+  let serialText = '';
+  let serialBytes = 0;
+  let line = '';
+  const decoder = new TextDecoder();
+  usart.onByteTransmit = (byte) => {
+    serialBytes++;
+    const text = decoder.decode(new Uint8Array([byte]), { stream: true });
+    if (serialText.length < SERIAL_KEPT) serialText += text;
+    options.onSerial?.(text);
+    if (!options.until || stop) return;
+    if (text === '\n') {
+      if (options.until.test(line.replace(/\r$/, ''))) stop = { reason: 'until', detail: `the line "${line.replace(/\r$/, '')}" matched ${options.until}` };
+      line = '';
+    } else if (line.length < 4096) line += text;
+  };
+  const toSend = [...Buffer.from(unescapeSerial(options.serialIn ?? ''))];
+  const feed = () => {
+    if (toSend.length > 0 && usart.rxEnable && !usart.rxBusy) usart.writeByte(toSend.shift()!);
+  };
+  usart.onRxComplete = feed;
+
+  const endCycle = Math.round(options.forSeconds * options.clockHz);
+  const chunk = Math.max(1, Math.round(options.clockHz / 1000));
+  const started = performance.now();
+  let lastYield = started;
+  const halt = () => stop !== undefined;
+  while (!stop) {
+    if (cpu.cycles >= endCycle) {
+      stop = { reason: 'time', detail: `${options.forSeconds} s of simulated time passed` };
+      break;
+    }
+    feed();
+    machine.runUntil(Math.min(endCycle, cpu.cycles + chunk), halt);
+    if (stop) break;
+    if (machine.halted) {
+      stop = { reason: 'halted', detail: `the sketch stopped (interrupts off, waiting forever at 0x${(cpu.pc * 2).toString(16)})` };
+      break;
+    }
+    const now = performance.now();
+    if (now - started > options.wallLimitMs) {
+      stop = { reason: 'wall-limit', detail: `the wall-clock limit of ${options.wallLimitMs / 1000} s ran out` };
+      break;
+    }
+    if (now - lastYield > 50) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+      if (options.signal?.aborted) stop = { reason: 'aborted', detail: 'the run was cancelled' };
+    }
+  }
+  const baud = usart.txEnable ? Math.round(usart.baudRate) : undefined;
+  return {
+    mcu: 'atmega328p',
+    clockHz: options.clockHz,
+    cycles: cpu.cycles,
+    simulatedSeconds: cpu.cycles / options.clockHz,
+    wallSeconds: (performance.now() - started) / 1000,
+    stop,
+    serial: { text: serialText, bytes: serialBytes, truncated: serialText.length >= SERIAL_KEPT, ...(baud ? { baud } : {}) },
+    pins: trace.summary(),
+    trace: { changes: trace.changes, dropped: trace.dropped },
+  };
+}
+
+/** `--serial-in 'hello\n'` from a shell: \n, \r, \t and \\ as their characters. */
+export function unescapeSerial(text: string): string {
+  return text.replace(/\\([nrt\\])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', '\\': '\\' })[c]!);
+}

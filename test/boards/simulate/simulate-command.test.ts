@@ -1,0 +1,146 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { boardCommands, SerialHub, ArduinoBuilder, debianLayout } from '../../../boards/index.js';
+import type { SimulationRecord } from '../../../boards/commands/simulate-command.js';
+import { recordedIo } from '../../rig/command-io.js';
+import { copyOfSketch, sketchFolder } from '../../rig/sketches.js';
+import { ANALOG_ECHO, EXITS, INTERRUPT_COUNTER, PWM_QUARTER, SERIAL_TEXT, SHOUTER } from '../../rig/simulate-sketches.js';
+
+const builder = new ArduinoBuilder('/usr/bin/arduino-builder', debianLayout('/nonexistent-sketchbook'));
+const records: SimulationRecord[] = [];
+const commands = boardCommands({
+  hub: new SerialHub(),
+  tool: builder,
+  requestUploadConsent: async () => undefined,
+  onSimulation: (record) => records.push(record),
+});
+
+async function simulateJson(argv: string[]): Promise<SimulationRecord & { ok: boolean }> {
+  const io = recordedIo();
+  const code = await commands.get('simulate')!([...argv, '--json'], io);
+  expect(code, io.output()).toBe(0);
+  return JSON.parse(io.output());
+}
+
+describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
+  it('runs Blink on the Uno: D13 toggles with a period of 1.000 s and a 50 % duty', async () => {
+    const sketch = copyOfSketch(join(import.meta.dirname, '../../../examples/Blink'));
+    const io = recordedIo();
+    expect(await commands.get('simulate')!([sketch, '--fqbn', 'arduino:avr:uno', '--for', '3.2s'], io)).toBe(0);
+    const text = io.output();
+    expect(text).toContain('Blink ready');
+    expect(text).toMatch(/D13: 4 rising edges, period 1\.000 s \(1\.000 Hz\), duty 50 %, ends high/);
+    expect(text).toMatch(/3\.200 s simulated in [\d.]+ s wall/);
+    const record = records.at(-1)!;
+    const d13 = record.pins.find((pin) => pin.pin === 'D13')!;
+    expect(Math.abs(d13.periodSeconds! - 1) / 1).toBeLessThan(0.001);
+    expect(record.clockHz).toBe(16_000_000);
+    expect(record.stop.reason).toBe('time');
+  });
+
+  it('prints the serial text exactly as the sketch sent it, at the baud it set', async () => {
+    const result = await simulateJson([sketchFolder('Hello', SERIAL_TEXT), '--fqbn', 'arduino:avr:uno', '--for', '200ms']);
+    expect(result.serial.text).toBe('hello from the simulated uno\r\n2 + 3 = 5\r\n');
+    expect(result.serial.baud).toBeGreaterThan(9500);
+    expect(result.serial.baud).toBeLessThan(9700);
+  });
+
+  it('feeds --serial-in to the sketch’s serial input', async () => {
+    const result = await simulateJson([sketchFolder('Shouter', SHOUTER), '--fqbn', 'arduino:avr:uno', '--serial-in', 'hello\\nagain\\n', '--until', '^AGAIN', '--for', '3s']);
+    expect(result.serial.text).toBe('HELLO\r\nAGAIN\r\n');
+    expect(result.stop.reason).toBe('until');
+  });
+
+  it('reads a scripted analog value on A0 and stops on the line that matches --until', async () => {
+    const result = await simulateJson([sketchFolder('Analog', ANALOG_ECHO), '--fqbn', 'arduino:avr:uno', '--pin', 'A0=512', '--until', '^A0=', '--for', '2s']);
+    expect(result.serial.text).toBe('A0=512\r\n');
+    expect(result.stop.reason).toBe('until');
+    expect(result.simulatedSeconds).toBeLessThan(0.1);
+  });
+
+  it('fires attachInterrupt on D2 when a scripted level change pulls it low', async () => {
+    const result = await simulateJson([
+      sketchFolder('Interrupt', INTERRUPT_COUNTER),
+      '--fqbn',
+      'arduino:avr:uno',
+      '--pin',
+      '2=low@200ms',
+      '--pin',
+      '2=high@300ms',
+      '--pin',
+      '2=low@400ms',
+      '--for',
+      '600ms',
+    ]);
+    expect(result.serial.text).toBe('falls=1\r\nfalls=2\r\n');
+    expect(result.pins.find((pin) => pin.pin === 'D2')).toMatchObject({ fallingEdges: 2, risingEdges: 1, level: 0 });
+  });
+
+  it('measures analogWrite(9, 64) as a 25 % duty at the Uno’s 490 Hz PWM', async () => {
+    const result = await simulateJson([sketchFolder('Pwm', PWM_QUARTER), '--fqbn', 'arduino:avr:uno', '--for', '200ms', '--trace-limit', '10']);
+    const d9 = result.pins.find((pin) => pin.pin === 'D9')!;
+    expect(d9.dutyPercent).toBeCloseTo((65 / 256) * 100, 0);
+    expect(d9.frequencyHz).toBeCloseTo(16e6 / 64 / 510, 0);
+    expect(result.trace.changes).toHaveLength(10);
+    expect(result.trace.dropped).toBeGreaterThan(100);
+  });
+
+  it('prints PWM as period, frequency and duty in the pin summary', async () => {
+    const io = recordedIo();
+    expect(await commands.get('simulate')!([sketchFolder('Pwm', PWM_QUARTER), '--fqbn', 'arduino:avr:uno', '--for', '100ms'], io)).toBe(0);
+    expect(io.output()).toMatch(/^ {2}D9: \d+ rising edges, period 2\.040 ms \(490\.2 Hz\), duty 25 %, ends (high|low)$/m);
+  });
+
+  it('takes the clock from build.f_cpu: the 8 MHz Pro Mini blinks at the same 1 Hz', async () => {
+    const sketch = copyOfSketch(join(import.meta.dirname, '../../../examples/Blink'));
+    const result = await simulateJson([sketch, '--fqbn', 'arduino:avr:pro:cpu=8MHzatmega328', '--for', '2.2s']);
+    expect(result.clockHz).toBe(8_000_000);
+    expect(result.pins.find((pin) => pin.pin === 'D13')!.periodSeconds).toBeCloseTo(1, 2);
+  });
+
+  it('ends the run when the sketch halts (exit), well before --for', async () => {
+    const result = await simulateJson([sketchFolder('Exits', EXITS), '--fqbn', 'arduino:avr:nano:cpu=atmega328', '--for', '5s']);
+    expect(result.serial.text).toBe('bye\r\n');
+    expect(result.stop.reason).toBe('halted');
+    expect(result.simulatedSeconds).toBeLessThan(1);
+  });
+
+  it('stops a run at the wall-clock limit and says so', async () => {
+    const io = recordedIo();
+    const sketch = copyOfSketch(join(import.meta.dirname, '../../../examples/Blink'));
+    expect(await commands.get('simulate')!([sketch, '--fqbn', 'arduino:avr:uno', '--for', '10m', '--wall-limit', '300ms'], io)).toBe(1);
+    expect(io.output()).toContain('Stopped: the wall-clock limit of 0.3 s ran out.');
+  });
+
+  it('refuses the Mega as not simulatable and lists the boards that are', async () => {
+    const io = recordedIo();
+    const run = commands.get('simulate')!([sketchFolder('Hello', SERIAL_TEXT), '--fqbn', 'arduino:avr:mega:cpu=atmega2560'], io);
+    await expect(run).rejects.toThrow(/^not simulatable: Arduino Mega or Mega 2560 \(arduino:avr:mega:cpu=atmega2560\) has build\.mcu=atmega2560\..*arduino:avr:uno.*arduino:avr:nano:cpu=atmega328.*arduino:avr:pro:cpu=8MHzatmega328/);
+  });
+
+  it('says which --pin it cannot read and what it takes', async () => {
+    const io = recordedIo();
+    const run = commands.get('simulate')!([sketchFolder('Hello', SERIAL_TEXT), '--fqbn', 'arduino:avr:uno', '--pin', 'A9=3'], io);
+    await expect(run).rejects.toThrow(/--pin "A9=3": this board has no pin A9 \(pins 0–19, A0, A1, A2, A3, A4, A5, A6, A7\)/);
+  });
+
+  it('writes a VCD trace that names every pin and has D13’s edges at their simulated times', async () => {
+    const sketch = copyOfSketch(join(import.meta.dirname, '../../../examples/Blink'));
+    const vcd = join(sketch, 'out.vcd');
+    await simulateJson([sketch, '--fqbn', 'arduino:avr:uno', '--for', '1.1s', '--vcd', vcd]);
+    const text = readFileSync(vcd, 'utf8');
+    expect(text).toContain('$timescale 1ns $end');
+    expect(text).toMatch(/\$var wire 1 \S+ D13 \$end/);
+    expect(text.trimEnd().endsWith('#1100000000')).toBe(true);
+    // libsigrok's VCD reader is what PulseView opens files with; it re-dumps the file at 1 MHz.
+    const { stdout } = await promisify(execFile)('sigrok-cli', ['-i', vcd, '-I', 'vcd:downsample=1000', '-O', 'vcd']);
+    const id = /\$var wire 1 (\S+) D13 \$end/.exec(stdout)![1];
+    const edges = [...stdout.matchAll(new RegExp(`#(\\d+) ([^#]*)`, 'g'))].flatMap((m) => (m[2].split(/\s+/).includes(`1${id}`) ? [Number(m[1])] : []));
+    expect(edges).toHaveLength(2);
+    expect(edges[1] - edges[0]).toBeGreaterThan(999_000);
+    expect(edges[1] - edges[0]).toBeLessThan(1_001_000);
+  });
+});
