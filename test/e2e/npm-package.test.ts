@@ -89,7 +89,10 @@ describe('the npm package', () => {
     expect(files).toContain('dist/boards/data/microchip-families.json');
     expect(files).toContain('ide-plugins/panel/index.html');
     expect(files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
-    expect(files.filter((f) => /^(test|bench|docs|examples|bridge|boards|context-providers)\//.test(f) || f.startsWith('dist/bench/') || f.endsWith('.ts') || f.endsWith('.map'))).toEqual([]);
+    // boards/data/*.json are the cited data files (the copies tsc writes into dist/ are re-indented).
+    expect(files).toContain('boards/data/esp32-chips.json');
+    const cited = (f: string) => /^boards\/data\/[^/]+\.json$/.test(f);
+    expect(files.filter((f) => (/^(test|bench|docs|examples|bridge|boards|context-providers)\//.test(f) && !cited(f)) || f.startsWith('dist/bench/') || f.endsWith('.ts') || f.endsWith('.map'))).toEqual([]);
     expect(packed.size).toBeLessThan(BUDGET.packedBytes);
     expect(packed.entryCount).toBeLessThan(BUDGET.files);
   });
