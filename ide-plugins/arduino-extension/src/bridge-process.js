@@ -5,7 +5,7 @@
 // extension host re-attaches to the same session. `--idle-exit` makes the bridge stop by
 // itself once no panel has been connected for a while (the IDE was closed).
 const { spawn } = require('node:child_process');
-const { closeSync, mkdirSync, openSync, readFileSync } = require('node:fs');
+const { closeSync, existsSync, mkdirSync, openSync, readFileSync } = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 
@@ -19,7 +19,8 @@ const START_TIMEOUT_MS = 60_000;
  */
 function serveArgs(o) {
   // The panel shows in the IDE's own view: no external browser.
-  const args = [...o.command.slice(1), 'serve', o.sketch, '--no-open'];
+  // The IDE remembers the agent picked on the panel in boardbridge.agent, not the config file.
+  const args = [...o.command.slice(1), 'serve', o.sketch, '--no-open', '--no-remember-agent'];
   if (o.board) args.push('--board', o.board);
   if (o.agentCommand) args.push('--agent-command', o.agentCommand);
   else if (o.agent) args.push('--agent', o.agent);
@@ -74,7 +75,10 @@ class BridgeProcess {
     return { pid: this.pid, url: this.url, logFile: this.options.logFile };
   }
 
-  /** Resolves with the panel URL; rejects with what the bridge said when it fails to start. */
+  /**
+   * Resolves with the panel URL; rejects when the bridge fails to start, with `log` (what it
+   * said) and `commandIsCause` (whether the command itself is what failed).
+   */
   start() {
     const { command, args, cwd, env, logFile } = this.options;
     mkdirSync(path.dirname(logFile), { recursive: true });
@@ -103,9 +107,17 @@ class BridgeProcess {
         if (error) reject(error);
         else resolve(url);
       };
-      const fail = (why) => finish(new Error(`${why}. boardbridge said:\n${said().trim() || '(nothing)'}\nCheck the setting boardbridge.command (now ${JSON.stringify(command)}).`));
-      const timer = setTimeout(() => fail(`boardbridge serve printed no panel URL within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
-      child.on('error', (error) => fail(`boardbridge could not be started (${error.message})`));
+      // `commandIsCause`: the program the setting names did not start, or what ran is not boardbridge.
+      const fail = (why, commandIsCause) => {
+        const error = new Error(why);
+        error.log = said().trim();
+        error.commandIsCause = commandIsCause ?? !/^boardbridge[: ]/m.test(error.log);
+        finish(error);
+      };
+      const timer = setTimeout(() => fail(`boardbridge serve printed no panel URL within ${START_TIMEOUT_MS / 1000} s`, false), START_TIMEOUT_MS);
+      child.on('error', (error) =>
+        existsSync(cwd) ? fail(`${JSON.stringify(command[0])} could not be started (${error.message})`, true) : fail(`the sketch folder ${cwd} does not exist`, false),
+      );
       child.on('exit', (code, signal) => fail(`boardbridge serve stopped (${signal ?? 'exit ' + code}) before the panel was ready`));
       poll = setInterval(() => {
         const match = URL_PATTERN.exec(said());
