@@ -61,6 +61,13 @@ describe('boardbridge serve when no agent is ready', () => {
     await screenshot(page, 'first-run-no-agent');
   });
 
+  it('answers a prompt sent while no agent runs with what to do instead', async () => {
+    await page.fill('#prompt', 'hello?');
+    await page.press('#prompt', 'Enter');
+    await page.waitForSelector('#problem:not([hidden])', WAIT);
+    expect(await page.textContent('#problem')).toBe('no agent is running — start one of the agents listed above');
+  });
+
   it('tries the same agent again from the panel, without restarting the bridge', async () => {
     await page.click('#agent-retry');
     await page.waitForSelector('body[data-agent="starting"]', WAIT);
