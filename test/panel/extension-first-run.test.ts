@@ -140,6 +140,16 @@ describe('the extension when no agent is ready (stand-in VS Code API)', () => {
     expect(readFileSync(`/proc/${extension.bridge!.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--agent', 'claude', '--no-remember-agent']));
   });
 
+  it('shows a bridge that stops while its panel is shown, with what it said and Restart (stand-in)', async () => {
+    process.kill(extension.bridge!.pid!, 'SIGTERM');
+    await page.waitForSelector('body[data-state="bridge-failed"]', WAIT);
+    expect(await page.textContent('#failure')).toBe('boardbridge serve stopped.');
+    expect(await page.textContent('#said')).toContain('boardbridge panel for');
+    await page.click('#restart');
+    const frame = await panelFrame();
+    await frame.waitForSelector('body[data-agent="ready"]', WAIT);
+  });
+
   it('does not blame boardbridge.command when boardbridge itself refuses to start (stand-in)', async () => {
     config.embedFrom = ['x; script-src *'];
     await restart();

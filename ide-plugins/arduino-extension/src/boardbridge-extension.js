@@ -19,6 +19,8 @@ const { webviewHtml } = require('./webview-html.js');
 const VIEW_ID = 'boardbridge.panel';
 /** workspaceState key: the running bridge ({ sketch, pid, url, logFile }) a reloaded window re-attaches to. */
 const SAVED_BRIDGE = 'boardbridge.bridge';
+/** How often the extension checks that the bridge it shows still runs. */
+const BRIDGE_CHECK_MS = 2000;
 
 class BoardbridgeExtension {
   /**
@@ -110,7 +112,21 @@ class BoardbridgeExtension {
       }
     }
     this.bridgeWatches = watchBuffers(this.vscode, sketch, (buffers) => this.toPanel({ type: 'buffers', buffers }));
+    if (this.url) this.bridgeWatches.push(this.watchBridge(this.bridge));
     this.render();
+  }
+
+  /** A bridge that stops while its panel is shown (a crash, --idle-exit) leaves its message and Restart in the view. */
+  watchBridge(bridge) {
+    const timer = setInterval(() => {
+      if (bridge !== this.bridge || bridge.running) return;
+      clearInterval(timer);
+      this.url = undefined;
+      const said = bridge.logTail();
+      this.failed({ message: 'boardbridge serve stopped.', said, logFile: bridge.options.logFile });
+    }, BRIDGE_CHECK_MS);
+    timer.unref?.();
+    return { dispose: () => clearInterval(timer) };
   }
 
   /** Ends the bridge and its agent (restart, another sketch). */

@@ -70,6 +70,20 @@ class BridgeProcess {
     return bridge;
   }
 
+  /** Whether the bridge process still runs. */
+  get running() {
+    return Boolean(this.pid) && alive(this.pid);
+  }
+
+  /** The end of what the bridge wrote to its log. */
+  logTail() {
+    try {
+      return readFileSync(this.options.logFile, 'utf8').slice(-8000).trim();
+    } catch {
+      return '';
+    }
+  }
+
   /** What to remember for a later `reattach`. */
   saved() {
     return { pid: this.pid, url: this.url, logFile: this.options.logFile };
@@ -90,13 +104,7 @@ class BridgeProcess {
       closeSync(log);
     }
     this.pid = child.pid;
-    const said = () => {
-      try {
-        return readFileSync(logFile, 'utf8').slice(-8000);
-      } catch {
-        return '';
-      }
-    };
+    const said = () => this.logTail();
     return new Promise((resolve, reject) => {
       let poll;
       const finish = (error, url) => {
