@@ -116,17 +116,21 @@ export class PanelHub {
         if (agent) this.broadcast({ type: 'agent_chosen', agent });
       } catch (error) {
         failure = error;
-        const hint = error instanceof BridgeError ? error.hint : undefined;
-        this.unavailable = { reason: errorMessage(error), ...(hint ? { hint } : {}), choices: agentChoices() };
-        this.broadcast({ type: 'agent_unavailable', ...this.unavailable });
-        // The Board tab works without an agent.
-        if (!this.context && !this.contextProblem) void this.refreshContext();
+        this.unavailableBecause(error);
       }
     })();
     this.starting = { agent: title, done };
     await done;
     this.starting = undefined;
     return failure;
+  }
+
+  private unavailableBecause(error: unknown): void {
+    const hint = error instanceof BridgeError ? error.hint : undefined;
+    this.unavailable = { reason: errorMessage(error), ...(hint ? { hint } : {}), choices: agentChoices() };
+    this.broadcast({ type: 'agent_unavailable', ...this.unavailable });
+    // The Board tab works without an agent.
+    if (!this.context && !this.contextProblem) void this.refreshContext();
   }
 
   attach(session: BridgeSession): void {
@@ -223,7 +227,7 @@ export class PanelHub {
       case 'mode':
         return session!.setMode(message.modeId);
       case 'restart':
-        return session!.restart();
+        return this.restartAgent(session!);
       case 'selection': {
         const next: Selection = {
           ...this.selection,
@@ -304,6 +308,18 @@ export class PanelHub {
       this.setBusy(false);
     }
     await this.refreshContext();
+  }
+
+  // An agent that cannot start again (its login expired, it was uninstalled) leaves the choices.
+  private async restartAgent(session: BridgeSession): Promise<void> {
+    try {
+      await session.restart();
+    } catch (error) {
+      if (!this.options.startAgent) throw error;
+      this.session = undefined;
+      await session.close();
+      this.unavailableBecause(error);
+    }
   }
 
   private setBusy(busy: boolean): void {
