@@ -14,8 +14,14 @@ describe('the agents a panel offers', () => {
     const choices = agentChoices({ PATH: '/nonexistent', ANTHROPIC_API_KEY: 'sk-ant-x' });
     expect(choices.map((c) => c.id)).toEqual(KNOWN_AGENTS.map((p) => p.id));
     const gemini = choices.find((c) => c.id === 'gemini')!;
-    expect(gemini).toMatchObject({ install: 'npm install -g @google/gemini-cli', login: 'gemini', loginNote: 'choose "Login with Google" once, then quit', keyEnv: ['GEMINI_API_KEY'], keySet: [] });
+    expect(gemini).toMatchObject({ install: 'npm install -g @google/gemini-cli', login: 'gemini', keyEnv: ['GEMINI_API_KEY'], keySet: [] });
     expect(choices.find((c) => c.id === 'claude')).toMatchObject({ login: 'claude /login', keySet: ['ANTHROPIC_API_KEY'] });
+    // A profile's advice after its login command is a note of its own, without the parentheses.
+    for (const c of choices) {
+      expect(c.login).not.toMatch(/\s{2}|\(/);
+      if (c.loginNote) expect(c.loginNote).not.toMatch(/^\(|\)$/);
+    }
+    expect(choices.some((c) => c.loginNote)).toBe(true);
     // boardbridge's own node_modules holds these agents here, so they count as installed even without PATH.
     expect(gemini.installed).toBe(true);
     expect(gemini.command).toMatch(/node_modules\/\.bin\/gemini$/);

@@ -1,7 +1,7 @@
 // The extension's first run where no agent is ready, against a stand-in for the VS Code
 // API (the real IDE cannot run here; the code-server run belongs with the install issue).
 // Behind the stand-in everything is real: `boardbridge serve` started from a one-line
-// boardbridge.command, the default agent (the real Gemini CLI) refusing to start without
+// boardbridge.command, the agent set in boardbridge.agent (the real Gemini CLI) refusing to start without
 // credentials in an empty HOME, the real claude-code-acp offline against the scripted model
 // server, and the webview in headless Chromium at the width of a side view.
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KNOWN_AGENTS } from '../../bridge/agents/profiles.js';
 import { agentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
 import { cliMain, repoRoot, tempSketch } from '../e2e/run-cli.js';
@@ -67,7 +68,8 @@ beforeAll(async () => {
   webview = new StandInWebview(page);
   await webview.listen();
   // The command as people type it: one line, the paths quoted.
-  config = { command: `${quote(process.execPath)} ${quote(cliMain)}`, embedFrom: [webview.origin], idleExitSeconds: 30 };
+  // boardbridge.agent names Gemini, whose credentials are not in this HOME.
+  config = { command: `${quote(process.execPath)} ${quote(cliMain)}`, agent: 'gemini', embedFrom: [webview.origin], idleExitSeconds: 30 };
   vscode = standInVscode({ folder: sketch, config });
   const context = { subscriptions: [] as unknown[], logUri: { fsPath: logDir } };
   extension = new BoardbridgeExtension(vscode.api, context, { ...env, BOARDBRIDGE_STATE_DIR: path.join(temp.root, 'state') });
@@ -91,7 +93,7 @@ describe('the extension when no agent is ready (stand-in VS Code API)', () => {
     expect(await frame.textContent('#agent-reason')).toContain('Gemini CLI needs authentication');
     const reason = await frame.locator('#agent-reason').evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
     expect(reason.scroll).toBeLessThanOrEqual(reason.client);
-    expect(await frame.locator('#agent-choices li').count()).toBe(3);
+    expect(await frame.locator('#agent-choices li').count()).toBe(KNOWN_AGENTS.length);
     expect(agentChildren(extension.bridge!.pid!)).toBe(0);
     await screenshot(page, 'extension-first-run-no-agent');
   });

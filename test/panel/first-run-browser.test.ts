@@ -1,6 +1,6 @@
 // The first run of `boardbridge serve` on a machine where no agent is ready, in real
 // headless Chromium: HOME is an empty temporary folder (only Claude Code's onboarding
-// marked done, as test/support/agents.ts sets it up), so the default agent, the real
+// marked done, as test/support/agents.ts sets it up), so the agent asked for, the real
 // Gemini CLI from node_modules, finds no credentials and refuses to start a session. The
 // bridge stays up, the panel says why and lists the agents; the person tries again, then
 // picks Claude, which runs the real claude-code-acp offline against the scripted model
@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { KNOWN_AGENTS } from '../../bridge/agents/profiles.js';
 import { agentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
 import { tempSketch } from '../e2e/run-cli.js';
@@ -29,7 +30,8 @@ beforeAll(async () => {
   // Claude's key and model address are in the environment; Gemini's key is not.
   const env = agentLaunch('claude-code-acp', model.url, root).env;
   home = env.HOME;
-  served = await startServe([sketch], { ...env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state'), CI: 'true' }, () => model.close());
+  // Named, so the case stays the same whichever agent boardbridge picks by default.
+  served = await startServe([sketch, '--agent', 'gemini'], { ...env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state'), CI: 'true' }, () => model.close());
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
 });
@@ -51,9 +53,8 @@ describe('boardbridge serve when no agent is ready', () => {
     await page.waitForSelector('body[data-agent="unavailable"]', WAIT);
     expect(await page.textContent('#agent-reason')).toContain('Gemini CLI needs authentication: Gemini API key is missing or not configured.');
     expect(await page.textContent('#agent-hint')).toContain('set GEMINI_API_KEY');
-    expect(await page.locator('#agent-choices li').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset.agent))).toEqual(['gemini', 'claude', 'codex']);
+    expect(await page.locator('#agent-choices li').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset.agent))).toEqual(KNOWN_AGENTS.map((p) => p.id));
     expect(await page.textContent('#agent-choices li[data-agent="claude"] [data-action="login"] code')).toBe('claude /login');
-    expect(await page.textContent('#agent-choices li[data-agent="gemini"] [data-action="login"]')).toContain('choose "Login with Google" once');
     expect(await page.textContent('#agent-choices li[data-agent="claude"]')).toContain('ANTHROPIC_API_KEY is set');
     // The reason wraps inside the panel instead of running off its edge.
     const box = await page.locator('#agent-reason').evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { WebSocket } from 'ws';
+import { KNOWN_AGENTS } from '../../bridge/agents/profiles.js';
 import { repoRoot, runCli, tempSketch } from '../e2e/run-cli.js';
 import { startServe } from './serve-process.js';
 
@@ -41,7 +42,7 @@ describe('boardbridge serve on bad input', () => {
       });
       const unavailable = snapshot.agentUnavailable as { reason: string; choices: { id: string; login?: string }[] };
       expect(unavailable.reason).toMatch(/^false exited with code 1 during/);
-      expect(unavailable.choices.map((c) => c.id)).toEqual(['gemini', 'claude', 'codex']);
+      expect(unavailable.choices.map((c) => c.id)).toEqual(KNOWN_AGENTS.map((p) => p.id));
     } finally {
       await served.stop();
     }
@@ -74,7 +75,7 @@ describe('boardbridge serve when the agent cannot start again', () => {
       socket.send(JSON.stringify({ type: 'restart' }));
       const unavailable = (await next((m) => m.type === 'agent_unavailable')) as { reason: string; choices: { id: string }[] };
       expect(unavailable.reason).toMatch(/exited with code 3 during start-up/);
-      expect(unavailable.choices.map((c) => c.id)).toEqual(['gemini', 'claude', 'codex']);
+      expect(unavailable.choices.map((c) => c.id)).toEqual(KNOWN_AGENTS.map((p) => p.id));
       expect(served.agentProcesses()).toBe(0);
     } finally {
       socket.close();
