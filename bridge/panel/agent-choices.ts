@@ -2,6 +2,7 @@
 // profile for, installed or not, each with one command that installs it and one
 // that logs in. Built from the profiles alone; this is the one place to point at
 // richer readiness checks (logged in or not) once the agents' own files are read.
+import { findExecutable } from '../../boards/executables.js';
 import { KNOWN_AGENTS, type AgentProfile } from '../agents/profiles.js';
 import { locate } from '../agents/resolve.js';
 import type { AgentChoice } from './protocol.js';
@@ -11,6 +12,14 @@ export function agentChoices(env: NodeJS.ProcessEnv = process.env): AgentChoice[
     const found = locate(profile, env);
     const keys = profile.authEnv.map((h) => h.env);
     const login = loginOf(profile);
+    const program = login.login?.split(/\s+/)[0];
+    let loginNeeds: string | undefined;
+    if (program && !findExecutable(program, env.PATH)) {
+      // The agent logs in with its own executable (`gemini`): the one found, also outside PATH.
+      if (found && profile.executables.includes(program)) login.login = `${shellQuoted(found.command)}${login.login!.slice(program.length)}`;
+      // An adapter's login may need the agent's own CLI (`claude /login`), which the adapter does not bring.
+      else loginNeeds = program;
+    }
     return {
       id: profile.id,
       title: profile.title,
@@ -18,6 +27,7 @@ export function agentChoices(env: NodeJS.ProcessEnv = process.env): AgentChoice[
       ...(found ? { command: found.command } : {}),
       ...(profile.npmPackage ? { install: `npm install -g ${profile.npmPackage}` } : {}),
       ...login,
+      ...(loginNeeds ? { loginNeeds } : {}),
       keyEnv: keys,
       keySet: keys.filter((k) => env[k]),
     };
@@ -30,3 +40,5 @@ function loginOf(profile: AgentProfile): { login?: string; loginNote?: string } 
   const [command, note] = profile.loginCommand.split(/\s{2,}/, 2);
   return { login: command.trim(), ...(note ? { loginNote: note.replace(/^\((.*)\)$/, '$1').trim() } : {}) };
 }
+
+const shellQuoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);

@@ -63,6 +63,8 @@ export interface AgentChoice {
   /** One command that logs in (run once in a terminal). */
   login?: string;
   loginNote?: string;
+  /** The login command's program, when it is not on PATH. */
+  loginNeeds?: string;
   /** Variables that hold a key instead of a login, and those of them that are set. */
   keyEnv: string[];
   keySet: string[];

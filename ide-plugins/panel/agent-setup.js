@@ -62,7 +62,7 @@ export class AgentSetup {
     head.append(start);
     item.append(head);
     if (c.install && !c.installed) item.append(this.step('Install:', c.install, c.id, 'install'));
-    if (c.login) item.append(this.step('Log in once:', c.login, c.id, 'login', c.loginNote));
+    if (c.login) item.append(this.step('Log in once:', c.login, c.id, 'login', [c.loginNote, c.loginNeeds && `needs ${c.loginNeeds} on PATH, which is not there`].filter(Boolean).join('; ')));
     if (c.keyEnv.length) {
       const set = c.keySet.length ? ` (${c.keySet.join(', ')} is set)` : '';
       item.append(el('div', 'step quiet', `or give it a key: ${c.keyEnv.join(' or ')} in the environment boardbridge starts in${set}`));

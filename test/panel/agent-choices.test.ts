@@ -14,8 +14,13 @@ describe('the agents a panel offers', () => {
     const choices = agentChoices({ PATH: '/nonexistent', ANTHROPIC_API_KEY: 'sk-ant-x' });
     expect(choices.map((c) => c.id)).toEqual(KNOWN_AGENTS.map((p) => p.id));
     const gemini = choices.find((c) => c.id === 'gemini')!;
-    expect(gemini).toMatchObject({ install: 'npm install -g @google/gemini-cli', login: 'gemini', keyEnv: ['GEMINI_API_KEY'], keySet: [] });
+    expect(gemini).toMatchObject({ install: 'npm install -g @google/gemini-cli', keyEnv: ['GEMINI_API_KEY'], keySet: [] });
+    // Found only in boardbridge's node_modules, not on PATH: the login runs that executable.
+    expect(gemini.login).toBe(gemini.command);
+    expect(gemini.loginNeeds).toBeUndefined();
     expect(choices.find((c) => c.id === 'claude')).toMatchObject({ login: 'claude /login', keySet: ['ANTHROPIC_API_KEY'] });
+    // The adapter is installed, the `claude` CLI its login runs is not: said, not hidden.
+    expect(choices.find((c) => c.id === 'claude')!.loginNeeds).toBe('claude');
     // A profile's advice after its login command is a note of its own, without the parentheses.
     for (const c of choices) {
       expect(c.login).not.toMatch(/\s{2}|\(/);
