@@ -107,9 +107,9 @@ async function serve(flags: ServeFlags): Promise<number> {
     const { loadConfig, resolveAgent } = await import('../agents/resolve.js');
     return resolveAgent({ agent: id, config: loadConfig(flags.config), allowNpx: true });
   };
-  // One project's hub and the session it starts. The first project's hub stays up when its
-  // agent cannot start (the panel offers others); a follow switch (`strict`) does not happen then.
-  const startProject = async (workspace: string, followed: Selection = {}, strict = true) => {
+  // One project's hub; it starts the project's sessions. The first project's hub stays up when
+  // its agent cannot start (the panel offers the others); a follow switch (`strict`) does not happen then.
+  const newHub = (workspace: string, followed: Selection, strict: boolean) => {
     const selection = { ...selectionOf(flags), ...followed };
     const hub: InstanceType<typeof PanelHub> = new PanelHub({
       workspace,
@@ -131,23 +131,29 @@ async function serve(flags: ServeFlags): Promise<number> {
         }
       },
     });
+    return hub;
+  };
+  const startProject = async (workspace: string, followed: Selection) => {
+    const hub = newHub(workspace, followed, true);
     const failure = await hub.startAgent();
-    if (failure && strict) {
+    if (failure) {
       await hub.close();
       throw failure;
     }
     return { hub };
   };
-  let served: Awaited<ReturnType<typeof startProject>>;
+  let served: { hub: InstanceType<typeof PanelHub> };
   try {
     checkWorkspace(workspace);
-    served = await startProject(workspace, first?.selection, false);
+    served = { hub: newHub(workspace, first?.selection ?? {}, false) };
   } catch (error) {
     following?.follower.close();
     await hardware.close();
     printError(error);
     return EXIT.error;
   }
+  // The panel comes up while the agent starts: a slow start (npx fetching it) shows there as starting.
+  void served.hub.startAgent();
   const panel = following?.panel(served, startProject);
   let server: Awaited<ReturnType<typeof startPanelServer>>;
   // Stopping comes from Ctrl-C, SIGTERM, or (with --idle-exit) no page for that long.

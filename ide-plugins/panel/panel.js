@@ -75,14 +75,17 @@ function onMessage(message) {
       serial.reset(message.serial);
       setBusy(message.busy);
       if (message.agentUnavailable) agentSetup.show(message.agentUnavailable);
-      else agentSetup.ready();
-      agentSetup.starting(message.agentStarting);
-      document.body.dataset.ready = 'true';
+      else if (!message.agentStarting) agentSetup.ready();
+      showStarting(message.agentStarting);
+      // Ready once the agent's state is known: its session, or why there is none.
+      if (!message.agentStarting) document.body.dataset.ready = 'true';
       return;
     case 'agent_unavailable':
-      return agentSetup.show(message);
+      agentSetup.show(message);
+      document.body.dataset.ready = 'true';
+      return;
     case 'agent_starting':
-      return agentSetup.starting(message.agent);
+      return showStarting(message.agent);
     case 'event':
       return onEvent(message.event);
     case 'busy':
@@ -116,9 +119,16 @@ function showProject(message) {
   document.body.dataset.followPending = String(Boolean(message.pending));
 }
 
+function showStarting(agent) {
+  const choosing = !$('agent-setup').hidden;
+  agentSetup.starting(agent);
+  if (agent && !choosing) $('agent').textContent = `starting ${agent}…`;
+}
+
 function onEvent(event) {
   if (event.type === 'session_started') {
     agentSetup.ready();
+    document.body.dataset.ready = 'true';
     $('agent').textContent = `${event.agent.name ?? event.agent.id}${event.agent.version ? ' ' + event.agent.version : ''}`;
     document.body.dataset.sessionId = event.sessionId;
     showModes(event.modes);

@@ -42,7 +42,8 @@ afterAll(async () => {
 });
 
 describe('boardbridge serve when no agent is ready', () => {
-  it('stays up and says in the terminal why the default agent did not start', () => {
+  it('stays up and says in the terminal why the agent did not start', async () => {
+    for (let i = 0; i < 1800 && !served.output().includes('The panel lists'); i++) await new Promise((r) => setTimeout(r, 50));
     expect(served.output()).toContain('boardbridge: Gemini CLI needs authentication');
     expect(served.output()).toContain('The panel lists the agents boardbridge knows');
     expect(served.agentProcesses()).toBe(0);

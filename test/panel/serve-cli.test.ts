@@ -31,18 +31,21 @@ describe('boardbridge serve on bad input', () => {
     const { sketch } = tempSketch();
     const served = await startServe([sketch, '--agent-command', 'false'], { ...(process.env as Record<string, string>), BOARDBRIDGE_STATE_DIR: `${sketch}/.state` });
     try {
-      expect(served.output()).toMatch(/^boardbridge: false exited with code 1 during/m);
-      const snapshot = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      // The panel is up while the agent starts; a page then gets agent_unavailable (or a snapshot with it).
+      const unavailable = await new Promise<Record<string, unknown>>((resolve, reject) => {
         const socket = new WebSocket(`ws://127.0.0.1:${served.port}/${served.token}/socket`, { headers: { Origin: `http://127.0.0.1:${served.port}` } });
-        socket.once('message', (data) => {
-          resolve(JSON.parse(data.toString()) as Record<string, unknown>);
+        socket.on('message', (data) => {
+          const message = JSON.parse(data.toString()) as Record<string, unknown>;
+          const found = message.type === 'agent_unavailable' ? message : message.type === 'snapshot' ? (message.agentUnavailable as Record<string, unknown> | undefined) : undefined;
+          if (!found) return;
+          resolve(found);
           socket.close();
         });
         socket.once('error', reject);
       });
-      const unavailable = snapshot.agentUnavailable as { reason: string; choices: { id: string; login?: string }[] };
+      expect(served.output()).toMatch(/^boardbridge: false exited with code 1 during/m);
       expect(unavailable.reason).toMatch(/^false exited with code 1 during/);
-      expect(unavailable.choices.map((c) => c.id)).toEqual(KNOWN_AGENTS.map((p) => p.id));
+      expect((unavailable.choices as { id: string }[]).map((c) => c.id)).toEqual(KNOWN_AGENTS.map((p) => p.id));
     } finally {
       await served.stop();
     }
@@ -69,7 +72,9 @@ describe('boardbridge serve when the agent cannot start again', () => {
     };
     try {
       await new Promise((resolve) => socket.once('open', resolve));
-      await next((m) => m.type === 'snapshot');
+      const started = (m: Record<string, unknown>) =>
+        (m.type === 'event' && (m.event as { type: string }).type === 'session_started') || (m.type === 'snapshot' && (m.events as { type: string }[]).some((e) => e.type === 'session_started'));
+      await next(started);
       socket.send(JSON.stringify({ type: 'prompt', text: 'crash now' }));
       await next((m) => m.type === 'event' && (m.event as { type: string }).type === 'agent_exited');
       socket.send(JSON.stringify({ type: 'restart' }));
