@@ -73,6 +73,8 @@ describe('boardbridge serve when no agent is ready', () => {
   it('tries the same agent again from the panel, without restarting the bridge', async () => {
     await page.click('#agent-retry');
     await page.waitForSelector('body[data-agent="starting"]', WAIT);
+    expect(await page.isDisabled('#agent-choices li[data-agent="claude"] button.start')).toBe(true);
+    await screenshot(page, 'first-run-starting');
     await page.waitForSelector('body[data-agent="unavailable"]', WAIT);
     expect(await page.textContent('#agent-reason')).toContain('Gemini CLI needs authentication');
     expect(served.output().match(/Gemini CLI needs authentication/g)?.length).toBe(2);
