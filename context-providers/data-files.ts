@@ -4,20 +4,28 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-let packageRoot: string | undefined;
+const found = new Map<string, string>();
 
-function findPackageRoot(): string {
+// The outermost folder above this module that holds boards/data/<name>: in a checkout that is
+// the repository (not dist/, whose copy tsc re-indented), in the npm package and the .vsix the
+// package's own copy.
+function locate(name: string): string {
+  let best: string | undefined;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'boards', 'data'))) return dir;
+    const candidate = join(dir, 'boards', 'data', name);
+    if (existsSync(candidate)) best = candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`boards/data not found above ${fileURLToPath(import.meta.url)}: the boardbridge package is incomplete`);
+    if (parent === dir) break;
     dir = parent;
   }
+  if (!best) throw new Error(`boards/data/${name} not found above ${fileURLToPath(import.meta.url)}: the boardbridge package is incomplete`);
+  return best;
 }
 
 /** The absolute path of `boards/data/<name>` in the installed package. */
 export function dataFile(name: string): string {
-  packageRoot ??= findPackageRoot();
-  return join(packageRoot, 'boards', 'data', name);
+  let path = found.get(name);
+  if (!path) found.set(name, (path = locate(name)));
+  return path;
 }

@@ -5,11 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash test/setup/debian-packages.sh
+# code-server for test/vscode/: built once into /var/cache/boardbridge (about 6-8 minutes), then reused.
+bash test/setup/code-server.sh
 npm ci --no-audit --no-fund --loglevel=error
 # Third-party ACP clients (acpx with its Node 22) for the boardbridge acp tests, in a package of their own.
 # `npm install` from the lock, not `npm ci`: acpx's @openclaw/fs-safe lists platform packages that
 # are not published, so npm leaves them out of the lock and `npm ci` then refuses it as out of sync.
 npm install --prefix test/clients --no-audit --no-fund --loglevel=error
+# Node 22 for Qwen Code, in its own folder: as a dependency of the project its bin would shadow the Node that runs everything else.
+npm ci --prefix test/setup/node22 --no-audit --no-fund --loglevel=error
 npm run build --silent
 
 mkdir -p test-artifacts

@@ -2,6 +2,7 @@
 // owns real ports; this is the least the raw REPL and usbdbg clients need, so they run on the hub,
 // on a tty opened directly, or on anything else that moves bytes.
 import { SerialPort } from 'serialport';
+import { bindingPath } from '../serial/port-name.js';
 
 export interface ByteLink {
   /** The port as the user named it, for error messages. */
@@ -34,7 +35,7 @@ const LOCK_RETRY_MS = 1000;
 async function openPort(path: string, baudRate: number): Promise<SerialPort> {
   const deadline = Date.now() + LOCK_RETRY_MS;
   for (;;) {
-    const port = new SerialPort({ path, baudRate, autoOpen: false });
+    const port = new SerialPort({ path: bindingPath(path), baudRate, autoOpen: false });
     const error = await new Promise<Error | null>((resolve) => port.open(resolve));
     if (!error) return port;
     if (!/Cannot lock port/.test(error.message) || Date.now() > deadline) {

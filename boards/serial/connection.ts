@@ -7,6 +7,7 @@
 import { closeSync, constants, openSync } from 'node:fs';
 import tty from 'node:tty';
 import { SerialPort } from 'serialport';
+import { bindingPath } from './port-name.js';
 import type { PortSettings } from './port-settings.js';
 
 type BindingPort = Awaited<ReturnType<(typeof SerialPort)['binding']['open']>>;
@@ -38,7 +39,7 @@ export class PortConnection {
 
   static async open(path: string, settings: PortSettings, events: ConnectionEvents): Promise<PortConnection> {
     const { baudRate, dataBits, parity, stopBits, dtr, rts } = settings;
-    const port = await SerialPort.binding.open({ path, baudRate, dataBits, parity, stopBits, lock: true });
+    const port = await SerialPort.binding.open({ path: bindingPath(path), baudRate, dataBits, parity, stopBits, lock: true });
     const connection = new PortConnection(port, events);
     if (dtr !== undefined || rts !== undefined) {
       // A pty has no modem lines (ENOTTY); a real adapter honours them.

@@ -2,6 +2,7 @@
 // CLI share it, so each port has one owner, any number of readers, and an upload pauses a
 // monitor instead of failing on a busy port (DESIGN.md, "Hardware tools reach the agent three ways").
 import { existsSync, realpathSync } from 'node:fs';
+import { windowsPortName } from './port-name.js';
 import { PortConnection } from './connection.js';
 import { describeOpenFailure, PortBusyError, SerialPortError } from './errors.js';
 import { installedBoardIdentifications } from './installed-boards.js';
@@ -62,6 +63,7 @@ export class SerialHub {
   // to it are the same port. A link that no longer resolves (board unplugged) keeps the
   // device it named when it was last seen.
   private keyOf(path: string): string {
+    if (process.platform === 'win32') return windowsPortName(path) ?? path;
     let key: string;
     try {
       key = realpathSync(path);

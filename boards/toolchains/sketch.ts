@@ -1,8 +1,9 @@
 // Where a sketch lives and where its build goes: inside the sketch, per board, as arduino-cli's
 // `--export-binaries` does, so rebuilds are incremental and no temp folders pile up.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ToolchainError } from './build-tool.js';
+import { readYamlFile, yamlMap, yamlString } from '../../context-providers/arduino/yaml.js';
 
 export interface SketchLocation {
   dir: string;
@@ -31,10 +32,8 @@ export function buildFolder(sketchDir: string, fqbn: string): string {
 export function sketchDefaults(sketchDir: string): { fqbn?: string; port?: string } {
   const file = join(sketchDir, 'sketch.yaml');
   if (!existsSync(file)) return {};
-  const text = readFileSync(file, 'utf8');
-  const value = (key: string): string | undefined =>
-    new RegExp(`^${key}:\\s*["']?([^"'#\\s]+)`, 'm').exec(text)?.[1];
-  return { fqbn: value('default_fqbn'), port: value('default_port') };
+  const root = yamlMap(readYamlFile(file).value);
+  return { fqbn: yamlString(root.default_fqbn), port: yamlString(root.default_port) };
 }
 
 /** The image an upload writes: `<name>.ino.hex` for AVR, `.bin` for most ARM cores. */

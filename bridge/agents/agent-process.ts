@@ -1,8 +1,11 @@
 // One agent process in its own process group: stdout carries ACP, stderr goes to
-// a bounded log, and closing ends the whole group.
+// a bounded log, and closing ends the whole group (as does the bridge's death: see
+// group-watchdog.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Stream } from '@agentclientprotocol/sdk';
+import { spawnForm } from '../../boards/executables.js';
 import { endGroup } from '../services/terminal/process-group.js';
+import { startWatchdog, type GroupWatchdog } from '../services/terminal/group-watchdog.js';
 import { messageStream } from './message-stream.js';
 import type { AgentLaunch } from './resolve.js';
 import { StderrLog } from './stderr-log.js';
@@ -20,16 +23,22 @@ export class AgentProcess {
   readonly stream: Stream;
   readonly exited: Promise<AgentExit>;
   private readonly child: ChildProcess;
+  private readonly watchdog?: GroupWatchdog;
   private exit?: AgentExit;
 
   /** `onStderr` also gets the agent's stderr as it comes (the ACP proxy passes it on to the editor's log). */
   constructor(readonly launch: AgentLaunch, cwd: string, baseEnv: NodeJS.ProcessEnv = process.env, onStderr?: (text: string) => void) {
-    this.child = spawn(launch.command, launch.args, {
+    this.watchdog = startWatchdog();
+    const form = spawnForm(launch.command, launch.args, { env: { ...baseEnv, ...launch.env } });
+    this.child = spawn(form.command, form.args, {
+      windowsVerbatimArguments: form.windowsVerbatimArguments,
       cwd,
       env: { ...baseEnv, ...launch.env },
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    if (this.child.pid === undefined) this.watchdog?.disarm();
+    else this.watchdog?.watch(this.child.pid);
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (text: string) => {
       this.stderr.append(text);
@@ -63,9 +72,10 @@ export class AgentProcess {
     return this.exit === undefined;
   }
 
-  /** Ends the agent and everything it started. */
+  /** Ends the agent and everything it started; its children get the grace too (Claude Code writes its session file). */
   async close(): Promise<void> {
     this.child.stdin?.end();
-    await endGroup(this.child, 1500);
+    await endGroup(this.child, 1500, true);
+    this.watchdog?.disarm();
   }
 }

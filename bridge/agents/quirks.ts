@@ -11,3 +11,13 @@ import type { Implementation } from '@agentclientprotocol/sdk';
 export function readsMissingFileAsEmpty(agent: Implementation | null | undefined): boolean {
   return agent?.name === 'gemini-cli';
 }
+
+/**
+ * Qwen Code 0.24 starts every ACP session in its mode `auto`, where a model classifier
+ * approves edits and commands without asking. The bridge's permission policy only holds
+ * when the agent asks: such a session is moved to the agent's own `default` mode.
+ */
+export function askingModeInstead(agent: Implementation | null | undefined, modes: { currentModeId?: string; availableModes: { id: string }[] }): string | undefined {
+  if (agent?.name !== 'qwen-code' || modes.currentModeId !== 'auto') return undefined;
+  return modes.availableModes.some((m) => m.id === 'default') ? 'default' : undefined;
+}

@@ -1,14 +1,21 @@
 // Turns `--agent NAME`, `--agent-command LINE` or the config file into a command
 // to run, looking on PATH, then in boardbridge's own dependencies, then npx.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { findExecutable, isExecutable } from '../../boards/executables.js';
+import { findExecutable } from '../../boards/executables.js';
+import { thisSystem, userConfigDir } from '../../boards/system-paths.js';
 import { BridgeError } from '../session/errors.js';
 import { splitShellWords } from '../shell-words.js';
-import { DEFAULT_AGENT, KNOWN_AGENTS, findProfile, type AgentProfile } from './profiles.js';
+import { locate } from './locate.js';
+import { findNode, NODE_ENV_VAR, nodeInstallDir, nodeInstallHint } from './node-runtime.js';
+import { KNOWN_AGENTS, findProfile, type AgentProfile } from './profiles.js';
+import { loadRegistry } from './registry/registry.js';
+import { registryLaunch, type BinaryInstall } from './registry/registry-launch.js';
+import { agentStatuses, type AgentStatus } from './status.js';
+
+export { locate, packageRoot } from './locate.js';
 
 export interface AgentLaunch {
   id: string;
@@ -17,7 +24,9 @@ export interface AgentLaunch {
   args: string[];
   env: Record<string, string>;
   profile?: AgentProfile;
-  via: 'path' | 'project' | 'npx' | 'command' | 'config';
+  via: 'path' | 'project' | 'npx' | 'command' | 'config' | 'registry';
+  /** A registry agent's archive to download before the first start. */
+  install?: BinaryInstall;
 }
 
 const ConfigSchema = z.object({
@@ -29,8 +38,7 @@ const ConfigSchema = z.object({
 export type BridgeConfig = z.infer<typeof ConfigSchema>;
 
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
-  return path.join(base, 'boardbridge', 'config.json');
+  return path.join(userConfigDir(thisSystem(env.HOME || os.homedir(), env)), 'boardbridge', 'config.json');
 }
 
 export function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): BridgeConfig {
@@ -69,18 +77,27 @@ export function resolveAgent(options: ResolveOptions): AgentLaunch {
     if (!words || words.length === 0) throw agentNotFound(`cannot read the agent command: ${options.agentCommand}`, 'quote it as one argument, e.g. --agent-command "my-agent --acp"');
     return { id: path.basename(words[0]), title: words[0], command: words[0], args: words.slice(1), env: {}, via: 'command' };
   }
-  const id = options.agent ?? options.config?.defaultAgent ?? DEFAULT_AGENT;
+  const id = options.agent ?? options.config?.defaultAgent ?? chooseDefault(env);
   const configured = options.config?.agents?.[id];
   const profile = findProfile(id);
   if (configured) {
     return { id, title: profile?.title ?? id, command: configured.command, args: configured.args ?? profile?.args ?? [], env: { ...profile?.env, ...configured.env }, profile, via: 'config' };
   }
   if (!profile) {
+    const registry = loadRegistry(env);
+    const listed = registry.agents.find((a) => a.id === id);
+    // A registry agent boardbridge knows by another name runs as that one (installed, tested, offline).
+    const same = listed && KNOWN_AGENTS.find((p) => p.npmPackage && p.npmPackage === packageName(listed.distribution.npx?.package));
+    if (same && locate(same, env)) return { ...resolveAgent({ ...options, agent: same.id }), id };
+    if (listed) return registryLaunch(listed, env);
     const known = [...KNOWN_AGENTS.map((p) => p.id), ...Object.keys(options.config?.agents ?? {})];
-    throw agentNotFound(`unknown agent "${id}"`, `known agents: ${known.join(', ')}; any ACP agent runs with --agent-command "<command line>"`);
+    throw agentNotFound(
+      `unknown agent "${id}"`,
+      `known agents: ${known.join(', ')}; from the ACP Registry: ${registry.agents.map((a) => a.id).join(', ') || `none (${registry.source})`}; any ACP agent runs with --agent-command "<command line>"`,
+    );
   }
   const found = locate(profile, env);
-  if (found) return { id, title: profile.title, command: found.command, args: [...profile.args], env: { ...profile.env }, profile, via: found.via };
+  if (found) return { id, title: profile.title, ...underNode(profile, found.command, profile.args, env), env: { ...profile.env }, profile, via: found.via };
   if (options.allowNpx && profile.npmPackage && findExecutable('npx', env.PATH)) {
     return { id, title: profile.title, command: 'npx', args: ['-y', profile.npmPackage, ...profile.args], env: { ...profile.env }, profile, via: 'npx' };
   }
@@ -90,30 +107,39 @@ export function resolveAgent(options: ResolveOptions): AgentLaunch {
   );
 }
 
-export function locate(profile: AgentProfile, env: NodeJS.ProcessEnv): { command: string; via: 'path' | 'project' } | undefined {
-  for (const name of profile.executables) {
-    const onPath = findExecutable(name, env.PATH);
-    if (onPath) return { command: onPath, via: 'path' };
+/**
+ * An agent that needs a newer Node than the one on PATH runs as `<node> <script>`: its
+ * `#!/usr/bin/env node` line would pick the old one.
+ */
+function underNode(profile: AgentProfile, command: string, args: string[], env: NodeJS.ProcessEnv): { command: string; args: string[] } {
+  if (!profile.minNode) return { command, args: [...args] };
+  const node = findNode(profile.minNode, env);
+  if (!node) {
+    const looked = `${NODE_ENV_VAR}, node on PATH, ${nodeInstallDir(env)}`;
+    throw new BridgeError('agent_start', `${profile.title} needs Node.js ${profile.minNode} or newer; boardbridge runs on ${process.version} and found no newer one (looked at ${looked})`, nodeInstallHint(profile.minNode, env));
   }
-  for (const name of profile.executables) {
-    const local = path.join(packageRoot(), 'node_modules', '.bin', name);
-    if (isExecutable(local)) return { command: local, via: 'project' };
-  }
-  return undefined;
+  return { command: node.path, args: [realpathSync(command), ...args] };
 }
 
-
-/** The folder that holds boardbridge's package.json (works from dist/ and from sources). */
-export function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return dir;
+/** The first agent, in KNOWN_AGENTS order, that is installed and logged in. */
+export function chooseDefault(env: NodeJS.ProcessEnv): string {
+  const statuses = agentStatuses(env);
+  const ready = statuses.find((s) => s.ready);
+  if (ready) return ready.id;
+  throw new NoAgentReady(statuses);
 }
 
+/** No named agent is installed and logged in: the faces show the options, it is not a failure. */
+export class NoAgentReady extends BridgeError {
+  constructor(readonly statuses: AgentStatus[]) {
+    super('agent_not_found', 'no agent is ready to use: none of the known agents is both installed and logged in', 'run: boardbridge agents');
+  }
+}
+
+/** `@scope/name@1.2.3` → `@scope/name`. */
+function packageName(spec: string | undefined): string | undefined {
+  return spec?.replace(/(.)@[^@/]*$/, '$1');
+}
 
 function agentNotFound(message: string, hint: string): BridgeError {
   return new BridgeError('agent_not_found', message, hint);

@@ -1,51 +1,46 @@
-// `boardbridge agents` and `boardbridge doctor`: which agents are installed, and
-// what is missing with the command that fixes it.
+// `boardbridge agents` and `boardbridge doctor`: which agents are installed and
+// logged in, their versions, and what is missing with the command that fixes it.
 import { execFileSync } from 'node:child_process';
 import type { Command } from 'commander';
-import { KNOWN_AGENTS } from '../agents/profiles.js';
+import { agentStatuses } from '../agents/status.js';
 import { EXIT, printError } from './errors.js';
-
-interface AgentStatus {
-  id: string;
-  title: string;
-  installed: boolean;
-  command?: string;
-  via?: string;
-  credentials: string;
-  install?: string;
-}
-
-export async function agentStatuses(env: NodeJS.ProcessEnv = process.env): Promise<AgentStatus[]> {
-  const { locate } = await import('../agents/resolve.js');
-  return KNOWN_AGENTS.map((profile) => {
-    const found = locate(profile, env);
-    const keys = profile.authEnv.filter((h) => env[h.env]).map((h) => h.env);
-    return {
-      id: profile.id,
-      title: profile.title,
-      installed: Boolean(found),
-      command: found?.command,
-      via: found?.via,
-      credentials: keys.length ? `${keys.join(', ')} set` : `no ${profile.authEnv.map((h) => h.env).join('/')}; or ${profile.loginCommand}`,
-      install: found ? undefined : profile.npmPackage ? `npm install -g ${profile.npmPackage}` : undefined,
-    };
-  });
-}
 
 export function registerAgents(program: Command): void {
   program
     .command('agents')
-    .description('list the known agents and whether each is installed')
+    .description('list the known agents: installed, logged in, version (the first ready one is the default)')
     .option('--json', 'print JSON')
-    .action(async (flags: { json?: boolean }) => {
-      const statuses = await agentStatuses();
+    .option('--refresh', 'update the copy of the ACP Registry index from the network first')
+    .action(async (flags: { json?: boolean; refresh?: boolean }) => {
+      const { loadRegistry, refreshRegistry } = await import('../agents/registry/registry.js');
+      if (flags.refresh) {
+        try {
+          const fresh = await refreshRegistry();
+          process.stderr.write(`ACP Registry: ${fresh.agents.length} agents saved to ${fresh.source}${fresh.skipped.length ? `; skipped ${fresh.skipped.join('; ')}` : ''}\n`);
+        } catch (error) {
+          printError(error);
+          process.exitCode = EXIT.error;
+          return;
+        }
+      }
+      const statuses = agentStatuses();
       if (flags.json) {
         process.stdout.write(JSON.stringify(statuses, null, 2) + '\n');
         return;
       }
+      const defaultId = statuses.find((s) => s.ready)?.id;
+      process.stdout.write(`${'agent'.padEnd(9)} ${'installed'.padEnd(10)} ${'logged in'.padEnd(10)} ${'version'.padEnd(9)} details\n`);
       for (const s of statuses) {
-        process.stdout.write(`${s.installed ? '✓' : '✗'} ${s.id.padEnd(7)} ${s.title.padEnd(22)} ${s.installed ? `${s.command} (${s.via})` : `not installed — ${s.install}`}\n`);
+        const details = [
+          s.installed ? `${s.command} (${s.via})` : `install: ${s.install}`,
+          s.authenticated ? s.credentials : `log in: ${s.login ?? s.credentials}`,
+          s.nodeProblem,
+        ].filter(Boolean);
+        process.stdout.write(`${(s.id + (s.id === defaultId ? '*' : '')).padEnd(9)} ${(s.installed ? 'yes' : 'no').padEnd(10)} ${(s.authenticated ? 'yes' : 'no').padEnd(10)} ${(s.version ?? '-').padEnd(9)} ${details.join('; ')}\n`);
       }
+      process.stdout.write(defaultId ? `* the default: the first agent installed and logged in (--agent picks another)\n` : 'No agent is installed and logged in yet: npm start lists the options.\n');
+      const registry = loadRegistry();
+      if (registry.agents.length) process.stdout.write(`From the ACP Registry (--agent <id>; ${registry.source}): ${registry.agents.map((a) => a.id).join(', ')}\n`);
       process.stdout.write('Any other ACP agent: boardbridge chat --agent-command "<command line>"\n');
     });
 
@@ -67,7 +62,7 @@ export function registerAgents(program: Command): void {
       } catch (error) {
         say(false, `config ${configPath()}`, (error as Error).message);
       }
-      const statuses = await agentStatuses();
+      const statuses = agentStatuses();
       for (const s of statuses) say(s.installed, `${s.title}: ${s.installed ? s.command : 'not installed'}; credentials: ${s.credentials}`, s.install);
       if (!statuses.some((s) => s.installed)) problems++;
       for (const [tool, fix] of [

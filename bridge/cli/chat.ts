@@ -2,51 +2,86 @@
 // calls and the plan show as they change, permission requests offer the agent's
 // own options (number or arrow keys), and Ctrl-C cancels the running turn.
 import readline from 'node:readline';
+import type { PermissionOption, SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
 import type { Command } from 'commander';
 import type { AskPerson, PendingPermission } from '../services/permission/broker.js';
 import type { BridgeSession } from '../session/bridge-session.js';
+import { NoAgentReady } from '../agents/resolve.js';
+import { AuthRequiredError } from '../session/errors.js';
+import { askElicitationWith } from './elicitation-prompt.js';
+import { offerLogin } from './terminal-login.js';
+import { agentOptionsText } from './agent-options.js';
 import { EXIT, printError } from './errors.js';
-import { TextRenderer } from './render-text.js';
+import { canRenderLive, TextRenderer } from './render-text.js';
+import type { AskElicitation } from '../services/elicitation/elicitation-broker.js';
 import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './session-setup.js';
 import { policyFromFlags } from '../services/permission/broker.js';
 
 interface ChatFlags extends AgentFlags {
+  resume?: string | boolean;
+  plain?: boolean;
   allow?: string;
   allowDevice?: boolean;
   fqbn?: string;
 }
 
-const HELP = 'Type a message. /modes, /mode <id>, /config, /config <id> <value>, /restart, /quit. Ctrl-C cancels a running turn; Ctrl-D leaves.';
+const HELP = 'Type a message. /modes, /mode <id>, /config, /config <id> <value>, /logout, /restart, /quit. Ctrl-C cancels a running turn; Ctrl-D leaves.';
 
 export function registerChat(program: Command): void {
   addAgentFlags(
     program
       .command('chat')
-      .description('chat with an agent that knows your board (default agent: gemini)')
+      .description('chat with an agent that knows your board (default: the first agent installed and logged in, see boardbridge agents)')
       .option('--allow <level>', 'grant without asking: reads, edits (inside the workspace) or all', 'none')
-      .option('--allow-device', 'allow uploads and other device changes without asking'),
+      .option('--allow-device', 'allow uploads and other device changes without asking')
+      .option('--plain', 'print every change as a new line (no status line, no lines rewritten in place), as when output is not a terminal')
+      .option('--resume [id]', "continue an earlier session: its id, or pick from the agent's sessions in this folder"),
   ).action(async (flags: ChatFlags) => {
     process.exitCode = await chat(flags);
   });
 }
 
 async function chat(flags: ChatFlags): Promise<number> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
-  const renderer = new TextRenderer(process.stdout, flags.workspace ?? process.cwd());
+  const renderer = new TextRenderer(process.stdout, flags.workspace ?? process.cwd(), { live: canRenderLive(process.stdout, Boolean(flags.plain)) });
+  let rl: readline.Interface;
   let session: BridgeSession;
-  try {
-    session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), askWith(rl), (e) => renderer.render(e));
-  } catch (error) {
-    rl.close();
-    printError(error);
-    return EXIT.error;
+  for (let logins = 0; ; logins++) {
+    rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+    try {
+      const resume = flags.resume === undefined ? undefined : typeof flags.resume === 'string' ? { sessionId: flags.resume } : { pick: pickSessionWith(rl) };
+      const askForm = askElicitationWith(rl);
+      const askElicitation: AskElicitation = async (pending, signal) => {
+        renderer.pause(pending.mode === 'url' ? 'you (a page to open)' : 'your answer to a form');
+        try {
+          return await askForm(pending, signal);
+        } finally {
+          renderer.resume();
+        }
+      };
+      session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), askWith(rl, renderer), (e) => renderer.render(e), askElicitation, resume);
+      break;
+    } catch (error) {
+      rl.close();
+      // Nothing ready is where a newcomer starts, not a failure: show the ways in.
+      if (error instanceof NoAgentReady) {
+        process.stdout.write(agentOptionsText(error.statuses));
+        return EXIT.ok;
+      }
+      if (error instanceof AuthRequiredError && error.logins.length && logins < 2) {
+        if (await offerLogin(error)) continue;
+        if (error.hint) process.stderr.write(`  → ${error.hint.split('\n').join('\n  → ')}\n`);
+        return EXIT.error;
+      }
+      printError(error);
+      return EXIT.error;
+    }
   }
   process.stdout.write(`${HELP}\n`);
   let turnRunning = false;
   let closing = false;
   rl.on('SIGINT', () => {
     if (turnRunning) {
-      process.stdout.write('\n(cancelling…)\n');
+      renderer.say('(cancelling…)');
       void session.cancel();
     } else {
       rl.close();
@@ -68,13 +103,14 @@ async function chat(flags: ChatFlags): Promise<number> {
       await session.setMode(text.slice(6).trim()).catch(printError);
     } else if (text === '/config') {
       if (!session.state.configOptions.length) process.stdout.write('This agent offers no session options.\n');
-      for (const o of session.state.configOptions) {
-        const current = 'currentValue' in o ? String(o.currentValue) : '';
-        process.stdout.write(`  ${o.id} = ${current}  (${o.name})\n`);
-      }
+      for (const o of session.state.configOptions) process.stdout.write(`${describeOption(o)}\n`);
     } else if (text.startsWith('/config ')) {
-      const [id, ...value] = text.slice(8).trim().split(/\s+/);
-      await session.setConfigOption(id, value.join(' ')).catch(printError);
+      const [id, ...words] = text.slice(8).trim().split(/\s+/);
+      const value = configValue(session.state.configOptions.find((o) => o.id === id), words.join(' '));
+      if (typeof value === 'object') process.stdout.write(`${value.error}\n`);
+      else await session.setConfigOption(id, value).catch(printError);
+    } else if (text === '/logout') {
+      await session.logout().then(() => process.stdout.write('Logged out. The next session will ask you to log in again.\n'), printError);
     } else if (text === '/restart') {
       await session.restart().catch(printError);
     } else {
@@ -92,15 +128,55 @@ async function chat(flags: ChatFlags): Promise<number> {
   return EXIT.ok;
 }
 
-// Asks the person to pick one of the agent's options: a number, or ↑/↓ and Enter.
-function askWith(rl: readline.Interface): AskPerson {
+function describeOption(o: SessionConfigOption): string {
+  if (o.type === 'boolean') return `  ${o.id} = ${o.currentValue ? 'on' : 'off'}  (${o.name}; on/off)`;
+  const choices = o.type === 'select' ? o.options.flatMap((x) => ('options' in x ? x.options : [x])).map((x) => x.value) : [];
+  return `  ${o.id} = ${'currentValue' in o ? String(o.currentValue) : ''}  (${o.name}${choices.length ? `; ${choices.join(' | ')}` : ''})`;
+}
+
+// A boolean option takes on/off (true/false, yes/no); any other takes the typed value id.
+function configValue(option: SessionConfigOption | undefined, typed: string): string | boolean | { error: string } {
+  if (option?.type !== 'boolean') return typed;
+  if (/^(on|true|yes|1)$/i.test(typed)) return true;
+  if (/^(off|false|no|0)$/i.test(typed)) return false;
+  return { error: `${option.id} is on or off` };
+}
+
+// The agent's earlier sessions here, numbered; Enter takes the first, n starts a new one.
+function pickSessionWith(rl: readline.Interface): (sessions: SessionInfo[]) => Promise<string | undefined> {
+  return (sessions) =>
+    new Promise((resolve) => {
+      const out = process.stdout;
+      if (!sessions.length) {
+        out.write('No earlier sessions in this folder: starting a new one.\n');
+        return resolve(undefined);
+      }
+      out.write('Earlier sessions in this folder:\n');
+      sessions.slice(0, 20).forEach((s, i) => out.write(`  ${i + 1}. ${s.title ?? '(untitled)'}  ${s.updatedAt ?? ''}  ${s.sessionId}\n`));
+      const ask = () =>
+        rl.question(`Resume which (1-${Math.min(sessions.length, 20)}, n for a new session) [1]: `, (answer) => {
+          const text = answer.trim();
+          if (/^n/i.test(text)) return resolve(undefined);
+          const n = text === '' ? 1 : Number(text);
+          if (Number.isInteger(n) && n >= 1 && n <= Math.min(sessions.length, 20)) return resolve(sessions[n - 1].sessionId);
+          out.write('Please type one of the numbers, or n.\n');
+          ask();
+        });
+      ask();
+    });
+}
+
+// Asks the person to pick one of the agent's options: a number, or ↑/↓ and Enter. The
+// default (Enter) is the agent's "allow once", never an "always".
+function askWith(rl: readline.Interface, renderer: TextRenderer): AskPerson {
   return (pending: PendingPermission, signal: AbortSignal) =>
     new Promise((resolve) => {
       const { options, toolCall } = pending.request;
-      let chosen = 0;
+      let chosen = defaultOption(options);
       const out = process.stdout;
+      renderer.pause('your answer to a permission');
       out.write(`\n\x07Permission needed${pending.category === 'device' ? ' (changes a device)' : ''}: ${toolCall.title ?? toolCall.toolCallId}\n`);
-      options.forEach((o, i) => out.write(`  ${i + 1}. ${o.name}  [${o.kind}]\n`));
+      options.forEach((o, i) => out.write(`  ${i + 1}. ${o.name}  [${o.kind}]${i === chosen ? '  (Enter)' : ''}\n`));
       const promptText = () => `Choose 1-${options.length}${process.stdin.isTTY ? ' (or ↑/↓ and Enter)' : ''} [${chosen + 1}. ${options[chosen].name}]: `;
       const onKey = (_: string, key: { name?: string } | undefined) => {
         if (key?.name !== 'up' && key?.name !== 'down') return;
@@ -112,6 +188,7 @@ function askWith(rl: readline.Interface): AskPerson {
       const finish = (answer: string | undefined) => {
         process.stdin.off('keypress', onKey);
         signal.removeEventListener('abort', onAbort);
+        renderer.resume();
         resolve(answer);
       };
       const onAbort = () => {
@@ -131,4 +208,13 @@ function askWith(rl: readline.Interface): AskPerson {
         });
       ask();
     });
+}
+
+function defaultOption(options: PermissionOption[]): number {
+  for (const kind of ['allow_once', 'reject_once'] as const) {
+    const at = options.findIndex((o) => o.kind === kind);
+    if (at >= 0) return at;
+  }
+  const notAlways = options.findIndex((o) => !o.kind.endsWith('always'));
+  return notAlways >= 0 ? notAlways : 0;
 }

@@ -1,11 +1,15 @@
 // Renders session events for a person in a terminal: streamed replies, tool
-// calls as they start, update and finish (with diffs for edits), the plan, and
-// the turn's real stop reason.
+// calls as they start, update and finish (with diffs for edits), the plan, the
+// turn's real stop reason and its usage. Live (a terminal that can move its cursor,
+// without --plain): running tool calls are one line each, rewritten in place, under a
+// status line with the turn's elapsed time and what it waits for. Plain: each change
+// is a new line, as scripts read it.
 import path from 'node:path';
 import type { StopReason } from '@agentclientprotocol/sdk';
 import type { BridgeEvent } from '../session/events.js';
 import type { ToolCallState } from '../session/state.js';
 import { diffLines } from './line-diff.js';
+import { LiveArea } from './live-area.js';
 
 const useColor = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR;
 
@@ -21,6 +25,17 @@ const FAILED_TAIL_LINES = 12;
 const FAILED_TAIL_CHARS = 8192;
 
 const STATUS_MARK: Record<string, string> = { pending: '○', in_progress: '◐', completed: '●', failed: '✗' };
+const SPINNER = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
+
+export interface RendererOptions {
+  /** Rewrite running tool calls in place and show a status line (a capable TTY, no --plain). */
+  live?: boolean;
+}
+
+/** Live rendering needs a terminal that moves its cursor. */
+export function canRenderLive(out: NodeJS.WriteStream, plain: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(out.isTTY) && !plain && env.TERM !== 'dumb';
+}
 
 export class TextRenderer {
   private midLine = false;
@@ -30,12 +45,42 @@ export class TextRenderer {
   /** The end of each running terminal's output: shown when the command fails. */
   private readonly terminalTails = new Map<string, string>();
   private readonly color: boolean;
+  private readonly live?: LiveArea;
+  /** Live mode: the turn's running tool calls, in the order they appeared. */
+  private readonly running = new Map<string, ToolCallState>();
+  private readonly terminals = new Map<string, string>();
+  private turnStarted?: number;
+  private ticker?: NodeJS.Timeout;
+  private lastOutput = 0;
+  private waitingFor?: string;
+  private usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
+  private usageChanged = false;
 
-  constructor(private readonly out: NodeJS.WriteStream, private readonly workspace: string) {
+  constructor(private readonly out: NodeJS.WriteStream, private readonly workspace: string, options: RendererOptions = {}) {
     this.color = useColor(out);
+    if (options.live) this.live = new LiveArea(out, () => this.liveLines(), (l, i) => (i === this.running.size ? this.dim(l) : l));
+  }
+
+  /** A line from the face itself (e.g. "cancelling…"), written above the live lines. */
+  say(text: string): void {
+    this.line(text);
+  }
+
+  /** The face asks the person something below the output: the live lines step aside meanwhile. */
+  pause(reason: string): void {
+    this.waitingFor = reason;
+    if (this.midLine) this.newline();
+    this.live?.pause();
+  }
+
+  resume(): void {
+    this.waitingFor = undefined;
+    this.live?.resume();
+    this.live?.draw();
   }
 
   render(event: BridgeEvent): void {
+    this.track(event);
     switch (event.type) {
       case 'session_started':
         return this.line(this.dim(`${event.agent.name ?? event.agent.id} ${event.agent.version ?? ''} · session ${event.sessionId} · ${event.cwd}`));
@@ -54,6 +99,11 @@ export class TextRenderer {
       case 'permission_decision':
         if (event.by === 'person') return;
         return this.line(this.dim(`permission ${event.outcome}${event.optionKind ? ` (${event.optionKind})` : ''} by ${event.by}${event.reason ? `: ${event.reason}` : ''}`));
+      case 'elicitation_decision':
+        if (event.by === 'person') return;
+        return this.line(this.dim(event.by === 'policy' ? 'the agent\'s form was declined: nobody here to answer it' : 'the agent\'s form was cancelled'));
+      case 'elicitation_complete':
+        return this.line(this.dim(`the agent says the page it opened is done (${event.elicitationId})`));
       case 'file_written':
         return this.line(this.dim(`${event.created ? 'created' : 'wrote'} ${this.rel(event.path)} (undo: boardbridge undo)`));
       case 'terminal_started':
@@ -70,7 +120,8 @@ export class TextRenderer {
         return;
       }
       case 'stop':
-        return this.line(event.stopReason === 'end_turn' ? this.dim(STOP_TEXT.end_turn) : this.yellow(STOP_TEXT[event.stopReason]));
+        this.line(event.stopReason === 'end_turn' ? this.dim(STOP_TEXT.end_turn) : this.yellow(STOP_TEXT[event.stopReason]));
+        return this.showUsage();
       case 'agent_exited':
         return this.line(this.red(`the agent exited (${event.signal ?? `code ${event.code}`})${event.stderrTail ? `:\n${event.stderrTail}` : ''}`));
       case 'error':
@@ -84,20 +135,106 @@ export class TextRenderer {
     }
   }
 
+  // What the turn waits for, for the status line: the person, a terminal, a tool, or the model.
+  private track(event: BridgeEvent): void {
+    switch (event.type) {
+      case 'prompt_sent':
+        this.turnStarted = Date.now();
+        this.running.clear();
+        if (this.live && !this.ticker) this.ticker = setInterval(() => this.tick(), 1000).unref();
+        return;
+      case 'terminal_started':
+        this.terminals.set(event.terminalId, event.command);
+        return;
+      case 'terminal_exited':
+        this.terminals.delete(event.terminalId);
+        return;
+      case 'usage':
+        this.usage = { used: event.used, size: event.size, cost: event.cost };
+        this.usageChanged = true;
+        return;
+      case 'stop':
+      case 'agent_exited':
+        this.endTurn();
+        return;
+      case 'error':
+        if (this.turnStarted) this.endTurn();
+        return;
+    }
+  }
+
+  private endTurn(): void {
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+    this.turnStarted = undefined;
+    this.running.clear();
+    this.terminals.clear();
+    this.live?.erase();
+  }
+
+  private tick(): void {
+    if (!this.live || this.waitingFor) return;
+    // A reply that stopped mid-line for a while: end the line so the status can show.
+    if (this.midLine && Date.now() - this.lastOutput > 2000) this.newline();
+    if (!this.midLine) this.live.redraw();
+  }
+
+  private liveLines(): string[] {
+    const lines = [...this.running.values()].map((call) => `${STATUS_MARK[call.status] ?? '·'} ${call.kind} ${call.title || call.toolCallId}`);
+    if (this.turnStarted === undefined) return lines;
+    const seconds = Math.floor((Date.now() - this.turnStarted) / 1000);
+    const frame = SPINNER[seconds % SPINNER.length];
+    lines.push(`${frame} ${seconds}s · waiting for ${this.waitReason()} · Ctrl-C cancels`);
+    return lines;
+  }
+
+  private waitReason(): string {
+    if (this.waitingFor) return this.waitingFor;
+    const terminal = [...this.terminals.values()].at(-1);
+    if (terminal) return `a terminal: ${terminal}`;
+    const tool = [...this.running.values()].filter((c) => c.status === 'in_progress').at(-1);
+    if (tool) return `a tool: ${tool.title || tool.kind}`;
+    return 'the model';
+  }
+
+  private showUsage(): void {
+    if (!this.usage || !this.usageChanged) return;
+    this.usageChanged = false;
+    const { used, size, cost } = this.usage;
+    const tokens = `${used.toLocaleString('en-US')} of ${size.toLocaleString('en-US')} context tokens`;
+    this.line(this.dim(`usage: ${tokens}${cost ? ` · ${cost.amount.toFixed(4)} ${cost.currency} so far` : ''}`));
+  }
+
   private chunk(role: string, text: string): void {
     if (role === 'user') return;
+    this.live?.erase();
     if (this.lastRole !== role && this.midLine) this.newline();
     if (this.lastRole !== role && role === 'thought') this.out.write(this.dim('thinking: '));
     this.lastRole = role;
     this.out.write(role === 'thought' ? this.dim(text) : text);
     this.midLine = !text.endsWith('\n');
+    this.lastOutput = Date.now();
+    if (!this.midLine) this.live?.draw();
   }
 
   private toolCall(call: ToolCallState): void {
     const key = `${call.status}|${call.title}`;
     if (this.shownStatus.get(call.toolCallId) === key) return;
     this.shownStatus.set(call.toolCallId, key);
+    const done = call.status === 'completed' || call.status === 'failed';
+    if (this.live && !done) {
+      // Live: a running call is one line below the output, rewritten as it changes.
+      this.running.set(call.toolCallId, call);
+      this.showDiffs(call);
+      if (!this.midLine) this.live.redraw();
+      return;
+    }
+    this.running.delete(call.toolCallId);
     this.line(`${STATUS_MARK[call.status] ?? '·'} ${call.kind} ${call.title || call.toolCallId} ${this.dim(`[${call.status}]`)}`);
+    this.showDiffs(call);
+  }
+
+  private showDiffs(call: ToolCallState): void {
     // The diff shows once, as soon as it is known: before a permission prompt when the agent asks.
     for (const item of call.content) {
       if (item.type !== 'diff' || this.shownDiffs.has(`${call.toolCallId}|${item.path}`)) continue;
@@ -119,9 +256,12 @@ export class TextRenderer {
   }
 
   private line(text: string): void {
+    this.live?.erase();
     if (this.midLine) this.newline();
     this.out.write(text + '\n');
     this.lastRole = undefined;
+    this.lastOutput = Date.now();
+    this.live?.draw();
   }
 
   private newline(): void {

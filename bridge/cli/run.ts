@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { policyFromFlags } from '../services/permission/broker.js';
 import type { BridgeEvent } from '../session/events.js';
+import { AuthRequiredError } from '../session/errors.js';
 import { describeError, EXIT, printError } from './errors.js';
 import { TextRenderer } from './render-text.js';
 import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './session-setup.js';
@@ -46,7 +47,7 @@ async function run(prompt: string, flags: RunFlags): Promise<number> {
   try {
     session = await startSession(flags, policy, undefined, emit);
   } catch (error) {
-    if (flags.json) emit({ type: 'error', ...describeError(error) });
+    if (flags.json) emit(error instanceof AuthRequiredError ? authRequiredEvent(error, flags) : { type: 'error', ...describeError(error) });
     printError(error);
     return EXIT.error;
   }
@@ -70,4 +71,14 @@ async function run(prompt: string, flags: RunFlags): Promise<number> {
     process.off('SIGTERM', onSignal);
     await session.close();
   }
+}
+
+function authRequiredEvent(error: AuthRequiredError, flags: RunFlags): BridgeEvent {
+  return {
+    type: 'auth_required',
+    agent: { id: flags.agent ?? flags.agentCommand ?? 'default', ...error.agent },
+    message: error.message,
+    hint: error.hint,
+    logins: error.logins.map((l) => ({ methodId: l.methodId, name: l.name, command: [l.command, ...l.args], env: l.env })),
+  };
 }

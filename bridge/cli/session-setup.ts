@@ -1,9 +1,11 @@
 // What `chat`, `run` and the other faces share: flags that pick the agent and
 // the workspace, turned into a started BridgeSession.
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { AgentLaunch } from '../agents/resolve.js';
-import type { BridgeSession } from '../session/bridge-session.js';
+import type { BridgeSession, SessionOptions } from '../session/bridge-session.js';
 import type { BridgeEvent } from '../session/events.js';
+import type { AskElicitation } from '../services/elicitation/elicitation-broker.js';
 import type { AskPerson, PermissionPolicy } from '../services/permission/broker.js';
 
 export interface AgentFlags {
@@ -16,7 +18,7 @@ export interface AgentFlags {
 
 export function addAgentFlags(command: Command): Command {
   return command
-    .option('--agent <name>', 'agent to run: gemini, claude, codex, or one from the config file')
+    .option('--agent <name>', 'agent to run: copilot, claude, codex, opencode, qwen, gemini, or one from the config file (default: the first installed and logged in)')
     .option('--agent-command <line>', 'run any ACP agent by its command line (the environment passes through)')
     .option('--config <file>', 'config file (default: ~/.config/boardbridge/config.json)')
     .option('-w, --workspace <dir>', 'the sketch or project folder (default: the current folder)')
@@ -27,7 +29,13 @@ export function addAgentFlags(command: Command): Command {
 export async function launchFor(flags: AgentFlags): Promise<AgentLaunch> {
   const { loadConfig, resolveAgent } = await import('../agents/resolve.js');
   const config = flags.agentCommand ? {} : loadConfig(flags.config);
-  return resolveAgent({ agent: flags.agent, agentCommand: flags.agentCommand, config, allowNpx: true });
+  const launch = resolveAgent({ agent: flags.agent, agentCommand: flags.agentCommand, config, allowNpx: true });
+  if (launch.install && !existsSync(launch.command)) {
+    const { installBinary } = await import('../agents/registry/registry-launch.js');
+    process.stderr.write(`Downloading ${launch.title} from ${launch.install.archive} …\n`);
+    await installBinary(launch.install);
+  }
+  return launch;
 }
 
 export async function startSession(
@@ -35,6 +43,8 @@ export async function startSession(
   policy: PermissionPolicy,
   ask?: AskPerson,
   onEvent?: (event: BridgeEvent) => void,
+  askElicitation?: AskElicitation,
+  resume?: SessionOptions['resume'],
 ): Promise<BridgeSession> {
   // Loaded here, not at start-up: `boardbridge context` and `--help` stay quick.
   const [{ BridgeSession }, { BridgeHardware }, { ContextService }, { allProviders }] = await Promise.all([
@@ -52,6 +62,8 @@ export async function startSession(
     workspace: flags.workspace ?? process.cwd(),
     policy,
     ask,
+    askElicitation,
+    resume,
     contexts: new ContextService(allProviders()),
   });
 }

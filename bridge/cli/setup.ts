@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { findOnPath } from '../agents/resolve.js';
-import { DEFAULT_AGENT, findProfile } from '../agents/profiles.js';
+import { findExecutable } from '../../boards/executables.js';
+import { findProfile } from '../agents/profiles.js';
 import { EDITORS, editorSetup, type EditorId, type ProxyCommand } from '../setup/editor-configs.js';
 import { EXIT, printError } from './errors.js';
 
@@ -45,7 +45,9 @@ async function setup(editor: string, flags: SetupFlags): Promise<number> {
     printError(new Error('give --agent or --agent-command, not both'));
     return EXIT.usage;
   }
-  let result = editorSetup(editor as EditorId, proxyCommand(flags));
+  // Without --agent the configuration names the agent that is ready here now (as chat would pick).
+  const chosen = flags.agent || flags.agentCommand ? flags : { ...flags, agent: await readyAgent() };
+  let result = editorSetup(editor as EditorId, proxyCommand(chosen));
   if (flags.file && result.kind !== 'command-line') result = { ...result, file: path.resolve(flags.file) };
   process.stdout.write(result.text);
   if (!flags.write) {
@@ -53,6 +55,18 @@ async function setup(editor: string, flags: SetupFlags): Promise<number> {
     return EXIT.ok;
   }
   return write(result);
+}
+
+// When no agent is ready yet, the configuration names Claude, which the person can log in to later.
+const FALLBACK_AGENT = 'claude';
+
+async function readyAgent(): Promise<string> {
+  const { chooseDefault } = await import('../agents/resolve.js');
+  try {
+    return chooseDefault(process.env);
+  } catch {
+    return FALLBACK_AGENT;
+  }
 }
 
 async function write(result: ReturnType<typeof editorSetup>): Promise<number> {
@@ -79,16 +93,16 @@ export function proxyCommand(flags: SetupFlags): ProxyCommand {
   if (flags.agentCommand) args.push('--agent-command', flags.agentCommand);
   const board = flags.fqbn ?? flags.board;
   if (board) args.push(flags.fqbn ? '--fqbn' : '--board', board);
-  const installed = findOnPath('boardbridge');
+  const installed = findExecutable('boardbridge', process.env.PATH ?? '');
   const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
   const command = installed ?? process.execPath;
-  const agentId = flags.agentCommand ? undefined : (flags.agent ?? DEFAULT_AGENT);
+  const agentId = flags.agentCommand ? undefined : (flags.agent ?? FALLBACK_AGENT);
   return { name: flags.name ?? defaultName(flags), command, args: installed ? args : [cli, ...args], agentId };
 }
 
 function defaultName(flags: SetupFlags): string {
   if (flags.agentCommand) return `${path.basename(flags.agentCommand.trim().split(/\s+/)[0] ?? 'agent')} (board-aware)`;
-  const id = flags.agent ?? DEFAULT_AGENT;
+  const id = flags.agent ?? FALLBACK_AGENT;
   const title = findProfile(id)?.title ?? id;
   return `${title.replace(/\s*\(ACP adapter\)$/, '')} (board-aware)`;
 }

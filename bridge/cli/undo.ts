@@ -2,7 +2,9 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { readJournals } from '../services/fs/journal.js';
-import { applyUndo, planUndo } from '../services/fs/undo.js';
+import { removeStaleTemps } from '../services/fs/stale-temps.js';
+import { applyUndo, journalGuard, planUndo } from '../services/fs/undo.js';
+import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 import { EXIT } from './errors.js';
 
 interface UndoFlags {
@@ -27,8 +29,11 @@ export function registerUndo(program: Command): void {
 
 async function undo(flags: UndoFlags): Promise<number> {
   const workspace = path.resolve(flags.workspace ?? process.cwd());
-  const journals = (await readJournals(workspace)).filter((j) => j.writes.length > 0);
+  const all = await readJournals(workspace);
   const out = (s: string) => process.stdout.write(s + '\n');
+  // A bridge killed mid-write left its temporary file: no session of its own will remove it.
+  if (all.length) for (const tmp of await removeStaleTemps(all, new WorkspaceGuard([workspace]))) out(`removed ${path.relative(workspace, tmp)} (left by a bridge that was killed mid-write)`);
+  const journals = all.filter((j) => j.writes.length > 0);
   if (flags.list) {
     if (!journals.length) out(`no agent writes recorded for ${workspace}`);
     for (const j of journals) out(`${j.header.sessionId}  ${j.header.startedAt}  ${j.header.agent}  ${j.writes.length} write(s)${j.undone ? '  (undone)' : ''}`);
@@ -43,12 +48,15 @@ async function undo(flags: UndoFlags): Promise<number> {
     );
     return flags.session ? EXIT.error : EXIT.ok;
   }
-  const steps = await planUndo(journal);
-  const done = await applyUndo(journal, steps, Boolean(flags.force));
+  const guard = journalGuard(journal);
+  const steps = await planUndo(journal, guard);
+  const done = await applyUndo(journal, steps, Boolean(flags.force), guard);
   for (const step of steps) {
     const rel = path.relative(workspace, step.path) || step.path;
-    if (done.includes(step)) out(`${step.action === 'delete' ? 'deleted' : 'restored'} ${rel}`);
-    else out(`kept ${rel}: it changed after the agent wrote it (use --force to restore it anyway)`);
+    if (step.refused) out(`left ${rel} alone: ${step.refused}`);
+    else if (!done.includes(step)) out(`kept ${rel}: it changed after the agent wrote it (use --force to restore it anyway)`);
+    else if (step.action === 'none') out(`nothing to undo in ${rel}: the agent's write never reached it (the bridge stopped before writing)`);
+    else out(`${step.action === 'delete' ? 'deleted' : 'restored'} ${rel}`);
   }
   return done.length === steps.length ? EXIT.ok : EXIT.error;
 }

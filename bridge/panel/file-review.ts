@@ -2,11 +2,11 @@
 // every write with the content it replaced; rejecting puts that content back the
 // way `boardbridge undo` does (atomic write, or removal of a created file) and
 // refuses when the file changed since the agent wrote it.
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../services/fs/atomic-write.js';
+import { readConfined } from '../services/fs/confined-files.js';
 import type { JournalEntry, SessionJournal } from '../services/fs/journal.js';
-import { planUndo } from '../services/fs/undo.js';
+import { journalGuard, planUndo, restoreStep } from '../services/fs/undo.js';
+import type { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 import type { FileReviewState, ReviewStatus } from './protocol.js';
 
 interface Review {
@@ -62,16 +62,16 @@ export class FileReviews {
     const review = this.reviews.get(file);
     if (!review) return unknownFile(file);
     if (review.status !== 'pending') return { error: `${this.name(file)} was already ${review.status}` };
-    const [step] = await planUndo({ ...this.journal(), writes: review.entries, undone: false });
+    const guard = journalGuard(this.journal());
+    const [step] = await planUndo({ ...this.journal(), writes: review.entries }, guard);
     // Restored already (an IDE puts the old text back through its editor, so its undo works).
-    if (step.conflict && step.original !== null && (await currentText(step.path)) === step.original) return this.decided(file, review, 'rejected');
+    if (step.conflict && step.original !== null && (await currentText(step.path, guard)) === step.original) return this.decided(file, review, 'rejected');
     if (step.conflict) {
       review.problem = `${this.name(file)} changed after the agent wrote it; it was left as it is`;
       return { error: review.problem, hint: 'undo your own change first, or edit the file by hand' };
     }
     try {
-      if (step.original === null) await fs.rm(step.path, { force: true });
-      else await writeFileAtomic(step.path, step.original);
+      await restoreStep(step, guard);
     } catch (error) {
       review.problem = `${this.name(file)} could not be restored: ${(error as Error).message}`;
       return { error: review.problem, hint: 'check the folder permissions; the journal still holds the old content (boardbridge undo)' };
@@ -104,9 +104,9 @@ export class FileReviews {
   }
 }
 
-async function currentText(file: string): Promise<string | null> {
+async function currentText(file: string, guard: WorkspaceGuard): Promise<string | null> {
   try {
-    return await fs.readFile(file, 'utf8');
+    return await readConfined(guard, file, { maxBytes: Number.MAX_SAFE_INTEGER });
   } catch {
     return null;
   }

@@ -6,8 +6,11 @@ import type { SerialHub } from '../../boards/serial/hub.js';
 import type { ContextService } from '../context/context-service.js';
 import type { Selection } from '../../context-providers/types.js';
 import type { BridgeSession } from '../session/bridge-session.js';
-import { BridgeError, errorMessage } from '../session/errors.js';
+import { AuthRequiredError, BridgeError, commandLine, errorMessage } from '../session/errors.js';
 import type { BridgeEvent } from '../session/events.js';
+import type { CreateElicitationResponse, ElicitationContentValue } from '@agentclientprotocol/sdk';
+import type { AskElicitation, PendingElicitation } from '../services/elicitation/elicitation-broker.js';
+import { parseAnswer } from '../services/elicitation/form-fields.js';
 import type { AskPerson } from '../services/permission/broker.js';
 import { agentChoices } from './agent-choices.js';
 import { toContextView } from './context-view.js';
@@ -42,6 +45,7 @@ export class PanelHub {
   private readonly terminalOutputAt = new Map<string, number>();
   private readonly clients = new Set<PanelClient>();
   private readonly answers = new Map<number, (optionId: string | undefined) => void>();
+  private readonly forms = new Map<number, { pending: PendingElicitation; settle: (response: CreateElicitationResponse) => void }>();
   private readonly reviews: FileReviews;
   private readonly monitor?: SerialMonitor;
   private session?: BridgeSession;
@@ -75,6 +79,17 @@ export class PanelHub {
       };
       this.answers.set(pending.id, settle);
       signal.addEventListener('abort', () => settle(undefined), { once: true });
+    });
+
+  /** For BridgeSession's `askElicitation`: the form waits for a page to fill it in. */
+  readonly askElicitation: AskElicitation = (pending, signal) =>
+    new Promise((resolve) => {
+      const settle = (response: CreateElicitationResponse) => {
+        this.forms.delete(pending.id);
+        resolve(response);
+      };
+      this.forms.set(pending.id, { pending, settle });
+      signal.addEventListener('abort', () => settle({ action: 'cancel' }), { once: true });
     });
 
   /** For BridgeSession's `onEvent`: kept for late pages and sent to every page now. */
@@ -170,13 +185,28 @@ export class PanelHub {
     };
   }
 
+  // A form's fields arrive as typed; each is checked against its schema before the agent gets it.
+  private answerForm(client: PanelClient, message: Extract<ClientMessage, { type: 'elicitation' }>): void {
+    const form = this.forms.get(message.id);
+    if (!form) return client.send({ type: 'problem', message: 'that form was already answered or withdrawn' });
+    if (message.action !== 'accept') return form.settle({ action: message.action });
+    const content: Record<string, ElicitationContentValue> = {};
+    for (const field of form.pending.fields ?? []) {
+      const answer = parseAnswer(field, message.content?.[field.name] ?? '');
+      if ('error' in answer) return client.send({ type: 'problem', message: `${field.title}: ${answer.error}`, hint: 'correct it and send the form again' });
+      if ('value' in answer) content[field.name] = answer.value;
+    }
+    form.settle({ action: 'accept', content });
+  }
+
   private async receive(client: PanelClient, raw: string): Promise<void> {
     const message = parseClientMessage(raw);
     if ('error' in message) return client.send({ type: 'problem', message: message.error });
     try {
       await this.handle(client, message);
     } catch (error) {
-      client.send({ type: 'problem', message: errorMessage(error) });
+      const login = error instanceof AuthRequiredError && error.logins[0] ? commandLine(error.logins[0]) : undefined;
+      client.send({ type: 'problem', message: errorMessage(error), hint: error instanceof BridgeError ? error.hint : undefined, login });
     }
   }
 
@@ -204,6 +234,8 @@ export class PanelHub {
         if (!answer) return client.send({ type: 'problem', message: 'that permission request was already answered or withdrawn' });
         return answer(message.optionId);
       }
+      case 'elicitation':
+        return this.answerForm(client, message);
       case 'diff': {
         const diff = this.reviews.diff(message.path);
         if (!diff) return client.send({ type: 'problem', message: `the agent has not changed ${message.path} in this session` });

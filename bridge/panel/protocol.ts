@@ -56,6 +56,14 @@ export interface AgentChoice {
   id: string;
   title: string;
   installed: boolean;
+  /** Installed, logged in and runnable, as far as its files tell (agents/status.ts). */
+  ready: boolean;
+  /** Where its credentials were found, or what is missing. */
+  credentials: string;
+  /** What it costs, in one line. */
+  offer: string;
+  /** Why it cannot run here even when installed (a Node.js too old for it). */
+  problem?: string;
   /** Where it was found, when installed. */
   command?: string;
   /** One command that installs it. */
@@ -65,6 +73,8 @@ export interface AgentChoice {
   loginNote?: string;
   /** The login command's program, when it is not on PATH. */
   loginNeeds?: string;
+  /** About the key, when a key is the only way in. */
+  keyNote?: string;
   /** Variables that hold a key instead of a login, and those of them that are set. */
   keyEnv: string[];
   keySet: string[];
@@ -104,7 +114,8 @@ export type ServerMessage =
   /** A workspace file the page asked to see (a diagnostic's link), by absolute path. */
   | { type: 'file'; path: string; requested: string; text: string }
   | { type: 'context'; context?: BoardContextView; problem?: string }
-  | { type: 'problem'; message: string; hint?: string }
+  /** `login`: the terminal command the agent offers when it needs the person to log in (ACP terminal auth). */
+  | { type: 'problem'; message: string; hint?: string; login?: string }
   | { type: 'serial'; text: string; missed: number }
   | { type: 'serial_state'; serial: SerialView }
   | { type: 'serial_ports'; ports: { path: string; board?: string }[] }
@@ -120,6 +131,8 @@ export type ClientMessage =
   | { type: 'prompt'; text: string }
   | { type: 'cancel' }
   | { type: 'permission'; id: number; optionId: string }
+  /** The answer to an agent's form: each field as typed (choices comma-separated), checked by the bridge. */
+  | { type: 'elicitation'; id: number; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string> }
   | { type: 'diff'; path: string }
   /** Show a workspace file (absolute or workspace-relative), e.g. from a compiler diagnostic. */
   | { type: 'open_file'; path: string }
@@ -164,6 +177,13 @@ export function parseClientMessage(raw: string): ClientMessage | { error: string
       return m.agent === undefined ? { type: 'start_agent' } : { type: 'start_agent', agent: m.agent as string };
     case 'permission':
       return Number.isInteger(m.id) && str('optionId') ? { type: 'permission', id: m.id as number, optionId: m.optionId as string } : { error: 'permission needs id and optionId' };
+    case 'elicitation': {
+      const action = m.action;
+      const content = m.content;
+      const texts = content === undefined || (typeof content === 'object' && content !== null && Object.values(content).every((v) => typeof v === 'string'));
+      if (!Number.isInteger(m.id) || (action !== 'accept' && action !== 'decline' && action !== 'cancel') || !texts) return { error: 'elicitation needs id, action (accept, decline or cancel) and content of strings' };
+      return { type: 'elicitation', id: m.id as number, action, content: content as Record<string, string> | undefined };
+    }
     case 'diff':
       return str('path') ? { type: 'diff', path: m.path as string } : { error: 'diff needs a path' };
     case 'open_file':

@@ -3,6 +3,11 @@
 // every other path the panel touches. Unsaved IDE contents win over the disk.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { readConfined } from '../services/fs/confined-files.js';
+import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
+
+/** The largest file the page is shown (the editor view holds it whole). */
+const PANEL_MAX_BYTES = 32 * 1024 * 1024;
 
 export type WorkspaceFile = { path: string; text: string } | { error: string; hint?: string };
 
@@ -27,10 +32,9 @@ export async function readWorkspaceFile(workspace: string, requested: string, bu
   }
   if (!inside(root, real)) return outside;
   if (buffers[wanted] !== undefined) return { path: wanted, text: buffers[wanted] };
+  // Read from the very file checked (a link or FIFO swapped in meanwhile is refused, never followed or waited on).
   try {
-    const stat = await fs.stat(real);
-    if (!stat.isFile()) return { error: `${requested} is not a file` };
-    return { path: wanted, text: await fs.readFile(real, 'utf8') };
+    return { path: wanted, text: await readConfined(new WorkspaceGuard([root]), real, { maxBytes: PANEL_MAX_BYTES }) };
   } catch (error) {
     return { error: `${requested} could not be read: ${(error as Error).message}` };
   }

@@ -53,7 +53,7 @@ export class AcpProxy {
   readonly agent?: AgentProcess;
   private readonly relay: JsonRpcRelay;
   private readonly sessions = new Map<string, ProxySession>();
-  private readonly local = new LocalAnswers(() => this.editorCaps, this.sessions);
+  private readonly local = new LocalAnswers(() => this.editorCaps, this.sessions, (method, params) => this.relay.requestEditor(method, params));
   private readonly agentCommands = new Map<string, AvailableCommand[]>();
   private editorCaps: ClientCapabilities = {};
   private agentInit?: InitializeResponse;
@@ -202,7 +202,8 @@ export class AcpProxy {
       return { answer: { stopReason: 'end_turn' } };
     }
     const blocks = await session.contextBlocks();
-    return { forward: { ...params, prompt: [...blocks, ...params.prompt] } };
+    // What the editor allowed for this turn's commands ends with the turn.
+    return { forward: { ...params, prompt: [...blocks, ...params.prompt] }, after: (result: unknown) => (session.endTurn(), result) };
   }
 
   private agentNotification(method: string, params: unknown): unknown {

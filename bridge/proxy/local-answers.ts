@@ -5,7 +5,7 @@
 // device change). Everything else goes to the editor.
 import type { ClientCapabilities, CreateTerminalRequest, ReadTextFileRequest, RequestPermissionRequest, WriteTextFileRequest } from '@agentclientprotocol/sdk';
 import { methods, RequestError } from '@agentclientprotocol/sdk';
-import { pickOption } from '../services/permission/broker.js';
+import { grantedCommandLines, pickOption } from '../services/permission/broker.js';
 import { classify } from '../services/permission/classify.js';
 import { boardCommandOf } from '../services/terminal/terminal-service.js';
 import type { ProxySession } from './proxy-session.js';
@@ -18,6 +18,8 @@ export class LocalAnswers {
   constructor(
     private readonly editorCaps: () => ClientCapabilities,
     private readonly sessions: ReadonlyMap<string, ProxySession>,
+    /** Sends a request on to the editor and gives its answer. */
+    private readonly askEditor: (method: string, params: unknown) => Promise<unknown>,
   ) {}
 
   /** The bridge's answer, or undefined: the editor answers. */
@@ -54,9 +56,22 @@ export class LocalAnswers {
       case methods.client.session.requestPermission: {
         // The board server's own tools ask the editor themselves, with the exact operation, before any device change.
         const request = params as RequestPermissionRequest;
-        if (!request?.toolCall || !Array.isArray(request.options) || classify(request.toolCall) !== 'own-tool') return undefined;
-        const allow = pickOption(request.options, ['allow_once', 'allow_always']);
-        return allow ? Promise.resolve({ outcome: { outcome: 'selected', optionId: allow.optionId } }) : undefined;
+        if (!request?.toolCall || !Array.isArray(request.options)) return undefined;
+        const category = classify(request.toolCall);
+        if (category === 'own-tool') {
+          const allow = pickOption(request.options, ['allow_once', 'allow_always']);
+          return allow ? Promise.resolve({ outcome: { outcome: 'selected', optionId: allow.optionId } }) : undefined;
+        }
+        // Where the proxy runs terminals itself, what the editor allows is what they may run.
+        const session = p?.sessionId ? this.sessions.get(p.sessionId) : undefined;
+        const lines = grantedCommandLines(request.toolCall, category);
+        if (caps.terminal || !session || lines.length === 0) return undefined;
+        return this.askEditor(method, params).then((response) => {
+          const chosen = (response as { outcome?: { outcome?: string; optionId?: string } } | undefined)?.outcome;
+          const option = chosen?.outcome === 'selected' ? request.options.find((entry) => entry.optionId === chosen.optionId) : undefined;
+          if (option?.kind.startsWith('allow')) session.grant(lines);
+          return response;
+        });
       }
       default:
         return undefined;

@@ -44,6 +44,8 @@ export class ProxySession {
   private readonly serial?: AgentSerial;
   private mcp?: HardwareMcpServer;
   private journal?: WriteJournal;
+  /** Command lines of execute steps the editor allowed in the current turn. */
+  private readonly grants = new Set<string>();
   private files?: FsService;
 
   private constructor(private readonly options: ProxySessionOptions) {
@@ -52,7 +54,14 @@ export class ProxySession {
     this.injector = new ContextInjector(options.embeddedContext);
     if (options.hardware) this.serial = new AgentSerial(options.hardware.hub);
     this.boardCommands = options.hardware?.commands(options.consent(this), 'the agent (terminal)');
-    this.terminals = new TerminalService({ guard: this.guard, commands: this.boardCommands, env: options.env });
+    // The editor is the person's voice: a command runs in the proxy's own terminals only when a
+    // permission the editor granted in this turn covers it (the agent's own execute step).
+    this.terminals = new TerminalService({
+      guard: this.guard,
+      commands: this.boardCommands,
+      env: options.env,
+      authorize: (commandLine) => (this.grants.has(commandLine.trim().replace(/\s+/g, ' ')) ? undefined : `the editor granted no permission in this turn that covers "${commandLine}"`),
+    });
   }
 
   static async open(options: ProxySessionOptions): Promise<ProxySession> {
@@ -111,6 +120,15 @@ export class ProxySession {
     const injected = this.injector.blocksFor(loaded);
     if (injected.event?.full) this.lastSent = loaded;
     return injected.blocks;
+  }
+
+  /** The editor allowed this tool call: the commands it shows may run in the proxy's terminals this turn. */
+  grant(lines: string[]): void {
+    for (const line of lines) this.grants.add(line);
+  }
+
+  endTurn(): void {
+    this.grants.clear();
   }
 
   /** The bridge's own fs answers (for editors without fs): workspace-confined, journalled. */

@@ -7,8 +7,11 @@ import {
   PROTOCOL_VERSION,
   RequestError,
   type ClientConnection,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   type InitializeResponse,
   type McpServer,
+  type NewSessionRequest,
   type NewSessionResponse,
   type SessionConfigOption,
   type SessionModeState,
@@ -17,31 +20,83 @@ import {
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 import { AgentProcess, type AgentExit } from '../agents/agent-process.js';
+import { AgentMessageStream, type LostMessage } from '../agents/message-stream.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { FsService } from '../services/fs/fs-service.js';
 import type { TerminalService } from '../services/terminal/terminal-service.js';
-import { BridgeError, errorMessage, rpcErrorCode } from './errors.js';
+import { AuthRequiredError, BridgeError, commandLine, errorMessage, rpcErrorCode, type TerminalLogin } from './errors.js';
+import { parseSessionNotification } from './sdk-validation.js';
 
 export interface ConnectionHandlers {
   fs: () => FsService;
   terminals: () => TerminalService;
   onUpdate: (notification: SessionNotification) => void;
-  onPermission: (request: RequestPermissionRequest) => Promise<RequestPermissionResponse>;
+  onPermission: (request: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
+  onElicitation: (request: CreateElicitationRequest, signal: AbortSignal) => Promise<CreateElicitationResponse>;
+  onElicitationComplete: (elicitationId: string) => void;
 }
 
 export interface AgentConnection {
   process: AgentProcess;
   connection: ClientConnection;
   init: InitializeResponse;
+  /** A message from the agent that could be neither taken nor answered (too large, id unreadable). */
+  onLost(listener: (lost: LostMessage) => void): void;
 }
 
 const CLIENT_INFO = { name: 'boardbridge', title: 'boardbridge', version: '0.1.0' };
 
 export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: ConnectionHandlers, env: NodeJS.ProcessEnv): Promise<AgentConnection> {
   const agent = new AgentProcess(launch, cwd, env);
+  const stream = agent.stream;
+  if (!(stream instanceof AgentMessageStream)) throw new Error('an agent process must speak through an AgentMessageStream');
+  const connection = connectClient(stream, handlers, (line) => agent.stderr.append(`[boardbridge] ${line}\n`));
+  try {
+    const init = await untilExit<InitializeResponse>(
+      agent,
+      connection.agent.request(methods.agent.initialize, {
+        protocolVersion: PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true }, elicitation: { form: {}, url: {} } },
+        clientInfo: CLIENT_INFO,
+      }),
+      'initialize',
+    );
+    return { process: agent, connection, init, onLost: (listener) => stream.onLost(listener) };
+  } catch (error) {
+    // An agent that dies at start breaks the pipe before its exit is seen: wait a moment for it.
+    const exit = error instanceof BridgeError ? undefined : await Promise.race([agent.exited, delay(1000)]);
+    connection.close();
+    await agent.close();
+    throw exit ? exitedError(agent, exit, 'start-up') : error;
+  }
+}
+
+/**
+ * The SDK's client connection over the agent's stream, with the session's services behind
+ * it. `session/update` notifications are checked with the SDK's schemas by their tag
+ * (sdk-validation.ts) and reach onUpdate in the order they arrived.
+ */
+export function connectClient(stream: AgentMessageStream, handlers: ConnectionHandlers, log: (line: string) => void): ClientConnection {
+  const onUpdate = (params: unknown) => {
+    let notification: SessionNotification;
+    try {
+      notification = parseSessionNotification(params);
+    } catch (error) {
+      log(`skipped an invalid session/update: ${errorMessage(error).slice(0, 500)}`);
+      return;
+    }
+    handlers.onUpdate(notification);
+  };
+  stream.intercept((message) => {
+    if (!('method' in message) || message.method !== methods.client.session.update || 'id' in message) return false;
+    onUpdate(message.params);
+    return true;
+  });
   const app = client({ name: 'boardbridge' })
-    .onNotification(methods.client.session.update, ({ params }) => handlers.onUpdate(params))
-    .onRequest(methods.client.session.requestPermission, ({ params }) => handlers.onPermission(params))
+    .onNotification(methods.client.session.update, parseSessionNotification, ({ params }) => handlers.onUpdate(params))
+    .onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.onPermission(params, signal))
+    .onRequest(methods.client.elicitation.create, ({ params, signal }) => handlers.onElicitation(params, signal))
+    .onNotification(methods.client.elicitation.complete, ({ params }) => handlers.onElicitationComplete(params.elicitationId))
     .onRequest(methods.client.fs.readTextFile, ({ params }) => handlers.fs().read(params))
     .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.fs().write(params))
     .onRequest(methods.client.terminal.create, ({ params }) => handlers.terminals().create(params))
@@ -55,25 +110,7 @@ export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: C
       await handlers.terminals().release(params.terminalId);
       return {};
     });
-  const connection = app.connect(agent.stream);
-  try {
-    const init = await untilExit<InitializeResponse>(
-      agent,
-      connection.agent.request(methods.agent.initialize, {
-        protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
-        clientInfo: CLIENT_INFO,
-      }),
-      'initialize',
-    );
-    return { process: agent, connection, init };
-  } catch (error) {
-    // An agent that dies at start breaks the pipe before its exit is seen: wait a moment for it.
-    const exit = error instanceof BridgeError ? undefined : await Promise.race([agent.exited, delay(1000)]);
-    connection.close();
-    await agent.close();
-    throw exit ? exitedError(agent, exit, 'start-up') : error;
-  }
+  return app.connect(stream);
 }
 
 export function delay(ms: number): Promise<undefined> {
@@ -81,8 +118,9 @@ export function delay(ms: number): Promise<undefined> {
 }
 
 /** `session/new`, authenticating once and retrying when the agent answers -32000. */
-export async function newSession(agent: AgentConnection, cwd: string, mcpServers: McpServer[], env: NodeJS.ProcessEnv): Promise<NewSessionResponse> {
-  const request = () => untilExit(agent.process, agent.connection.agent.request(methods.agent.session.new, { cwd, mcpServers }), 'session/new');
+export async function newSession(agent: AgentConnection, cwd: string, mcpServers: McpServer[], env: NodeJS.ProcessEnv, additionalDirectories: string[] = []): Promise<NewSessionResponse> {
+  const params: NewSessionRequest = { cwd, mcpServers, ...(additionalDirectories.length ? { additionalDirectories } : {}) };
+  const request = () => untilExit(agent.process, agent.connection.agent.request(methods.agent.session.new, params), 'session/new');
   try {
     return await request();
   } catch (error) {
@@ -119,26 +157,54 @@ export async function reopenSession(
 }
 
 function chooseAuthMethod(agent: AgentConnection, env: NodeJS.ProcessEnv): string | undefined {
-  const methods = agent.init.authMethods ?? [];
-  const agentMethods = methods.filter((m) => !('type' in m) || (m as { type?: string }).type === undefined || (m as { type?: string }).type === 'agent');
+  const agentMethods = (agent.init.authMethods ?? []).filter((m) => !('type' in m && m.type === 'terminal'));
+  const usable = agentMethods.filter((m) => !loginOf(m, agent.process.launch));
   for (const hint of agent.process.launch.profile?.authEnv ?? []) {
     if (env[hint.env] && hint.methodId && agentMethods.some((m) => m.id === hint.methodId)) return hint.methodId;
   }
-  return agentMethods.length === 1 ? agentMethods[0].id : undefined;
+  return usable.length === 1 ? usable[0].id : undefined;
 }
+
+/** The terminal logins an agent offers, as commands to run. */
+export function terminalLogins(init: InitializeResponse, launch: AgentLaunch): TerminalLogin[] {
+  return (init.authMethods ?? []).flatMap((m) => {
+    const login = loginOf(m, launch);
+    return login ? [login] : [];
+  });
+}
+
+// Three spellings are in use: the stable `type: "terminal"` with args/env added to the agent's
+// own command (without its ACP flags), Qwen's `_meta.type: "terminal"` with args, and Copilot's
+// `_meta["terminal-auth"]` with a complete command.
+function loginOf(method: NonNullable<InitializeResponse['authMethods']>[number], launch: AgentLaunch): TerminalLogin | undefined {
+  const base = { methodId: method.id, name: method.name, launchEnv: launch.env };
+  const ownArgs = launch.profile ? launch.args.slice(0, launch.args.length - launch.profile.args.length) : launch.args;
+  if ('type' in method && method.type === 'terminal') {
+    return { ...base, command: launch.command, args: [...ownArgs, ...(method.args ?? [])], env: { ...(method.env ?? {}) } };
+  }
+  const meta = (method._meta ?? {}) as Record<string, unknown>;
+  const full = meta['terminal-auth'] as { command?: unknown; args?: unknown; env?: unknown } | undefined;
+  if (full && typeof full.command === 'string') {
+    return { ...base, command: full.command, args: stringArray(full.args), env: stringRecord(full.env) };
+  }
+  if (meta.type === 'terminal') return { ...base, command: launch.command, args: [...ownArgs, ...stringArray(meta.args)], env: stringRecord(meta.env) };
+  return undefined;
+}
+
+const stringArray = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const stringRecord = (value: unknown): Record<string, string> =>
+  value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
+
 
 function authError(agent: AgentConnection, cause: unknown): BridgeError {
   const launch = agent.process.launch;
-  const lines: string[] = [];
+  const logins = terminalLogins(agent.init, launch);
+  const lines: string[] = logins.map((l) => `log in: ${commandLine(l)}   (${l.name})`);
   const vars = launch.profile?.authEnv.map((h) => h.env) ?? [];
-  if (vars.length) lines.push(`set ${vars.join(' or ')} (e.g. export ${vars[0]}=...)`);
-  if (launch.profile?.loginCommand) lines.push(`or log in once: ${launch.profile.loginCommand}`);
-  for (const method of agent.init.authMethods ?? []) {
-    const m = method as { type?: string; args?: string[]; name: string };
-    if (m.type === 'terminal') lines.push(`or run: ${[launch.command, ...(m.args ?? [])].join(' ')}   (${m.name})`);
-  }
+  if (vars.length) lines.push(`${lines.length ? 'or ' : ''}set ${vars.join(' or ')} (e.g. export ${vars[0]}=...)`);
+  if (launch.profile?.loginCommand && !logins.length) lines.push(`or log in once: ${launch.profile.loginCommand}`);
   if (!lines.length) lines.push(`see ${launch.title}'s documentation for how to sign in`);
-  return new BridgeError('auth_required', `${launch.title} needs authentication: ${errorMessage(cause)}`, lines.join('\n'));
+  return new AuthRequiredError(`${launch.title} needs authentication: ${errorMessage(cause)}`, lines.join('\n'), logins, { name: agent.init.agentInfo?.name, version: agent.init.agentInfo?.version });
 }
 
 /** Races an ACP request against the agent's exit, so a dead agent never hangs a turn. */

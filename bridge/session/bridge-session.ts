@@ -1,7 +1,7 @@
 // The one API every face uses: start an agent on a workspace, prompt it, answer
 // it, and watch the conversation as events. A face never builds an ACP message.
 import { EventEmitter } from 'node:events';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
   methods,
@@ -9,11 +9,14 @@ import {
   type McpServer,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type SessionInfo,
+  type SetSessionConfigOptionRequest,
   type SessionNotification,
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import type { Selection } from '../../context-providers/types.js';
-import { readsMissingFileAsEmpty } from '../agents/quirks.js';
+import { MAX_MESSAGE_ENV, type LostMessage } from '../agents/message-stream.js';
+import { askingModeInstead, readsMissingFileAsEmpty } from '../agents/quirks.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
@@ -22,9 +25,12 @@ import { AgentSerial } from '../mcp/serial-tools.js';
 import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
 import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
 import { DEVICE_META_KEY } from '../services/permission/classify.js';
-import { FsService, type EditorWrite } from '../services/fs/fs-service.js';
-import { WriteJournal } from '../services/fs/journal.js';
+import { readVerifiedTextSync } from '../services/fs/anchored-dir.js';
+import { FsService, MAX_READ_BYTES, type EditorWrite } from '../services/fs/fs-service.js';
+import { readJournals, WriteJournal } from '../services/fs/journal.js';
+import { removeStaleTemps } from '../services/fs/stale-temps.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
+import { ElicitationBroker, type AskElicitation, type ElicitationBrokerOptions } from '../services/elicitation/elicitation-broker.js';
 import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../services/permission/broker.js';
 import { TerminalService } from '../services/terminal/terminal-service.js';
 import { connectAgent, delay, exitedError, newSession, reopenSession, untilExit, type AgentConnection } from './agent-connection.js';
@@ -32,7 +38,13 @@ import { ContextInjector } from './context-injection.js';
 import { BridgeError, errorMessage } from './errors.js';
 import type { BridgeEvent } from './events.js';
 import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
+import { promptStopReason } from './sdk-validation.js';
 import { getToolCall, initialState, type SessionState, type ToolCallState } from './state.js';
+
+/** How many of the workspace's latest journals are searched for stale temporary files at start. */
+const STALE_TEMP_JOURNALS = 20;
+const LIST_TIMEOUT_MS = 15_000;
+const CLOSE_TIMEOUT_MS = 3_000;
 
 export interface EditorState {
   /** Unsaved editor contents by absolute path: the agent reads these instead of the disk. */
@@ -46,6 +58,8 @@ export interface SessionOptions {
   policy: PermissionPolicy;
   ask?: AskPerson;
   askTimeoutMs?: number;
+  /** How the face asks the person for an agent's form or URL; without it elicitations are declined. */
+  askElicitation?: AskElicitation;
   contexts?: ContextService;
   mcpServers?: McpServer[];
   /** The bridge's serial hub and board commands: served to the agent as MCP tools and in terminals. */
@@ -53,6 +67,11 @@ export interface SessionOptions {
   /** The board the face has selected (FQBN, device, camera) until a prompt says otherwise. */
   selection?: Selection;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Continue an earlier session instead of starting one: its id, or `pick` to choose from the
+   * agent's session/list (undefined from pick: start a new session).
+   */
+  resume?: { sessionId?: string; pick?: (sessions: SessionInfo[]) => Promise<string | undefined> };
   /** Listens from the very first event (session_started comes before start() resolves). */
   onEvent?: (event: BridgeEvent) => void;
 }
@@ -67,6 +86,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   readonly workspace: string;
   readonly guard: WorkspaceGuard;
   readonly broker: PermissionBroker;
+  readonly elicitations: ElicitationBroker;
   journal!: WriteJournal;
   private editorWriter?: EditorWrite;
   /** The text each file got from the latest journalled write (fs/write_text_file or an agent's own edit). */
@@ -79,6 +99,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   private injector!: ContextInjector;
   private buffers = new Map<string, string>();
   private turn?: Promise<TurnResult>;
+  private abandonTurn?: AbortController;
+  private failTurn?: (error: BridgeError) => void;
   private mcp?: HardwareMcpServer;
   private agentSerial?: AgentSerial;
   private selection: Selection = {};
@@ -118,11 +140,20 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
           reason: 'reason' in d ? d.reason : undefined,
         }),
     });
+    this.elicitations = new ElicitationBroker(this.elicitationEvents());
+  }
+
+  private elicitationEvents(): ElicitationBrokerOptions {
+    return {
+      ask: this.options.askElicitation,
+      onPending: (p) => this.emitEvent({ type: 'elicitation_request', id: p.id, mode: p.mode, message: p.message, fields: p.fields, url: p.url, toolCallId: p.toolCallId }),
+      onDecision: (p, action, by) => this.emitEvent({ type: 'elicitation_decision', id: p.id, action, by }),
+    };
   }
 
   static async start(options: SessionOptions): Promise<BridgeSession> {
     const session = new BridgeSession(options);
-    await session.connect();
+    await session.connect(undefined, options.resume);
     return session;
   }
 
@@ -141,13 +172,17 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   /** One turn: resolves when the agent answers session/prompt (or dies). Never rejects. */
   prompt(text: string, editor: EditorState = {}): Promise<TurnResult> {
     if (this.turn) return Promise.resolve({ error: new BridgeError('busy', 'a turn is already running', 'wait for it or cancel it') });
-    this.turn = this.runTurn(text, editor).finally(() => (this.turn = undefined));
+    this.turn = this.runTurn(text, editor).finally(() => {
+      this.turn = undefined;
+      this.broker.endTurn();
+    });
     return this.turn;
   }
 
   /** Cancels the running turn: pending permission requests are answered `cancelled`. */
   async cancel(): Promise<void> {
     this.broker.cancelAll();
+    this.elicitations.cancelAll();
     if (this.turn && this.agent.process.running) {
       await this.agent.connection.agent.notify(methods.agent.session.cancel, { sessionId: this.sessionId }).catch(() => undefined);
     }
@@ -158,9 +193,33 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.apply({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
   }
 
-  async setConfigOption(configId: string, value: string): Promise<void> {
-    const response = await this.agent.connection.agent.request(methods.agent.session.setConfigOption, { sessionId: this.sessionId, configId, value });
+  /** A select option takes one of its value ids; a boolean option takes true or false. */
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    const params: SetSessionConfigOptionRequest =
+      typeof value === 'boolean' ? { sessionId: this.sessionId, configId, type: 'boolean', value } : { sessionId: this.sessionId, configId, value };
+    const response = await this.agent.connection.agent.request(methods.agent.session.setConfigOption, params);
     this.apply({ sessionUpdate: 'config_option_update', configOptions: response.configOptions });
+  }
+
+  // session/close lets the agent free what it holds for the session; a slow answer is abandoned.
+  private async closeAgentSession(): Promise<void> {
+    if (!this.agent?.process.running || !this.state || !this.agent.init.agentCapabilities?.sessionCapabilities?.close) return;
+    const sessionId = this.sessionId;
+    await this.abandonAfter(CLOSE_TIMEOUT_MS, 'session/close', (signal) =>
+      this.agent.connection.agent.request(methods.agent.session.close, { sessionId }, { cancellationSignal: signal, stopWaitingOnCancel: true }),
+    ).then(
+      () => this.emitEvent({ type: 'session_closed', sessionId }),
+      // Abandoned: give the $/cancel_request a moment to reach the agent before its input closes.
+      () => delay(200),
+    );
+  }
+
+  /** Ends the agent's login (ACP `logout`), where the agent offers it. */
+  async logout(): Promise<void> {
+    if (!this.agent.init.agentCapabilities?.auth?.logout) {
+      throw new BridgeError('protocol', `${this.options.launch.title} cannot log out from here (it does not offer ACP logout)`, "use the agent's own command to log out");
+    }
+    await this.agent.connection.agent.request(methods.agent.logout, {});
   }
 
   /** Starts a fresh agent process after a crash, loading the old session when the agent can. */
@@ -184,13 +243,23 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     if (this.closed) return;
     this.closed = true;
     await this.cancel();
+    if (this.turn) await Promise.race([this.turn, delay(2000)]);
+    this.abandonTurn?.abort();
+    await this.closeAgentSession();
     await this.shutdownAgent();
     await this.mcp?.close();
     await this.agentSerial?.close();
   }
 
-  private async connect(loadId?: string): Promise<void> {
+  private async connect(loadId?: string, resume?: SessionOptions['resume']): Promise<void> {
     const env = this.env;
+    // Temporary files of bridges killed mid-write (recent sessions are where they can be),
+    // before the agent starts: nothing of this session is being written yet.
+    if (!this.journal) {
+      await readJournals(this.workspace, env, STALE_TEMP_JOURNALS)
+        .then((journals) => removeStaleTemps(journals, this.guard))
+        .catch(() => undefined);
+    }
     this.agent = await connectAgent(
       this.options.launch,
       this.workspace,
@@ -198,13 +267,25 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
         fs: () => this.fs,
         terminals: () => this.terminals,
         onUpdate: (n) => this.onUpdate(n),
-        onPermission: (r) => this.onPermission(r),
+        onPermission: (r, signal) => this.onPermission(r, signal),
+        onElicitation: (r, signal) => this.elicitations.decide(r, signal),
+        onElicitationComplete: (elicitationId) => this.emitEvent({ type: 'elicitation_complete', elicitationId }),
       },
       env,
     );
+    this.agent.onLost((lost) => this.onLost(lost));
     const caps = this.agent.init.agentCapabilities ?? {};
-    const mcpServers = await this.mcpServersFor(Boolean(caps.mcpCapabilities?.http));
     let sessionId: string;
+    try {
+      if (resume) loadId = resume.sessionId ?? (await this.pickSession(resume.pick));
+      if (resume && loadId && !caps.loadSession && !caps.sessionCapabilities?.resume) {
+        throw new BridgeError('protocol', `${this.options.launch.title} cannot continue an earlier session (it offers neither session/load nor session/resume)`, 'start without --resume');
+      }
+    } catch (error) {
+      await this.shutdownAgent();
+      throw error;
+    }
+    const mcpServers = await this.mcpServersFor(Boolean(caps.mcpCapabilities?.http));
     try {
       // A load replays the history as updates: the state starts empty to receive it.
       if (loadId) this.state = initialState(loadId);
@@ -218,12 +299,17 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
         if (reopened.modes) this.state = { ...this.state, modes: { currentModeId: reopened.modes.currentModeId, availableModes: reopened.modes.availableModes } };
         if (reopened.configOptions) this.state = { ...this.state, configOptions: reopened.configOptions };
       } else {
-        const created = await newSession(this.agent, this.workspace, mcpServers, env);
+        const created = await newSession(this.agent, this.workspace, mcpServers, env, await this.platformFolders());
         sessionId = created.sessionId;
         this.state = initialState(sessionId, {
           modes: created.modes ? { currentModeId: created.modes.currentModeId, availableModes: created.modes.availableModes } : undefined,
           configOptions: created.configOptions ?? undefined,
         });
+        const asking = askingModeInstead(this.agent.init.agentInfo, this.state.modes);
+        if (asking) {
+          await untilExit(this.agent.process, this.agent.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: asking }), 'session/set_mode');
+          this.state = { ...this.state, modes: { ...this.state.modes, currentModeId: asking } };
+        }
       }
     } catch (error) {
       await this.shutdownAgent();
@@ -249,8 +335,15 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       guard: this.guard,
       commands: this.options.hardware?.commands(this.deviceConsent, 'the agent (terminal)'),
       env,
+      authorize: (commandLine) => {
+        const verdict = this.broker.authorizeCommand(commandLine);
+        return verdict.allowed ? undefined : verdict.reason;
+      },
       onEvent: (e) => {
         if (e.type === 'terminal_output') return this.emitEvent(e);
+        if (e.type === 'terminal_refused') {
+          return this.emitEvent({ type: 'error', code: 'terminal_refused', message: `refused the agent's terminal command ${e.command}: ${e.reason}`, hint: 'allow the agent\'s own command step when it asks, or run with --allow all' });
+        }
         if (e.type === 'terminal_started') return this.emitEvent({ type: 'terminal_started', terminalId: e.terminalId, command: e.command, inProcess: e.inProcess });
         this.emitEvent({ type: 'terminal_exited', terminalId: e.terminalId, command: e.command, exitCode: e.exit?.exitCode ?? null, signal: e.exit?.signal ?? null });
       },
@@ -273,6 +366,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
         loadSession: Boolean(caps.loadSession),
         embeddedContext: Boolean(caps.promptCapabilities?.embeddedContext),
         mcpHttp: Boolean(caps.mcpCapabilities?.http),
+        logout: Boolean(caps.auth?.logout),
+        listSessions: Boolean(caps.sessionCapabilities?.list),
       },
       modes: this.state.modes,
       configOptions: this.state.configOptions,
@@ -280,6 +375,63 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     });
   }
 
+  /**
+   * The installed platform folders the hardware context reads (cores, variants, libraries), for
+   * `additionalDirectories` where the agent supports it: the agent may then look there itself.
+   * The bridge still serves them read-only (the guard), whoever asks.
+   */
+  private async platformFolders(): Promise<string[]> {
+    if (!this.agent.init.agentCapabilities?.sessionCapabilities?.additionalDirectories || !this.options.contexts) return [];
+    let roots: string[];
+    try {
+      roots = (await this.options.contexts.load(this.workspace, this.selection))?.context.readOnlyRoots ?? [];
+    } catch {
+      return []; // the first prompt reports a context that cannot be built
+    }
+    this.guard.allowReadOnly(roots);
+    const inside = (dir: string, root: string) => dir === root || dir.startsWith(root + path.sep);
+    const absolute = [...new Set(roots.map((r) => path.resolve(r)))].filter((r) => !inside(r, this.workspace));
+    return absolute.filter((r) => !absolute.some((other) => other !== r && inside(r, other))).sort();
+  }
+
+  /** The agent's earlier sessions in this workspace (session/list, every page), newest first as the agent orders them. */
+  private async listSessions(): Promise<SessionInfo[]> {
+    const sessions: SessionInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const response = await this.abandonAfter(LIST_TIMEOUT_MS, 'session/list', (signal) =>
+        this.agent.connection.agent.request(methods.agent.session.list, { cwd: this.workspace, cursor }, { cancellationSignal: signal, stopWaitingOnCancel: true }),
+      );
+      sessions.push(...response.sessions);
+      cursor = response.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    return sessions;
+  }
+
+  private async pickSession(pick: ((sessions: SessionInfo[]) => Promise<string | undefined>) | undefined): Promise<string | undefined> {
+    if (!this.agent.init.agentCapabilities?.sessionCapabilities?.list) {
+      throw new BridgeError('protocol', `${this.options.launch.title} cannot list its sessions (no session/list)`, 'name the session: --resume <session id>');
+    }
+    const sessions = await this.listSessions();
+    return pick ? pick(sessions) : sessions[0]?.sessionId;
+  }
+
+  /**
+   * A request the bridge stops waiting for after `ms`: the agent is told with
+   * $/cancel_request (the SDK sends it when the signal aborts), and the caller gets an error.
+   */
+  private async abandonAfter<T>(ms: number, what: string, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const signal = AbortSignal.timeout(ms);
+    try {
+      return await untilExit(this.agent.process, send(signal), what);
+    } catch (error) {
+      if (signal.aborted) throw new BridgeError('protocol', `${this.options.launch.title} did not answer ${what} within ${ms / 1000} s (the request was cancelled)`, 'try again; if it repeats, run: boardbridge doctor');
+      throw error;
+    }
+  }
+
+  // HTTP with a bearer token where the agent supports it; otherwise a stdio relay it starts itself.
   private async mcpServersFor(http: boolean): Promise<McpServer[]> {
     const servers = (this.options.mcpServers ?? []).filter((s) => !('type' in s) || s.type !== 'http' || http);
     if (this.options.hardware) this.agentSerial ??= new AgentSerial(this.options.hardware.hub);
@@ -334,13 +486,18 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     blocks.push({ type: 'text', text });
     this.emitEvent({ type: 'prompt_sent', text });
     try {
-      const response = await untilExit(
+      // Closing the session while a turn runs abandons its prompt request ($/cancel_request);
+      // a message of the agent's that could not be answered fails the turn (onLost).
+      this.abandonTurn = new AbortController();
+      const lost = new Promise<never>((_, reject) => (this.failTurn = reject));
+      const reply: unknown = await untilExit(
         this.agent.process,
-        this.agent.connection.agent.request(methods.agent.session.prompt, { sessionId: this.sessionId, prompt: blocks }),
+        Promise.race([this.agent.connection.agent.request(methods.agent.session.prompt, { sessionId: this.sessionId, prompt: blocks }, { cancellationSignal: this.abandonTurn.signal, stopWaitingOnCancel: true }), lost]),
         'the turn',
       );
-      this.emitEvent({ type: 'stop', stopReason: response.stopReason });
-      return { stopReason: response.stopReason };
+      const stopReason = promptStopReason(reply, this.options.launch.title);
+      this.emitEvent({ type: 'stop', stopReason });
+      return { stopReason };
     } catch (error) {
       // A dying agent closes its stdout (rejecting the request) a moment before its exit is seen.
       const exit = error instanceof BridgeError ? undefined : await Promise.race([this.agent.process.exited, delay(1000)]);
@@ -352,7 +509,20 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
             : new BridgeError('protocol', `${this.options.launch.title} failed the turn: ${errorMessage(error)}`, 'try again; if it repeats, run: boardbridge doctor');
       this.emitEvent({ type: 'error', code: bridgeError.code, message: bridgeError.message, hint: bridgeError.hint });
       return { error: bridgeError };
+    } finally {
+      this.failTurn = undefined;
     }
+  }
+
+  // A message the agent sent that could be neither taken nor answered: the turn waiting for it ends.
+  private onLost(lost: LostMessage): void {
+    const error = new BridgeError(
+      'protocol',
+      `${this.options.launch.title} sent ${lost.reason}`,
+      `the turn ended; ask the agent for smaller pieces (e.g. smaller files), or raise the limit with ${MAX_MESSAGE_ENV}`,
+    );
+    if (this.failTurn) this.failTurn(error);
+    else this.emitEvent({ type: 'error', code: error.code, message: error.message, hint: error.hint });
   }
 
   private onUpdate(notification: SessionNotification): void {
@@ -368,16 +538,16 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
 
   // The request's tool call may carry only a title (claude sends no kind there): the broker
   // judges the call as the session knows it, merged from every update so far.
-  private async onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
-    if (!this.state || request.sessionId !== this.state.sessionId) return this.broker.decide(request);
+  private async onPermission(request: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse> {
+    if (!this.state || request.sessionId !== this.state.sessionId) return this.broker.decide(request, signal);
     const { state, changes } = reducePermissionToolCall(this.state, request.toolCall);
     this.state = state;
     for (const change of changes) this.emitChange(change);
     const known = getToolCall(state, request.toolCall.toolCallId)!;
-    const response = await this.broker.decide({
-      ...request,
-      toolCall: { ...request.toolCall, kind: known.kind, title: known.title, content: known.content, locations: known.locations, rawInput: known.rawInput },
-    });
+    const response = await this.broker.decide(
+      { ...request, toolCall: { ...request.toolCall, kind: known.kind, title: known.title, content: known.content, locations: known.locations, rawInput: known.rawInput } },
+      signal,
+    );
     // Gemini sends nothing more for a call whose permission was refused: close it here.
     const chosen = response.outcome.outcome === 'selected' ? request.options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId) : undefined;
     const current = getToolCall(this.state, known.toolCallId);
@@ -415,7 +585,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       const before = this.ownEditsBefore.get(key);
       this.ownEditsBefore.delete(key);
       if (call.status !== 'completed' || before === undefined || now === null || now === before || this.lastWritten.get(file) === now) continue;
-      this.journal.written(this.journal.record(file, before, now));
+      this.journal.record(file, before, now);
     }
   }
 
@@ -436,7 +606,12 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       case 'available_commands':
         return this.emitEvent({ type: 'available_commands', commands: this.state.availableCommands });
       case 'usage':
-        return this.emitEvent({ type: 'usage', used: this.state.usage?.used ?? 0, size: this.state.usage?.size ?? 0 });
+        return this.emitEvent({
+          type: 'usage',
+          used: this.state.usage?.used ?? 0,
+          size: this.state.usage?.size ?? 0,
+          ...(this.state.usage?.cost ? { cost: { amount: this.state.usage.cost.amount, currency: this.state.usage.cost.currency } } : {}),
+        });
       case 'session_info':
         return this.emitEvent({ type: 'session_info', title: this.state.title });
       case 'notice':
@@ -478,10 +653,8 @@ export function checkWorkspace(dir: string): string {
   return resolved;
 }
 
+// A FIFO or a huge file named in an agent's edit must not block the session: read only a
+// regular file, without blocking, from a descriptor verified to be the checked path.
 function readTextOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  return readVerifiedTextSync(file, MAX_READ_BYTES);
 }

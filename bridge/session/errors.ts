@@ -11,6 +11,35 @@ export class BridgeError extends Error {
   }
 }
 
+/** A login the person runs in a terminal (ACP terminal auth): the agent's own command. */
+export interface TerminalLogin {
+  methodId: string;
+  name: string;
+  command: string;
+  args: string[];
+  /** What the method itself sets (shown to faces). */
+  env: Record<string, string>;
+  /** The launch's environment under it (may hold configured secrets: never shown). */
+  launchEnv: Record<string, string>;
+}
+
+/** The login as a shell line a person can copy. */
+export function commandLine(login: TerminalLogin): string {
+  return [login.command, ...login.args].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** The agent wants a login that only the person can do; `logins` are the terminal ones it offers. */
+export class AuthRequiredError extends BridgeError {
+  constructor(
+    message: string,
+    hint: string,
+    readonly logins: TerminalLogin[],
+    readonly agent: { name?: string; version?: string },
+  ) {
+    super('auth_required', message, hint);
+  }
+}
+
 /** JSON-RPC errors arrive as plain objects or RequestError instances; read both. */
 export function rpcErrorCode(error: unknown): number | undefined {
   if (error && typeof error === 'object' && 'code' in error && typeof (error as { code: unknown }).code === 'number') {

@@ -11,6 +11,7 @@ import type {
   StopReason,
   TerminalExitStatus,
 } from '@agentclientprotocol/sdk';
+import type { FormField } from '../services/elicitation/form-fields.js';
 import type { PermissionCategory } from '../services/permission/classify.js';
 import type { ToolCallState } from './state.js';
 
@@ -20,7 +21,7 @@ export type BridgeEvent =
       sessionId: string;
       agent: { id: string; name?: string; version?: string };
       cwd: string;
-      capabilities: { loadSession: boolean; embeddedContext: boolean; mcpHttp: boolean };
+      capabilities: { loadSession: boolean; embeddedContext: boolean; mcpHttp: boolean; logout: boolean; listSessions: boolean };
       modes: { currentModeId?: string; availableModes: SessionMode[] };
       configOptions: SessionConfigOption[];
       journal: string;
@@ -33,7 +34,8 @@ export type BridgeEvent =
   | { type: 'mode'; currentModeId: string }
   | { type: 'config_options'; configOptions: SessionConfigOption[] }
   | { type: 'available_commands'; commands: AvailableCommand[] }
-  | { type: 'usage'; used: number; size: number }
+  /** Context window use, and the session's cumulative cost when the agent reports one. */
+  | { type: 'usage'; used: number; size: number; cost?: { amount: number; currency: string } }
   | { type: 'session_info'; title?: string }
   | { type: 'notice'; severity: string; title: string; description?: string }
   | {
@@ -52,14 +54,29 @@ export type BridgeEvent =
       by: string;
       reason?: string;
     }
+  /** The agent asks the person for input: a form (`fields`) or a URL to open. */
+  | { type: 'elicitation_request'; id: number; mode: string; message: string; fields?: FormField[]; url?: string; toolCallId?: string }
+  /** `by`: person, policy (no person to ask: declined), or cancel (the turn or the agent's request was cancelled). */
+  | { type: 'elicitation_decision'; id: number; action: 'accept' | 'decline' | 'cancel'; by: 'person' | 'policy' | 'cancel' }
+  | { type: 'elicitation_complete'; elicitationId: string }
   | { type: 'file_written'; path: string; created: boolean; seq: number }
   | { type: 'terminal_started'; terminalId: string; command: string; inProcess: boolean }
   /** A terminal's output as it arrives (the first 256 KiB; `truncated` marks where faces stop seeing it). */
   | { type: 'terminal_output'; terminalId: string; text: string; truncated?: boolean }
   | { type: 'terminal_exited'; terminalId: string; command: string; exitCode: number | null; signal: string | null }
   | { type: 'stop'; stopReason: StopReason }
+  /** The agent closed the session (session/close) as the face ended it. */
+  | { type: 'session_closed'; sessionId: string }
   | { type: 'agent_exited'; code: number | null; signal: string | null; stderrTail: string; duringTurn: boolean }
-  | { type: 'error'; code: string; message: string; hint?: string };
+  | { type: 'error'; code: string; message: string; hint?: string }
+  /** The agent needs a login only the person can do; `logins` are the commands it offers (run in a terminal, then start again). */
+  | {
+      type: 'auth_required';
+      agent: { id: string; name?: string; version?: string };
+      message: string;
+      hint?: string;
+      logins: { methodId: string; name: string; command: string[]; env: Record<string, string> }[];
+    };
 
 export type BridgeEventType = BridgeEvent['type'];
 

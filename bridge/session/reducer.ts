@@ -1,8 +1,10 @@
 // A pure reducer over `session/update`: (state, update) -> (state, changes).
 // It upserts tool calls by id, tolerates updates for calls it has not seen and
 // merges only the fields an update carries. Tool calls live in their entries with
-// an id index, so an update copies one array (fast) rather than a large object.
+// an id index; entries and a message's blocks are EntryLists, so the cost of an
+// update does not grow with the length of the session or of the message.
 import type { ContentBlock, SessionUpdate, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { EntryList } from './entry-list.js';
 import { findToolCall, type Entry, type SessionState, type ToolCallState } from './state.js';
 
 export type StateChange =
@@ -105,17 +107,19 @@ function appendChunk(
   const continues = last !== undefined && last.type === type && (messageId === undefined || last.messageId === messageId);
   const entries = continues
     ? state.entries.set(state.entries.length - 1, joinChunk(last, text, block))
-    : state.entries.push(type === 'thought' ? { type, text, messageId } : { type, text, blocks: [block], messageId });
+    : state.entries.push(type === 'thought' ? { type, text, messageId } : { type, text, blocks: EntryList.of(block), messageId });
   return {
     state: { ...state, entries },
     changes: [{ type: 'message_chunk', role, text, block, entryIndex: entries.length - 1 }],
   };
 }
 
+// Constant time per chunk however long the message: V8 joins strings without copying
+// them (until read), and the blocks are an EntryList.
 function joinChunk(entry: Entry, text: string, block: ContentBlock): Entry {
   if (entry.type === 'thought') return { ...entry, text: entry.text + text };
   if (entry.type === 'tool_call') return entry;
-  return { ...entry, text: entry.text + text, blocks: [...entry.blocks, block] };
+  return { ...entry, text: entry.text + text, blocks: entry.blocks.push(block) };
 }
 
 function upsertToolCall(

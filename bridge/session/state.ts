@@ -27,8 +27,8 @@ export interface ToolCallState {
 }
 
 export type Entry =
-  | { type: 'user_message'; text: string; blocks: ContentBlock[]; messageId?: string }
-  | { type: 'agent_message'; text: string; blocks: ContentBlock[]; messageId?: string }
+  | { type: 'user_message'; text: string; blocks: EntryList<ContentBlock>; messageId?: string }
+  | { type: 'agent_message'; text: string; blocks: EntryList<ContentBlock>; messageId?: string }
   | { type: 'thought'; text: string; messageId?: string }
   | { type: 'tool_call'; toolCall: ToolCallState };
 

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding, HardwareContext, Limit, SourceRef } from '../types.js';
-import { unresolvedReferences } from './properties.js';
+import { EXPANSION_ROUNDS, MAX_EXPANDED_LENGTH, referenceCycles, unresolvedReferences } from './properties.js';
 import { resolveIncludes } from './includes.js';
 import { scanLibraries, type LibraryFolder } from './libraries.js';
 import { buildPinMap } from './pin-map.js';
@@ -48,7 +48,7 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
   const source = (key: string): SourceRef | undefined => board.sources.get(key);
   const pinMap = buildPinMap(board);
   const warnings: Finding[] = [...board.warnings, ...pinMap.warnings, ...installed.warnings];
-  warnings.push(...unresolvedFactWarnings(board));
+  warnings.push(...unresolvedFactWarnings(board), ...referenceCycleWarnings(board));
   for (const legacy of installed.legacy) warnings.push({ severity: 'info', code: 'platform-legacy-layout', message: legacy.reason, file: legacy.dir });
 
   const flashBytes = parseBytes(board.expanded('upload.maximum_size'));
@@ -124,6 +124,20 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
 // Keys the context states as facts; recipes are left out because their {build.path},
 // {serial.port} and the like are only known when a build or upload runs.
 const FACT_KEYS = ['name', 'build.mcu', 'build.f_cpu', 'build.board', 'build.core', 'build.variant', 'build.variant_h', 'upload.tool', 'upload.protocol', 'upload.speed', 'upload.maximum_size', 'upload.maximum_data_size'];
+
+function referenceCycleWarnings(board: ResolvedBoard): Finding[] {
+  return referenceCycles(board.properties.keys(), (key) => board.properties.get(key)).map((cycle) => {
+    const source = board.sources.get(cycle[0]);
+    const loop = [...cycle, cycle[0]].map((key) => `{${key}}`).join(' → ');
+    return {
+      severity: 'warning',
+      code: 'properties-reference-cycle',
+      message: `${source ? `${source.file}:${source.line}: ` : ''}${cycle[0]} refers to itself (${loop}); its expansion stops after ${EXPANSION_ROUNDS} rounds or ${MAX_EXPANDED_LENGTH} characters with the references left in`,
+      ...(source ? { file: source.file, line: source.line } : {}),
+      suggestion: 'Give the key a value that does not refer back to it (a .local.txt may override it).',
+    };
+  });
+}
 
 function unresolvedFactWarnings(board: ResolvedBoard): Finding[] {
   const warnings: Finding[] = [];

@@ -266,6 +266,12 @@ function mergeCoreFacts(core: CoreFacts, pins: Pin[], knowledge: Record<Capabili
       if (pin.details) delete pin.details[capability];
     }
   }
+  // The core's table lists every pin it has: a variant number it leaves out (an ESP32's GPIO24,
+  // the gap below a Pico W's WiFi pins) is no pin.
+  if (core.pins.length > 0) {
+    const listed = new Set(core.pins.map((pin) => pin.number));
+    for (const pin of pins) if (!listed.has(Number(pin.number))) pin.capabilities = pin.capabilities.filter((entry) => entry !== 'digital');
+  }
   for (const corePin of core.pins) {
     const pin = pins[corePin.number];
     addCapability(pin, 'digital');

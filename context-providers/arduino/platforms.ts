@@ -9,6 +9,7 @@ import { PlatformRelease } from './platform-release.js';
 import { loadPropertiesFile, Properties, type OsSuffix } from './properties.js';
 import { compareVersions } from './version.js';
 import { readYamlFile, yamlMap, yamlString } from './yaml.js';
+import { arduinoDataDir, arduinoSketchbookDir, thisSystem } from '../../boards/system-paths.js';
 import { isDir } from './folders.js';
 
 export interface ToolRelease {
@@ -49,9 +50,9 @@ export interface InstalledPlatforms {
 }
 
 export interface DiscoverOptions {
-  /** arduino-cli data directories (`directories.data`); default: from arduino-cli.yaml, else ~/.arduino15. */
+  /** arduino-cli data directories (`directories.data`); default: from arduino-cli.yaml, else arduino-cli's default for this system (~/.arduino15 on Linux). */
   dataDirs?: string[];
-  /** Sketchbook folders (`directories.user`); default: from arduino-cli.yaml, else ~/Arduino. */
+  /** Sketchbook folders (`directories.user`); default: from arduino-cli.yaml, else arduino-cli's default for this system (~/Arduino on Linux). */
   sketchbookDirs?: string[];
   /** Also read /usr/share/arduino/hardware (Debian's arduino-core-avr); default true. */
   includeDebian?: boolean;
@@ -69,7 +70,7 @@ export const DEBIAN_LIBRARIES_DIR = '/usr/share/arduino/libraries';
 
 /** Where arduino-cli and Arduino IDE 2.x keep their configuration on this machine. */
 export function cliConfigFiles(home: string): string[] {
-  return [join(home, '.arduinoIDE', 'arduino-cli.yaml'), join(home, '.arduino15', 'arduino-cli.yaml')];
+  return [join(home, '.arduinoIDE', 'arduino-cli.yaml'), join(arduinoDataDir(thisSystem(home)), 'arduino-cli.yaml')];
 }
 
 export async function discoverPlatforms(options: DiscoverOptions = {}): Promise<InstalledPlatforms> {
@@ -86,8 +87,8 @@ export async function discoverPlatforms(options: DiscoverOptions = {}): Promise<
     warnings: [],
   };
   const configured = readCliConfig(home, result);
-  const dataDirs = options.dataDirs ?? (configured.data ? [configured.data] : [join(home, '.arduino15')]);
-  const sketchbooks = options.sketchbookDirs ?? (configured.user ? [configured.user] : [join(home, 'Arduino')]);
+  const dataDirs = options.dataDirs ?? [configured.data || arduinoDataDir(thisSystem(home))];
+  const sketchbooks = options.sketchbookDirs ?? [configured.user || arduinoSketchbookDir(thisSystem(home))];
   result.sketchbookDirs = sketchbooks.map((dir) => resolve(dir));
   result.builtinLibraryDirs = options.builtinLibraryDirs ?? [
     ...dataDirs.map((dir) => resolve(dir, 'libraries')),

@@ -15,6 +15,11 @@ export function currentOsSuffix(): OsSuffix {
 
 /** Expansion stops after this many rounds, so self-referencing values cannot loop (platform spec). */
 export const EXPANSION_ROUNDS = 10;
+/**
+ * Expansion also stops before its text grows past this many characters: a value that refers
+ * to itself n times grows n-fold each round (five times makes 5^10 copies in ten rounds).
+ */
+export const MAX_EXPANDED_LENGTH = 1 << 20;
 
 /**
  * An ordered key/value map that remembers where each key was last set. Setting an existing key
@@ -134,16 +139,60 @@ export class Properties {
 
 const REFERENCE = /\{([^{}]+)\}/g;
 
-/** `{x}` with no value is left as written, as arduino-cli does. */
+/** `{x}` with no value is left as written, as arduino-cli does; a round that would pass MAX_EXPANDED_LENGTH is not made. */
 export function expandReferences(text: string, lookup: (key: string) => string | undefined): string {
   let current = text;
   for (let round = 0; round < EXPANSION_ROUNDS; round++) {
     if (!current.includes('{')) break;
-    const next = current.replace(REFERENCE, (whole, key: string) => lookup(key) ?? whole);
-    if (next === current) break;
+    let length = current.length;
+    let tooLong = false;
+    const next = current.replace(REFERENCE, (whole, key: string) => {
+      const value = tooLong ? undefined : lookup(key);
+      if (value === undefined) return whole;
+      length += value.length - whole.length;
+      tooLong = length > MAX_EXPANDED_LENGTH;
+      return value;
+    });
+    if (tooLong || next === current) break;
     current = next;
   }
   return current;
+}
+
+/**
+ * The keys whose values refer back to themselves, directly or through other keys: each
+ * cycle once, as its path of keys (`a → b → a` is ['a', 'b']). At most `limit` cycles.
+ */
+export function referenceCycles(keys: Iterable<string>, lookup: (key: string) => string | undefined, limit = 20): string[][] {
+  const refs = (key: string) => [...new Set([...(lookup(key) ?? '').matchAll(REFERENCE)].map((m) => m[1]))].filter((k) => lookup(k) !== undefined);
+  const done = new Set<string>();
+  const onPath = new Map<string, number>();
+  const cycles: string[][] = [];
+  for (const start of keys) {
+    if (done.has(start) || lookup(start) === undefined) continue;
+    // Depth-first without recursion: a chain of thousands of keys must not overflow the stack.
+    const path: Array<{ key: string; next: string[]; at: number }> = [{ key: start, next: refs(start), at: 0 }];
+    onPath.set(start, 0);
+    while (path.length) {
+      const top = path[path.length - 1];
+      if (top.at === top.next.length) {
+        path.pop();
+        onPath.delete(top.key);
+        done.add(top.key);
+        continue;
+      }
+      const key = top.next[top.at++];
+      const seenAt = onPath.get(key);
+      if (seenAt !== undefined) {
+        cycles.push(path.slice(seenAt).map((step) => step.key));
+        if (cycles.length >= limit) return cycles;
+      } else if (!done.has(key)) {
+        onPath.set(key, path.length);
+        path.push({ key, next: refs(key), at: 0 });
+      }
+    }
+  }
+  return cycles;
 }
 
 /** The `{x}` references in `text` that have no value after expansion. */

@@ -19,6 +19,9 @@ function makeCiter(context: HardwareContext): Citer {
     if (platform && file === platform) return 'P';
     if (platform && file.startsWith(`${platform}/`)) return `P/${relative(platform, file)}`;
     if (sketchDir && file.startsWith(`${sketchDir}/`)) return relative(sketchDir, file);
+    // boardbridge's own cited data files (chip facts no Arduino file holds).
+    const data = file.lastIndexOf('/boards/data/');
+    if (data >= 0) return `boardbridge ${file.slice(data + 1)}`;
     return file;
   };
   return (ref) => (ref?.file ? `${short(ref.file)}${ref.line ? `:${ref.line}` : ''}` : '');

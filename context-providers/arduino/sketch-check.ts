@@ -96,7 +96,11 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
       boardName: board.name,
       board,
     };
-    findings.push(...pinMap.core.check(view));
+    const own = pinMap.core.check(view);
+    findings.push(...own);
+    // The core's own finding on a line says it better than the generic pin-range one.
+    const ownErrors = new Set(own.filter((finding) => finding.severity === 'error').map((finding) => `${finding.file}:${finding.line}`));
+    for (let index = findings.length - 1; index >= 0; index--) if (findings[index].code === 'pin-range' && ownErrors.has(`${findings[index].file}:${findings[index].line}`)) findings.splice(index, 1);
   }
   // In reading order: by file as given, then by line.
   const order = new Map(files.map((file, index) => [file, index]));

@@ -1,6 +1,6 @@
 // An Arduino sketch on disk: a folder holding <foldername>.ino (or .pde), its other source files,
 // and the optional sketch.yaml with default_fqbn, default_port and profiles.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Finding } from '../types.js';
 import { readYamlFile, yamlMap, yamlString } from './yaml.js';
@@ -57,21 +57,14 @@ function readSketchYaml(file: string, warnings: Finding[]): NonNullable<SketchPr
   const parsed = readYamlFile(file);
   warnings.push(...parsed.warnings);
   const root = yamlMap(parsed.value);
-  const lines = safeLines(file);
-  // The YAML reader keeps no positions; find the lines of the two facts we cite.
-  const lineOf = (pattern: RegExp, after = 0): number | undefined => {
-    const index = lines.findIndex((line, position) => position >= after && pattern.test(line));
-    return index < 0 ? undefined : index + 1;
-  };
   const profiles: SketchProfile[] = Object.entries(yamlMap(root.profiles)).map(([name, value]) => {
     const profile = yamlMap(value);
     const entries = (list: unknown, key: string): string[] =>
       Array.isArray(list) ? list.map((item) => (typeof item === 'string' ? item : yamlString(yamlMap(item)[key]) ?? '')).filter(Boolean) : [];
-    const profileLine = lineOf(new RegExp(`^\\s+${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`)) ?? 0;
     return {
       name,
       fqbn: yamlString(profile.fqbn),
-      fqbnLine: lineOf(/^\s+fqbn\s*:/, profileLine),
+      fqbnLine: parsed.lineOf(['profiles', name, 'fqbn']),
       programmer: yamlString(profile.programmer),
       platforms: entries(profile.platforms, 'platform'),
       libraries: entries(profile.libraries, 'library'),
@@ -80,22 +73,13 @@ function readSketchYaml(file: string, warnings: Finding[]): NonNullable<SketchPr
   return {
     file,
     defaultFqbn: yamlString(root.default_fqbn),
-    defaultFqbnLine: lineOf(/^default_fqbn\s*:/),
+    defaultFqbnLine: parsed.lineOf(['default_fqbn']),
     defaultPort: yamlString(root.default_port),
     defaultProgrammer: yamlString(root.default_programmer),
     defaultProfile: yamlString(root.default_profile),
     profiles,
   };
 }
-
-function safeLines(file: string): string[] {
-  try {
-    return readFileSync(file, 'utf8').split(/\r?\n/);
-  } catch {
-    return [];
-  }
-}
-
 
 function listSources(dir: string, recursive: boolean): string[] {
   let entries: string[];

@@ -85,6 +85,8 @@ export function readVariantHeader(board: ResolvedBoard): VariantHeader {
   const result = preprocess(mains, {
     defines,
     includeDirs: [board.corePath, ...(variantDir ? [variantDir] : [])],
+    // A variant's `#include <d32_core.h>` (CircuitMess ESP32) is found on -I{build.variant.path}, as gcc does.
+    followSystem: true,
     // Only the pin header and what it includes from variant folders: the core's C++ API and
     // the toolchain's headers say nothing about pins.
     follow: (path) => basename(path) === headerName || isInside(path, variantsRoot) || (variantDir !== undefined && isInside(path, variantDir)),

@@ -53,13 +53,43 @@ interface CameraState {
   checked: boolean;
 }
 
+/** Never throws: a script that cannot be read or checked gets a finding that says why. */
 export function analyzeScript(text: string, options: ScriptAnalysisOptions): ScriptAnalysis {
   const source = new PythonSource(text);
+  try {
+    return analyzeSource(source, options);
+  } catch (error) {
+    const generation = firmwareGeneration(options.firmware) ?? options.generation ?? '4';
+    const reason = `a check failed on it (${error instanceof Error ? error.message : String(error)})`;
+    return {
+      file: options.file,
+      api: scriptApi([]),
+      generation,
+      budget: frameBufferBudget(options.board, generation, isBefore47(options.firmware)),
+      frames: [],
+      findings: [notAnalysed(options.file, 1, reason)],
+    };
+  }
+}
+
+function notAnalysed(file: string | undefined, line: number, reason: string): Finding {
+  return {
+    code: 'script-not-analysed',
+    severity: 'warning',
+    line,
+    ...(file ? { file } : {}),
+    message: `the script is not analysed: ${reason}`,
+    suggestion: 'split deeply nested expressions into named parts; until then nothing is known of its camera set-up',
+  };
+}
+
+function analyzeSource(source: PythonSource, options: ScriptAnalysisOptions): ScriptAnalysis {
   const use = findCameraUse(source);
   const api = scriptApi(use.calls);
   const generation = firmwareGeneration(options.firmware) ?? options.generation ?? (api === 'csi' ? '5' : '4');
   const budget = frameBufferBudget(options.board, generation, isBefore47(options.firmware));
   const findings: Finding[] = [];
+  if (source.unreadable) findings.push(notAnalysed(undefined, source.unreadable.line, source.unreadable.reason));
   const syntaxError = firstSyntaxProblem(source);
   if (syntaxError) {
     findings.push({

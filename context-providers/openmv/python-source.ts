@@ -3,6 +3,7 @@
 // (module constants and variables), evaluated on demand.
 import type { SyntaxNode, Tree } from '@lezer/common';
 import { parser } from '@lezer/python';
+import { PARSE_DEADLINE_MS, pastLimits } from './python-limits.js';
 import { childList, expressionChildren, isExpression, numberLiteral, stringLiteral } from './python-nodes.js';
 
 export type CameraModule = 'sensor' | 'csi';
@@ -33,15 +34,46 @@ const CAMERA_MODULES = new Set<string>(['sensor', 'csi']);
 // Evaluating `A = B`, `B = A` must end; real scripts never chain names this deep.
 const MAX_DEPTH = 20;
 
+function parseWithin(text: string, ms: number): Tree | undefined {
+  const parse = parser.startParse(text);
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const tree = parse.advance();
+    if (tree) return tree;
+    if (performance.now() > deadline) return undefined;
+  }
+}
+
 export class PythonSource {
   readonly tree: Tree;
+  /** Why the script could not be read; then the tree is empty and nothing is known of it. */
+  readonly unreadable?: { line: number; reason: string };
   private readonly lineStarts: number[] = [0];
   private readonly bindings = new Map<string, Binding[]>();
 
   constructor(readonly text: string) {
-    this.tree = parser.parse(text);
     for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.lineStarts.push(i + 1);
-    this.collectBindings();
+    const past = pastLimits(text);
+    if (past) {
+      this.unreadable = past;
+      this.tree = parser.parse('');
+      return;
+    }
+    try {
+      const tree = parseWithin(text, PARSE_DEADLINE_MS);
+      if (!tree) {
+        this.unreadable = { line: 1, reason: `the Python parser did not finish within ${PARSE_DEADLINE_MS / 1000} s` };
+        this.tree = parser.parse('');
+        return;
+      }
+      this.tree = tree;
+      this.collectBindings();
+    } catch (error) {
+      // The parser and the walks recurse per level: other deep structures (long operator chains) can exhaust the stack.
+      this.unreadable = { line: 1, reason: `the Python parser gave up on it (${error instanceof Error ? error.message : String(error)})` };
+      this.tree = parser.parse('');
+      this.bindings.clear();
+    }
   }
 
   /** 1-based line of an offset. */

@@ -57,15 +57,18 @@ export class AgentSetup {
     item.dataset.installed = String(c.installed);
     const head = el('div', 'head');
     head.append(el('strong', '', c.title), el('span', `status ${c.installed ? 'completed' : 'pending'}`, c.installed ? 'installed' : 'not installed'));
+    if (c.installed) head.append(el('span', `status ${c.ready ? 'completed' : 'pending'}`, c.ready ? 'logged in' : 'not logged in'));
     const start = el('button', 'start allow', `Start ${c.title}`);
     start.addEventListener('click', () => this.start(c.id));
     head.append(start);
-    item.append(head);
+    item.append(head, el('div', 'step quiet', c.offer));
+    if (c.problem) item.append(el('div', 'step problem', c.problem));
     if (c.install && !c.installed) item.append(this.step('Install:', c.install, c.id, 'install'));
     if (c.login) item.append(this.step('Log in once:', c.login, c.id, 'login', [c.loginNote, c.loginNeeds && `needs ${c.loginNeeds} on PATH, which is not there`].filter(Boolean).join('; ')));
     if (c.keyEnv.length) {
       const set = c.keySet.length ? ` (${c.keySet.join(', ')} is set)` : '';
-      item.append(el('div', 'step quiet', `or give it a key: ${c.keyEnv.join(' or ')} in the environment boardbridge starts in${set}`));
+      const lead = c.login ? 'or give it a key' : 'Give it a key';
+      item.append(el('div', 'step quiet', `${lead}: ${c.keyEnv.join(' or ')} in the environment boardbridge starts in${set}${c.keyNote ? ` — ${c.keyNote}` : ''}`));
     }
     return item;
   }

@@ -2,6 +2,7 @@
 // chunk, tool calls as cards whose status changes in place, permission requests
 // as buttons with the agent's own options, the plan as a checklist. A tool's
 // output shows under its card, diagnostics' `file:line` as links.
+import { formCard, formDecided } from './elicitation-form.js';
 import { linkFileLines, toolOutputText } from './file-links.js';
 
 const el = (tag, className, text) => {
@@ -30,6 +31,7 @@ export class Conversation {
     this.toolCards = new Map();
     this.toolCalls = new Map();
     this.permissions = new Map();
+    this.forms = new Map();
     /** terminalId → { text, truncated, owner: toolCallId or the `$ command` line } */
     this.terminals = new Map();
   }
@@ -59,6 +61,16 @@ export class Conversation {
         return this.permission(event);
       case 'permission_decision':
         return this.decided(event);
+      case 'elicitation_request': {
+        const card = formCard(event, this.send);
+        this.forms.set(event.id, card);
+        this.current = undefined;
+        return this.log.append(card);
+      }
+      case 'elicitation_decision': {
+        const card = this.forms.get(event.id);
+        return card ? formDecided(card, event) : undefined;
+      }
       case 'file_written':
         return this.line(`${event.created ? 'created' : 'wrote'} ${event.path} — review it under Changes`);
       case 'terminal_started':

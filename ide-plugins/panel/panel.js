@@ -33,6 +33,7 @@ function setBusy(busy) {
 function showProblem(problem) {
   const box = $('problem');
   box.textContent = problem.hint ? `${problem.message} — ${problem.hint}` : problem.message;
+  if (problem.login) box.textContent += ` — log in from a terminal: ${problem.login}, then press Restart agent`;
   box.hidden = false;
   clearTimeout(showProblem.timer);
   showProblem.timer = setTimeout(() => (box.hidden = true), 8000);

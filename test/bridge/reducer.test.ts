@@ -153,4 +153,19 @@ describe('two histories branched from one state', () => {
     expect(getToolCall(left, 'b')).toBeUndefined();
     expect(getToolCall(base, 'a')).toBeUndefined();
   });
+
+  it('keeps every chunk of a 100,000-chunk message as a block, and earlier states as they were', () => {
+    let state = initialState('long');
+    let early: SessionState | undefined;
+    for (let i = 0; i < 100_000; i++) {
+      state = reduceUpdate(state, { sessionUpdate: 'agent_message_chunk', content: text(`${i % 10}`) }).state;
+      if (i === 9) early = state;
+    }
+    const message = state.entries.get(0);
+    expect(state.entries.length).toBe(1);
+    expect(message?.type === 'agent_message' && message.blocks.length).toBe(100_000);
+    expect(message?.type === 'agent_message' && message.text.length).toBe(100_000);
+    const first = early?.entries.get(0);
+    expect(first?.type === 'agent_message' && [first.text, first.blocks.length]).toEqual(['0123456789', 10]);
+  });
 });

@@ -10,8 +10,8 @@ import { alive } from '../support/process-alive.js';
 const workspace = mkdtempSync(path.join(os.tmpdir(), 'bb-term-'));
 let service: TerminalService;
 
-function make(commands?: CommandTable, onEvent?: (event: TerminalEvent) => void) {
-  service = new TerminalService({ guard: new WorkspaceGuard([workspace]), commands, onEvent });
+function make(commands?: CommandTable, onEvent?: (event: TerminalEvent) => void, authorize: (commandLine: string) => string | undefined = () => undefined) {
+  service = new TerminalService({ guard: new WorkspaceGuard([workspace]), commands, onEvent, authorize });
   return service;
 }
 
@@ -51,6 +51,39 @@ describe('the terminal service', () => {
   it('refuses a cwd outside the workspace', () => {
     const t = make();
     expect(() => t.create({ sessionId: 's', command: 'ls', cwd: '/etc' })).toThrow(/outside the workspace/);
+  });
+
+  it('names a missing cwd instead of failing to spawn the shell', () => {
+    const t = make();
+    const cwd = path.join(workspace, 'build', 'not-yet');
+    expect(() => t.create({ sessionId: 's', command: 'ls', cwd })).toThrow(`the terminal's cwd ${cwd} does not exist`);
+    expect(t.size).toBe(0);
+  });
+
+  it('refuses a command the policy does not authorize, reports it, and starts nothing', () => {
+    const events: TerminalEvent[] = [];
+    const marker = path.join(workspace, 'ran');
+    const t = make(undefined, (e) => events.push(e), (line) => `no grant covers "${line}"`);
+    expect(() => t.create({ sessionId: 's', command: `touch ${marker}` })).toThrow(/Permission denied: no grant covers/);
+    expect(() => t.create({ sessionId: 's', command: 'touch', args: [marker] })).toThrow(/Permission denied/);
+    expect(events).toEqual([
+      { type: 'terminal_refused', command: `touch ${marker}`, reason: `no grant covers "touch ${marker}"` },
+      { type: 'terminal_refused', command: `touch ${marker}`, reason: `no grant covers "touch ${marker}"` },
+    ]);
+    expect(t.size).toBe(0);
+  });
+
+  it('runs read-only board commands without asking, and asks for the others', async () => {
+    const asked: string[] = [];
+    const commands: CommandTable = new Map([
+      ['ports', async (_argv, io) => (io.write('/dev/ttyACM0\n'), 0)],
+      ['compile', async () => 0],
+    ]);
+    const t = make(commands, undefined, (line) => (asked.push(line), 'not granted'));
+    const { terminalId } = t.create({ sessionId: 's', command: 'boardbridge ports' });
+    expect(await t.waitForExit(terminalId)).toEqual({ exitCode: 0, signal: null });
+    expect(() => t.create({ sessionId: 's', command: 'boardbridge compile --fqbn arduino:avr:uno' })).toThrow(/Permission denied/);
+    expect(asked).toEqual(['boardbridge compile --fqbn arduino:avr:uno']);
   });
 
   it('kills the whole process group, and the terminal stays readable after kill', async () => {

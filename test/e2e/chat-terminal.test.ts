@@ -1,50 +1,23 @@
 // `boardbridge chat` in a real pseudo-terminal (util-linux `script`), driven as a
 // person would type, against the real claude-code-acp agent offline.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
+import { quote, startInPty, type Screen } from './pty-screen.js';
 import { cliMain, tempSketch } from './run-cli.js';
 
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
 let server: ModelServer | undefined;
-let child: ChildProcess | undefined;
+let screen: Screen | undefined;
 afterEach(async () => {
-  child?.kill('SIGKILL');
+  screen?.proc.kill('SIGKILL');
   await server?.close();
 });
 
-class Screen {
-  text = '';
-  constructor(private readonly proc: ChildProcess) {
-    proc.stdout!.setEncoding('utf8');
-    proc.stdout!.on('data', (t: string) => {
-      this.text += t;
-    });
-  }
-  async waitFor(needle: string | RegExp, from = 0): Promise<number> {
-    const started = Date.now();
-    for (;;) {
-      if (Date.now() - started > 40_000) throw new Error(`the chat never showed ${needle}; the screen:\n${this.text}`);
-      const rest = this.text.slice(from);
-      const at = typeof needle === 'string' ? rest.indexOf(needle) : rest.search(needle);
-      if (at >= 0) return from + at;
-      if (this.proc.exitCode !== null) throw new Error(`chat exited before showing ${needle}:\n${this.text}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-  type(keys: string): void {
-    this.proc.stdin!.write(keys);
-  }
-}
-
 function startChat(sketch: string, env: Record<string, string>, agentCommand: string): Screen {
-  const line = [process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', agentCommand].map(quote).join(' ');
-  child = spawn('script', ['-qfec', line, '/dev/null'], { env: { ...env, TERM: 'dumb', NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
-  return new Screen(child);
+  screen = startInPty([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', agentCommand], { ...env, TERM: 'dumb', NO_COLOR: '1' });
+  return screen;
 }
 
 describe('boardbridge chat in a terminal', () => {
@@ -66,7 +39,7 @@ describe('boardbridge chat in a terminal', () => {
     const options = await screen.waitFor(/Choose 1-3/, asked);
     const menu = screen.text.slice(asked, options);
     expect(menu).toMatch(/1\. Always Allow\s+\[allow_always\]/);
-    expect(menu).toMatch(/2\. Allow\s+\[allow_once\]/);
+    expect(menu).toMatch(/2\. Allow\s+\[allow_once\]  \(Enter\)/);
     expect(menu).toMatch(/3\. Reject\s+\[reject_once\]/);
     screen.type('2\r');
     const reply = await screen.waitFor('The LED on pin 9 now fades.', options);
@@ -78,8 +51,12 @@ describe('boardbridge chat in a terminal', () => {
     await screen.waitFor('› ', done);
     screen.type('write some notes\r');
     const second = await screen.waitFor(/Choose 1-3/, done);
-    screen.type('\x1b[B'); // ↓ moves from "Always Allow" to "Allow"
-    await screen.waitFor('[2. Allow]', second);
+    // The default is "Allow" (allow once), never "Always Allow"; ↑ and ↓ move between them.
+    expect(screen.text.slice(second)).toContain('[2. Allow]');
+    screen.type('\x1b[A');
+    const up = await screen.waitFor('[1. Always Allow]', second);
+    screen.type('\x1b[B');
+    await screen.waitFor('[2. Allow]', up);
     screen.type('\r');
     const noted = await screen.waitFor('Noted.', second);
     expect(readFileSync(path.join(sketch, 'notes.txt'), 'utf8')).toBe('pin 9 has PWM\n');
@@ -97,6 +74,6 @@ describe('boardbridge chat in a terminal', () => {
     screen.type('\x03');
     await screen.waitFor(/^cancelled\r?$/m, noted);
     screen.type('/quit\r');
-    await new Promise((r) => child!.on('exit', r));
+    await screen.exited();
   });
 });

@@ -1,5 +1,6 @@
-// The CLI's own commands on a fresh machine: the default main job without
-// credentials, agents, doctor, and errors people can act on.
+// The CLI's own commands on a fresh machine: the default main job with no agent
+// logged in, agents, doctor, and errors people can act on.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,9 +13,34 @@ const PATH = (process.env.PATH ?? '').split(':').filter((d) => !d.includes('node
 const cleanEnv = (home: string) => ({ PATH, HOME: home, GEMINI_CLI_NO_RELAUNCH: 'true' });
 
 describe('the boardbridge CLI', () => {
-  it('starts the default chat (Gemini CLI on the example sketch) and, without credentials, names the variable to set', async () => {
+  it('with no agent logged in, npm start prints the options with their install and login commands and exits 0 (in a real pty)', async () => {
     const home = freshHome();
-    const r = await runCli(['chat', '--workspace', path.join(repoRoot, 'examples', 'Blink')], { env: cleanEnv(home) });
+    const line = 'npm start --ignore-scripts --silent';
+    const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn('script', ['-qfec', line, '/dev/null'], { cwd: repoRoot, env: { ...cleanEnv(home), TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (t: string) => (out += t));
+      child.on('close', (code) => resolve({ code, out }));
+    });
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain('No agent is ready yet');
+    expect(r.out).toMatch(/GitHub Copilot CLI \(--agent copilot\): free/);
+    expect(r.out).toContain('copilot login');
+    expect(r.out).toContain('OpenCode with Ollama');
+    expect(r.out).toContain('Google-account logins ended on 2026-06-18');
+    expect(r.out).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  });
+
+  it('run names the problem and exits 1 when no agent is ready (scripts need a failure)', async () => {
+    const r = await runCli(['run', 'hi', '--workspace', path.join(repoRoot, 'examples', 'Blink')], { env: cleanEnv(freshHome()) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('no agent is ready to use');
+    expect(r.stderr).toContain('boardbridge agents');
+  });
+
+  it('without credentials, a named agent stops with the variable to set', async () => {
+    const r = await runCli(['chat', '--agent', 'gemini', '--workspace', path.join(repoRoot, 'examples', 'Blink')], { env: cleanEnv(freshHome()) });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Gemini CLI needs authentication');
     expect(r.stderr).toContain('GEMINI_API_KEY');
@@ -23,9 +49,10 @@ describe('the boardbridge CLI', () => {
 
   it('lists the known agents and finds the ones installed in its own dependencies', async () => {
     const r = await runCli(['agents', '--json'], { env: cleanEnv(freshHome()) });
-    const agents = JSON.parse(r.stdout) as Array<{ id: string; installed: boolean; via?: string; install?: string }>;
-    expect(agents.map((a) => a.id)).toEqual(['gemini', 'claude', 'codex']);
-    expect(agents.find((a) => a.id === 'gemini')).toMatchObject({ installed: true, via: 'project' });
+    const agents = JSON.parse(r.stdout) as Array<{ id: string; installed: boolean; via?: string; install?: string; version?: string; authenticated: boolean }>;
+    expect(agents.map((a) => a.id)).toEqual(['copilot', 'claude', 'codex', 'opencode', 'qwen', 'gemini']);
+    for (const id of ['gemini', 'copilot', 'opencode', 'qwen']) expect(agents.find((a) => a.id === id)).toMatchObject({ installed: true, via: 'project', authenticated: false });
+    expect(agents.find((a) => a.id === 'copilot')?.version).toMatch(/^1\.\d+\.\d+/);
     const codex = agents.find((a) => a.id === 'codex')!;
     if (!codex.installed) expect(codex.install).toContain('npm install -g');
   });
@@ -38,10 +65,10 @@ describe('the boardbridge CLI', () => {
   });
 
   it('refuses an unknown agent name, listing the known ones', async () => {
-    const r = await runCli(['run', 'hi', '--agent', 'copilot', '--workspace', path.join(repoRoot, 'examples', 'Blink')], { env: cleanEnv(freshHome()) });
+    const r = await runCli(['run', 'hi', '--agent', 'cursor', '--workspace', path.join(repoRoot, 'examples', 'Blink')], { env: cleanEnv(freshHome()) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('unknown agent "copilot"');
-    expect(r.stderr).toContain('gemini, claude, codex');
+    expect(r.stderr).toContain('unknown agent "cursor"');
+    expect(r.stderr).toContain('copilot, claude, codex, opencode, qwen, gemini');
   });
 
   it('refuses a broken config file with its path and the problem', async () => {

@@ -1,10 +1,11 @@
 // The CLI against a stand-in ACP agent (test/support/standin-agent.mjs), for the
 // protocol situations no real agent here produces offline: every stop reason,
 // a crash mid-turn, noise on stdout, authentication, unknown methods.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ofType, repoRoot, runCli, tempSketch } from './run-cli.js';
+import { cliMain, ofType, repoRoot, runCli, tempSketch } from './run-cli.js';
 
 const standin = `${process.execPath} ${path.join(repoRoot, 'test', 'support', 'standin-agent.mjs')}`;
 
@@ -88,5 +89,31 @@ describe('boardbridge run with a stand-in agent', () => {
     const r = await runCli(['run', 'hi', '--workspace', '/nonexistent/Blink', '--agent-command', standin]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('/nonexistent/Blink does not exist');
+  });
+
+  it('abandons a session/close the agent never answers with $/cancel_request, survives its late answer and exits 0', async () => {
+    const { root } = tempSketch();
+    const marker = path.join(root, 'close-marker');
+    const r = await run('hello', { STANDIN_CLOSE_MARKER: marker }).result;
+    expect(r.code, r.stderr).toBe(0);
+    expect(ofType(r.events, 'session_closed')).toEqual([]);
+    expect(readFileSync(marker, 'utf8')).toBe('aborted: -32800 Request cancelled');
+    expect(r.stderr).not.toContain('ERR_INVALID_STATE');
+  });
+});
+
+describe('additionalDirectories on session/new (stand-in agent)', () => {
+  it('names the installed platform folders the context reads when the agent supports it, and nothing otherwise', async () => {
+    const withDirs = await run('show-dirs', { STANDIN_DIRS: '1' }).result;
+    expect(withDirs.code, withDirs.stderr).toBe(0);
+    const said = ofType(withDirs.events, 'message_chunk').map((e) => e.text).join('');
+    const dirs = JSON.parse(said.replace('additionalDirectories: ', '')) as string[];
+    // The context's read-only roots, less those inside another (the core and variant sit in the platform folder).
+    const context = execFileSync(process.execPath, [cliMain, 'context', '--json', path.join(repoRoot, 'examples', 'Blink')], { encoding: 'utf8' });
+    const roots = (JSON.parse(context) as { readOnlyRoots: string[] }).readOnlyRoots;
+    expect(roots.length).toBeGreaterThan(0);
+    expect(dirs).toEqual(roots.filter((r) => !roots.some((o) => o !== r && r.startsWith(o + '/'))).sort());
+    const without = await run('show-dirs').result;
+    expect(ofType(without.events, 'message_chunk').map((e) => e.text).join('')).toBe('additionalDirectories: null');
   });
 });

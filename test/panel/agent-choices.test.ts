@@ -14,22 +14,25 @@ describe('the agents a panel offers', () => {
     const choices = agentChoices({ PATH: '/nonexistent', ANTHROPIC_API_KEY: 'sk-ant-x' });
     expect(choices.map((c) => c.id)).toEqual(KNOWN_AGENTS.map((p) => p.id));
     const gemini = choices.find((c) => c.id === 'gemini')!;
-    expect(gemini).toMatchObject({ install: 'npm install -g @google/gemini-cli', keyEnv: ['GEMINI_API_KEY'], keySet: [] });
-    // Found only in boardbridge's node_modules, not on PATH: the login runs that executable.
-    expect(gemini.login).toBe(gemini.command);
-    expect(gemini.loginNeeds).toBeUndefined();
+    expect(gemini).toMatchObject({ install: 'npm install -g @google/gemini-cli', keyEnv: ['GEMINI_API_KEY'], keySet: [], ready: false });
+    // Gemini's profile offers only a key now: no login command, the advice goes with the key.
+    expect(gemini.login).toBeUndefined();
+    expect(gemini.keyNote).toMatch(/Google-account logins ended/);
     expect(choices.find((c) => c.id === 'claude')).toMatchObject({ login: 'claude /login', keySet: ['ANTHROPIC_API_KEY'] });
     // The adapter is installed, the `claude` CLI its login runs is not: said, not hidden.
     expect(choices.find((c) => c.id === 'claude')!.loginNeeds).toBe('claude');
     // A profile's advice after its login command is a note of its own, without the parentheses.
     for (const c of choices) {
-      expect(c.login).not.toMatch(/\s{2}|\(/);
+      if (c.login) expect(c.login).not.toMatch(/\s{2}|\(/);
       if (c.loginNote) expect(c.loginNote).not.toMatch(/^\(|\)$/);
     }
     expect(choices.some((c) => c.loginNote)).toBe(true);
     // boardbridge's own node_modules holds these agents here, so they count as installed even without PATH.
     expect(gemini.installed).toBe(true);
     expect(gemini.command).toMatch(/node_modules\/\.bin\/gemini$/);
+    // An agent that logs in with its own executable, found off PATH, logs in with the one found.
+    const own = choices.find((c) => c.installed && c.login && KNOWN_AGENTS.find((p) => p.id === c.id)!.executables.some((e) => c.login!.includes(`/${e}`)));
+    if (own) expect(own.loginNeeds).toBeUndefined();
   });
 });
 

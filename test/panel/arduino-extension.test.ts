@@ -2,8 +2,7 @@
 // VS Code and Arduino APIs (the real IDE cannot run here). Everything behind the
 // stand-in is real: `boardbridge serve` with the claude-code-acp agent offline,
 // and the webview in headless Chromium with the panel in its frame.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
@@ -329,16 +328,5 @@ describe('the extension in plain VS Code, without the Arduino API', () => {
     const { sketch } = tempSketch();
     const plain = standInVscode({ folder: sketch, config: {} });
     expect(selectionFromFolder(plain.api)).toEqual({ sketch, board: 'arduino:avr:uno', port: undefined });
-  });
-
-  it('packs into a .vsix with @vscode/vsce', async () => {
-    const out = path.join(repoRoot, 'test-artifacts', 'boardbridge-arduino.vsix');
-    const vsce = path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-    const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], { cwd: extensionDir, stdio: 'ignore' });
-      child.on('exit', resolve);
-    });
-    expect(code).toBe(0);
-    expect(existsSync(out)).toBe(true);
   });
 });

@@ -17,12 +17,12 @@ function setup() {
   const header = { type: 'session' as const, workspace, sessionId: 'session-1', agent: 'test-agent', startedAt: '' };
   const reviews = new FileReviews(workspace, () => ({ file: journal.file, header }));
   journal.onEntry((entry) => reviews.record(entry));
-  // What the bridge's fs service does for an agent write: journal it, then write it.
+  // What the bridge's fs service does for an agent write: journal the intent, write it, journal it done.
   const agentWrites = (file: string, content: string) => {
     const before = existsSync(file) ? readFileSync(file, 'utf8') : null;
-    const entry = journal.record(file, before, content);
+    const entry = journal.intend(file, before, content, '.bb-1-00000000.boardbridge-tmp');
     writeFileSync(file, content);
-    journal.written(entry);
+    journal.done(entry);
   };
   return { workspace, reviews, agentWrites };
 }

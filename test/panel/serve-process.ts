@@ -39,11 +39,19 @@ export function claudeCommand(launch: { command: string; args: string[] }): stri
 
 export type ServeProcess = Omit<ServedPanel, 'sketch' | 'ino' | 'model'>;
 
-/** Runs `boardbridge serve <args>` until it prints its URL; `stop` ends it (SIGTERM), then runs `after`. */
-export async function startServe(args: string[], env: NodeJS.ProcessEnv, after: () => Promise<void> = async () => undefined): Promise<ServeProcess> {
+/**
+ * Runs `boardbridge serve <args>` until it prints its URL; `stop` ends it (SIGTERM), then runs `after`.
+ * `program` is the checkout's build unless a test names another (an installed `boardbridge`).
+ */
+export async function startServe(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  after: () => Promise<void> = async () => undefined,
+  program: string[] = [process.execPath, cliMain],
+): Promise<ServeProcess> {
   // Tests run on desktops too: no real browser window unless a test names its own $BROWSER.
   const noOpen = env.BROWSER ? [] : ['--no-open'];
-  const child = spawn(process.execPath, [cliMain, 'serve', ...args, ...noOpen], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(program[0]!, [...program.slice(1), 'serve', ...args, ...noOpen], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (t: string) => (output += t));
   child.stderr!.setEncoding('utf8').on('data', (t: string) => (output += t));

@@ -2,9 +2,11 @@
 # Installs the Debian packages the tests use: the Arduino AVR toolchain and
 # platform, simavr and QEMU emulated boards, cmake and ninja (MPLAB for VS Code
 # builds), socat ptys, MicroPython firmware, arm-none-eabi-gcc with newlib (ground
-# truth for the 32-bit pin tables), Chromium for the panel's browser tests, and
-# bubblewrap (codex-acp's sandbox needs bwrap to read or patch files), Lua 5.4 and Emacs to check the editor
-# configurations `boardbridge setup` writes. Skips what is already there.
+# truth for the 32-bit pin tables), Chromium for the panel's browser tests,
+# bubblewrap (codex-acp's sandbox needs bwrap to read or patch files), Lua 5.4 and
+# Emacs to check the editor configurations `boardbridge setup` writes, tmux (the
+# live chat test reads its screen) and unzip (registry agents' archives). Skips
+# what is already there.
 set -euo pipefail
 
 packages=(
@@ -12,6 +14,7 @@ packages=(
   simavr libsimavr-dev libsimavr-examples gcc libc6-dev make cmake ninja-build socat
   qemu-system-misc qemu-system-arm firmware-microbit-micropython
   chromium bubblewrap gcc-arm-none-eabi libnewlib-arm-none-eabi lua5.4 emacs-nox
+  tmux unzip
 )
 
 missing=()

@@ -105,6 +105,35 @@
 //   rejecting ends the turn with stopReason cancelled and leaves the tool call in_progress.
 //   Read-only commands (cat, ls) run without asking.
 
+// opencode-ai 1.18.33 (`opencode acp`, a native binary; test/e2e/opencode-qwen-agents.test.ts)
+// - initialize: loadSession, mcpCapabilities {http, sse}, promptCapabilities {embeddedContext,
+//   image}, sessionCapabilities {close, fork, list, resume}; authMethods [opencode-login
+//   ("Run `opencode auth login`"), no type]. Without any login session/new still works: it offers
+//   its free "OpenCode Zen" models (opencode/big-pickle, …) as the `model` config option.
+// - A custom provider with npm "@ai-sdk/openai-compatible" works offline (bundled); one
+//   background title request (no tools) per session, then POST /chat/completions per step.
+// - Tools write {filePath, content}, edit, bash …: `tool_call` pending → update in_progress
+//   (rawInput) → update pending with a diff → session/request_permission (options once /
+//   always / reject) → fs/write_text_file → update completed. Modes come as a `mode` config option.
+//
+// @qwen-code/qwen-code 0.24.4 (`qwen --acp`, needs Node >= 22; run here with test/setup/node22)
+// - initialize: loadSession, sessionCapabilities {list, resume}, mcp {http, sse}; one auth
+//   method `openai` with _meta {type: "terminal", args: ["--auth-type=openai"]} (the draft
+//   spelling of terminal auth); session/new answers -32000 until OPENAI_API_KEY is set.
+// - Sessions start in mode `auto` (a classifier approves edits without asking): the bridge moves
+//   them to `default` (quirks.ts). Tools write_file {file_path, content}, replace, run_shell_command.
+//   After a turn it sends background requests (a memory-extraction subagent) that the script
+//   answers past its end.
+//
+// @github/copilot 1.0.102 (`copilot --acp`; test/e2e/copilot-agent.test.ts)
+// - The npm package is a loader for a native binary (@github/copilot-linux-x64) that unpacks
+//   235 MB into ~/.cache/copilot on its first start. initialize works offline: loadSession,
+//   sessionCapabilities {close, list}, agentCapabilities.auth.logout, one auth method
+//   copilot-login with _meta["terminal-auth"] {command: <its binary>, args: ["login"], label}
+//   (no `type` even when the client advertises auth.terminal); session/new answers -32000
+//   "Authentication required" until logged in. No model traffic can be scripted: it talks only
+//   to GitHub's service.
+
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -221,7 +250,86 @@ export function codexLaunch(binary: string, modelUrl: string, tmpRoot: string): 
   };
 }
 
+/** A fresh HOME and TMPDIR under tmpRoot and the rest of a plain environment, nothing inherited but PATH. */
+export function freshHome(tmpRoot: string): { PATH: string; HOME: string; TMPDIR: string; LANG: string; NO_COLOR: string } {
+  const home = join(tmpRoot, 'home');
+  const tmp = join(tmpRoot, 'tmp');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(tmp, { recursive: true });
+  return { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: home, TMPDIR: tmp, LANG: 'C.UTF-8', NO_COLOR: '1' };
+}
+
 function writeJson(path: string, value: object): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(value, null, 2));
+}
+
+/** OpenCode's native binary from opencode-ai (a dev dependency), if installed. */
+export function opencodeBinary(): string | undefined {
+  const binary = join(repoRoot, 'node_modules/opencode-ai/bin/opencode.exe');
+  return existsSync(binary) ? binary : undefined;
+}
+
+/**
+ * OpenCode with one custom OpenAI-compatible provider ("fake", @ai-sdk/openai-compatible,
+ * which OpenCode bundles) at the model server's /opencode/v1/chat/completions; edits and
+ * shell commands ask permission; no models.dev fetch, no update check, no sharing.
+ */
+export function opencodeLaunch(binary: string, modelUrl: string, tmpRoot: string): AgentLaunch {
+  const base = freshHome(tmpRoot);
+  const home = base.HOME;
+  writeJson(join(home, '.config/opencode/opencode.json'), {
+    provider: {
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Fake',
+        options: { baseURL: `${modelUrl}/opencode/v1`, apiKey: 'sk-fake-key-for-tests' },
+        models: { 'fake-model': { name: 'Fake model', tool_call: true } },
+      },
+    },
+    model: 'fake/fake-model',
+    small_model: 'fake/fake-model',
+    autoupdate: false,
+    share: 'disabled',
+    permission: { edit: 'ask', bash: 'ask' },
+  });
+  return {
+    command: binary,
+    args: ['acp'],
+    env: {
+      ...base,
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_SHARE: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+    },
+  };
+}
+
+/** Node 22 from the npm package `node` (test/setup/node22, installed by test/ci.sh), if installed. */
+export function node22Binary(): string | undefined {
+  const binary = join(repoRoot, 'test/setup/node22/node_modules/node/bin/node');
+  return existsSync(binary) ? binary : undefined;
+}
+
+/** Qwen Code under Node 22 through its OpenAI-compatible settings, at /qwen/v1/chat/completions. */
+export function qwenLaunch(node: string, modelUrl: string, tmpRoot: string): AgentLaunch {
+  const base = freshHome(tmpRoot);
+  writeJson(join(base.HOME, '.qwen/settings.json'), {
+    security: { auth: { selectedType: 'openai' } },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+  });
+  return {
+    command: node,
+    args: [join(repoRoot, 'node_modules/@qwen-code/qwen-code/cli-entry.js'), '--acp'],
+    env: {
+      ...base,
+      OPENAI_API_KEY: 'sk-fake-key-for-tests',
+      OPENAI_BASE_URL: `${modelUrl}/qwen/v1`,
+      OPENAI_MODEL: 'fake-model',
+    },
+  };
 }

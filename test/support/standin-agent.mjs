@@ -1,31 +1,86 @@
 // A stand-in ACP agent for what no real agent does offline here: stop reasons
 // other than end_turn and cancelled, crashing mid-turn, noise on stdout, asking
-// for authentication. Built on the SDK's agent(); what it does depends on the
-// prompt text ("stop:refusal", "crash", "noise", "echo-blocks", "unknown-method",
+// for authentication (by key or by a terminal login), logout. Built on the SDK's
+// agent(); what it does depends on the prompt text ("stop:refusal", "crash", "noise", "echo-blocks", "unknown-method",
 // "read-twice <file> <marker>": reads the file, waits for the marker file, reads it again).
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import readline from 'node:readline';
 import { Readable, Writable } from 'node:stream';
 import { agent, methods, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
 
 const requireAuth = process.env.STANDIN_REQUIRE_AUTH === '1';
+// STANDIN_TERMINAL_AUTH=<token file>: sessions need that file, which `standin-agent.mjs login` writes
+// after asking for a code in the terminal (ACP terminal auth); logout removes it.
+const tokenFile = process.env.STANDIN_TERMINAL_AUTH;
 let authenticated = false;
+let clientCapabilities = {};
+// STANDIN_CONFIG=1: a boolean and a select session option.
+const configOptions = [
+  { id: 'verbose', name: 'Verbose', type: 'boolean', currentValue: false },
+  { id: 'speed', name: 'Speed', type: 'select', currentValue: 'fast', options: [{ value: 'fast', name: 'Fast' }, { value: 'slow', name: 'Slow' }] },
+];
+let sessionDirs;
+// STANDIN_CLOSE_MARKER=<file>: offers session/close but never answers it; writes why the wait ended.
+const closeMarker = process.env.STANDIN_CLOSE_MARKER;
+
+if (process.argv[2] === 'login') {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  rl.question(`Stand-in login (STANDIN_LOGIN=${process.env.STANDIN_LOGIN}). Code: `, (code) => {
+    rl.close();
+    if (!code.trim()) {
+      process.stdout.write('no code, no login\n');
+      process.exit(2);
+    }
+    writeFileSync(tokenFile, code.trim());
+    process.stdout.write('Stand-in login done.\n');
+    process.exit(0);
+  });
+} else {
 
 const promptText = (blocks) => blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
 
 const app = agent({ name: 'standin' })
-  .onRequest(methods.agent.initialize, () => ({
+  .onRequest(methods.agent.initialize, ({ params }) => ((clientCapabilities = params.clientCapabilities ?? {}), {
     protocolVersion: 1,
     agentInfo: { name: 'standin-agent', version: '1.0.0' },
-    agentCapabilities: { promptCapabilities: { embeddedContext: process.env.STANDIN_EMBEDDED !== '0' } },
-    authMethods: [{ id: 'standin-key', name: 'Stand-in key', description: 'uses STANDIN_API_KEY' }],
+    agentCapabilities: {
+      promptCapabilities: { embeddedContext: process.env.STANDIN_EMBEDDED !== '0' },
+      auth: tokenFile ? { logout: {} } : undefined,
+      sessionCapabilities: { ...(closeMarker ? { close: {} } : {}), ...(process.env.STANDIN_DIRS === '1' ? { additionalDirectories: {} } : {}) },
+    },
+    authMethods:
+      tokenFile && params.clientCapabilities?.auth?.terminal
+        ? [{ id: 'standin-terminal', name: 'Stand-in terminal login', type: 'terminal', args: ['login'], env: { STANDIN_LOGIN: '1' } }]
+        : [{ id: 'standin-key', name: 'Stand-in key', description: 'uses STANDIN_API_KEY' }],
   }))
+  .onRequest(methods.agent.session.close, ({ signal }) => new Promise((resolve) => {
+    signal.addEventListener('abort', () => {
+      writeFileSync(closeMarker, `aborted: ${signal.reason?.code ?? ''} ${signal.reason?.message ?? signal.reason}`);
+      resolve({});
+    }, { once: true });
+  }))
+  .onRequest(methods.agent.logout, () => {
+    rmSync(tokenFile, { force: true });
+    return {};
+  })
   .onRequest(methods.agent.authenticate, ({ params }) => {
     if (params.methodId !== 'standin-key' || !process.env.STANDIN_API_KEY) throw RequestError.authRequired(undefined, 'STANDIN_API_KEY is not set');
     authenticated = true;
     return {};
   })
-  .onRequest(methods.agent.session.new, () => {
+  .onRequest(methods.agent.session.new, ({ params }) => {
+    sessionDirs = params.additionalDirectories;
     if (requireAuth && !authenticated) throw RequestError.authRequired();
+    if (tokenFile && !existsSync(tokenFile)) throw RequestError.authRequired(undefined, 'log in first');
+    if (process.env.STANDIN_CONFIG === '1') return { sessionId: 'standin-session', configOptions };
     return { sessionId: 'standin-session' };
+  })
+  .onRequest(methods.agent.session.setConfigOption, ({ params }) => {
+    const option = configOptions.find((o) => o.id === params.configId);
+    if (!option) throw RequestError.invalidParams(undefined, `no option ${params.configId}`);
+    if (option.type === 'boolean' && params.type !== 'boolean') throw RequestError.invalidParams(undefined, 'verbose takes {type: "boolean", value}');
+    option.currentValue = params.value;
+    return { configOptions };
   })
   .onNotification(methods.agent.session.cancel, () => undefined)
   .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
@@ -56,6 +111,56 @@ const app = agent({ name: 'standin' })
       await say(`then: ${await read()}\n`);
       return { stopReason: 'end_turn' };
     }
+    // "elicit-form" / "elicit-url" / "elicit-wait": asks the client (elicitation/create) and says the answer.
+    const elicit = text.match(/elicit-(form|url|wait)/)?.[1];
+    if (elicit) {
+      if (!clientCapabilities.elicitation?.[elicit === 'url' ? 'url' : 'form']) {
+        await say('the client offers no elicitation');
+        return { stopReason: 'end_turn' };
+      }
+      const request =
+        elicit === 'url'
+          ? { mode: 'url', sessionId: params.sessionId, message: 'Authorize the board service', url: 'https://example.invalid/authorize?code=1', elicitationId: 'el-1' }
+          : {
+              mode: 'form',
+              sessionId: params.sessionId,
+              message: 'Which board is connected?',
+              requestedSchema: {
+                type: 'object',
+                properties: {
+                  port: { type: 'string', title: 'Serial port', default: '/dev/ttyACM0' },
+                  baud: { type: 'integer', title: 'Baud rate', minimum: 300, maximum: 2000000 },
+                  board: { type: 'string', title: 'Board', oneOf: [{ const: 'uno', title: 'Arduino Uno' }, { const: 'mega', title: 'Arduino Mega' }] },
+                  verbose: { type: 'boolean', title: 'Verbose upload', default: false },
+                  note: { type: 'string', title: 'Note' },
+                },
+                required: ['baud', 'board'],
+              },
+            };
+      const answer = await client.request(methods.client.elicitation.create, request);
+      if (elicit === 'url' && answer.action === 'accept') await client.notify(methods.client.elicitation.complete, { elicitationId: 'el-1' });
+      await say(`elicitation answer: ${JSON.stringify(answer)}`);
+      return { stopReason: answer.action === 'cancel' ? 'cancelled' : 'end_turn' };
+    }
+    // "withdraw-permission": asks permission, then withdraws the request ($/cancel_request) after a moment.
+    if (text.includes('withdraw-permission')) {
+      const answer = await client.request(
+        methods.client.session.requestPermission,
+        { sessionId: params.sessionId, toolCall: { toolCallId: 'w1', title: 'Erase the board', kind: 'execute' }, options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] },
+        { cancellationSignal: AbortSignal.timeout(1500) },
+      ).catch((error) => ({ error: error.code }));
+      await say(`permission answer: ${JSON.stringify(answer)}`);
+      return { stopReason: 'end_turn' };
+    }
+    if (text.includes('report-usage')) {
+      await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'usage_update', used: 1234, size: 200000, cost: { amount: 0.0123, currency: 'USD' } } });
+      await say(`verbose is ${configOptions[0].currentValue}`);
+      return { stopReason: 'end_turn' };
+    }
+    if (text.includes('show-dirs')) {
+      await say(`additionalDirectories: ${JSON.stringify(sessionDirs ?? null)}`);
+      return { stopReason: 'end_turn' };
+    }
     if (text.includes('unknown-method')) {
       try {
         await client.request('x/not_a_method', {});
@@ -71,3 +176,4 @@ const app = agent({ name: 'standin' })
   });
 
 app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
+}

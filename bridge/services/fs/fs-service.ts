@@ -1,9 +1,12 @@
 // Answers the agent's fs/read_text_file and fs/write_text_file inside the workspace:
-// unsaved editor buffers win over disk, writes are atomic and journalled.
-import { promises as fs } from 'node:fs';
+// unsaved editor buffers win over disk, writes are atomic and journalled, and every
+// file is read or replaced through a folder handle verified inside the workspace
+// (anchored-dir.ts), so a path swapped for a symbolic link mid-request leads nowhere.
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest } from '@agentclientprotocol/sdk';
-import { writeFileAtomic } from './atomic-write.js';
+import { openError } from './anchored-dir.js';
+import { replaceFile, tempName } from './atomic-write.js';
+import { openTarget, readConfined, readExisting } from './confined-files.js';
 import type { WriteJournal } from './journal.js';
 import type { WorkspaceGuard } from './workspace-guard.js';
 
@@ -39,71 +42,52 @@ export class FsService {
   }
 
   async read(params: ReadTextFileRequest): Promise<ReadTextFileResponse> {
-    const file = this.options.guard.check(params.path, 'read');
+    const { guard } = this.options;
+    const file = guard.check(params.path, 'read');
+    const line = params.line ?? undefined;
+    const limit = params.limit ?? undefined;
     const buffered = this.options.buffers?.().get(file) ?? this.options.buffers?.().get(params.path);
-    const text = buffered ?? (await readUtf8(file, params.path).catch((error: unknown) => {
-      if (this.options.missingFileAsEmpty && error instanceof RequestError && error.code === -32002) return '';
+    if (buffered !== undefined) return { content: sliceLines(buffered, line, limit) };
+    try {
+      return { content: await readConfined(guard, params.path, { line, limit, maxBytes: MAX_READ_BYTES }) };
+    } catch (error) {
+      if (this.options.missingFileAsEmpty && error instanceof RequestError && error.code === -32002) return { content: '' };
       throw error;
-    }));
-    return { content: sliceLines(text, params.line ?? undefined, params.limit ?? undefined) };
+    }
   }
 
   async write(params: WriteTextFileRequest): Promise<Record<string, never>> {
-    const file = this.options.guard.check(params.path, 'write');
     if (typeof params.content !== 'string') {
       throw RequestError.invalidParams({ path: params.path }, 'content must be a string');
     }
-    let before: string | null = null;
+    const target = await openTarget(this.options.guard, params.path, 'write', true);
+    const { file } = target;
     try {
-      const stat = await fs.stat(file);
-      if (stat.isDirectory()) throw RequestError.invalidParams({ path: params.path }, `${params.path} is a folder, not a file`);
-      before = await readUtf8(file, params.path);
+      const existing = await readExisting(target, params.path, MAX_READ_BYTES);
+      // What the person had in the editor is what the agent changed (it read that, not the
+      // disk): a review or undo brings their unsaved text back, not an older saved one.
+      const buffered = existing === null ? undefined : this.options.buffers?.().get(file);
+      const before = buffered ?? existing?.text ?? null;
+      const tmp = tempName();
+      const entry = this.options.journal.intend(file, before, params.content, tmp);
+      try {
+        // An existing file goes through the IDE's editor when one applies writes; whatever
+        // it did, the file on disk must hold exactly the agent's text afterwards.
+        const throughEditor = existing !== null && (await this.editorWrite(file, params.content));
+        const saved = throughEditor ? (await readExisting(target, params.path, MAX_READ_BYTES).catch(() => null))?.text : undefined;
+        if (saved !== params.content) await replaceFile(target.dir, target.name, tmp, params.content, params.path, existing?.mode);
+      } catch (error) {
+        this.options.journal.failed(entry);
+        throw error;
+      }
+      this.options.journal.done(entry);
+      return {};
     } catch (error) {
-      if (error instanceof RequestError) throw error;
-      before = null;
+      throw openError(error, params.path);
+    } finally {
+      await target.dir.close();
     }
-    // What the person had in the editor is what the agent changed (it read that, not the
-    // disk): a review or undo brings their unsaved text back, not an older saved one.
-    const buffered = before === null ? undefined : this.options.buffers?.().get(file);
-    if (buffered !== undefined) before = buffered;
-    const entry = this.options.journal.record(file, before, params.content);
-    // An existing file goes through the IDE's editor when one applies writes; whatever
-    // it did, the file on disk must hold exactly the agent's text afterwards.
-    const throughEditor = before !== null && (await this.editorWrite(file, params.content));
-    if (!throughEditor || (await fs.readFile(file, 'utf8').catch(() => undefined)) !== params.content) await writeFileAtomic(file, params.content);
-    this.options.journal.written(entry);
-    return {};
   }
-}
-
-async function readUtf8(file: string, shown: string): Promise<string> {
-  let bytes: Buffer;
-  try {
-    const stat = await fs.stat(file);
-    if (stat.isDirectory()) throw RequestError.invalidParams({ path: shown }, `${shown} is a folder; list it with a terminal command`);
-    if (stat.size > MAX_READ_BYTES) {
-      throw RequestError.invalidParams({ path: shown, size: stat.size }, `${shown} is ${stat.size} bytes; read it in parts with line and limit`);
-    }
-    bytes = await fs.readFile(file);
-  } catch (error) {
-    if (error instanceof RequestError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw missingFile(shown);
-    throw RequestError.internalError({ path: shown, code }, `cannot read ${shown}: ${(error as Error).message}`);
-  }
-  if (bytes.includes(0)) {
-    throw RequestError.invalidParams({ path: shown }, `${shown} is a binary file (it contains NUL bytes), not text`);
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw RequestError.invalidParams({ path: shown }, `${shown} is not valid UTF-8 text`);
-  }
-}
-
-// The message names ENOENT too: agents that look for it in the text treat the file as new.
-function missingFile(shown: string): RequestError {
-  return new RequestError(-32002, `Resource not found: ${shown} does not exist (ENOENT)`, { path: shown, uri: shown });
 }
 
 /** `line` is 1-based; `limit` counts lines from there. */

@@ -1,5 +1,9 @@
 // Every agent write is journalled with the content it replaced, per session, so a
-// face can show the diff and `boardbridge undo` can put the files back.
+// face can show the diff and `boardbridge undo` can put the files back. A write is
+// journalled in two phases: its intent (with the temporary file it goes through)
+// before anything touches the disk, then `done` once the file holds it, or `failed`.
+// An intent with neither means the bridge died in between: the file may hold the old
+// or the new content, and undo tells which.
 import { createHash } from 'node:crypto';
 import { promises as fs, appendFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -12,6 +16,10 @@ export interface JournalEntry {
   /** Content before the write; null when the agent created the file. */
   before: string | null;
   after: string;
+  /** Only an intent was recorded: the bridge stopped before it knew the write had reached the disk. */
+  unconfirmed?: boolean;
+  /** The temporary file (a name in the file's folder) the write went through. */
+  tmp?: string;
 }
 
 interface JournalHeader {
@@ -22,7 +30,12 @@ interface JournalHeader {
   startedAt: string;
 }
 
-type JournalLine = JournalHeader | ({ type: 'write' } & JournalEntry) | { type: 'undone'; time: string };
+type JournalLine =
+  | JournalHeader
+  // `intent` is absent on lines of older journals and on edits the agent made itself: both are done.
+  | ({ type: 'write'; intent?: boolean } & Omit<JournalEntry, 'unconfirmed'>)
+  | { type: 'done' | 'failed'; seq: number }
+  | { type: 'undone'; time: string };
 
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.BOARDBRIDGE_STATE_DIR) return env.BOARDBRIDGE_STATE_DIR;
@@ -55,15 +68,33 @@ export class WriteJournal {
     return () => this.listeners.delete(listener);
   }
 
-  // Appended synchronously before the file is written: a crash in between still leaves the record.
-  record(file: string, before: string | null, after: string): JournalEntry {
-    const entry: JournalEntry = { seq: ++this.seq, time: new Date().toISOString(), path: file, before, after };
-    appendFileSync(this.file, JSON.stringify({ type: 'write', ...entry }) + '\n');
+  /** Appended synchronously before the file is touched: a crash in between still leaves the record. */
+  intend(file: string, before: string | null, after: string, tmp: string): JournalEntry {
+    const entry: JournalEntry = { seq: ++this.seq, time: new Date().toISOString(), path: file, before, after, tmp };
+    appendFileSync(this.file, JSON.stringify({ type: 'write', intent: true, ...entry }) + '\n');
     return entry;
   }
 
-  /** The write `entry` describes is on disk now: tell the faces. */
-  written(entry: JournalEntry): void {
+  /** The write `entry` describes is on disk now: record it and tell the faces. */
+  done(entry: JournalEntry): void {
+    appendFileSync(this.file, JSON.stringify({ type: 'done', seq: entry.seq }) + '\n');
+    this.announce(entry);
+  }
+
+  /** The write never reached the file: undo has nothing to take back. */
+  failed(entry: JournalEntry): void {
+    appendFileSync(this.file, JSON.stringify({ type: 'failed', seq: entry.seq }) + '\n');
+  }
+
+  /** A change already on disk (an agent that edits files itself): recorded and announced at once. */
+  record(file: string, before: string | null, after: string): JournalEntry {
+    const entry: JournalEntry = { seq: ++this.seq, time: new Date().toISOString(), path: file, before, after };
+    appendFileSync(this.file, JSON.stringify({ type: 'write', ...entry }) + '\n');
+    this.announce(entry);
+    return entry;
+  }
+
+  private announce(entry: JournalEntry): void {
     for (const listener of this.listeners) listener(entry);
   }
 }
@@ -75,11 +106,12 @@ export interface SessionJournal {
   undone: boolean;
 }
 
-export async function readJournals(workspace: string, env: NodeJS.ProcessEnv = process.env): Promise<SessionJournal[]> {
+/** The workspace's session journals, oldest first; only the `latest` ones when given. */
+export async function readJournals(workspace: string, env: NodeJS.ProcessEnv = process.env, latest = Infinity): Promise<SessionJournal[]> {
   const dir = journalDir(workspace, env);
   let names: string[];
   try {
-    names = (await fs.readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort();
+    names = (await fs.readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort().slice(-latest);
   } catch {
     return [];
   }
@@ -94,7 +126,8 @@ export async function readJournals(workspace: string, env: NodeJS.ProcessEnv = p
 
 function parseJournal(file: string, text: string): SessionJournal | undefined {
   let header: JournalHeader | undefined;
-  const writes: JournalEntry[] = [];
+  const writes: Array<Extract<JournalLine, { type: 'write' }>> = [];
+  const settled = new Map<number, 'done' | 'failed'>();
   let undone = false;
   for (const raw of text.split('\n')) {
     if (!raw.trim()) continue;
@@ -105,10 +138,23 @@ function parseJournal(file: string, text: string): SessionJournal | undefined {
       continue; // a torn last line after a crash: the entries before it still count
     }
     if (line.type === 'session') header = line;
-    else if (line.type === 'write') writes.push({ seq: line.seq, time: line.time, path: line.path, before: line.before, after: line.after });
+    else if (line.type === 'write') writes.push(line);
+    else if (line.type === 'done' || line.type === 'failed') settled.set(line.seq, line.type);
     else if (line.type === 'undone') undone = true;
   }
-  return header ? { file, header, writes, undone } : undefined;
+  if (!header) return undefined;
+  const entries = writes
+    .filter((w) => settled.get(w.seq) !== 'failed')
+    .map((w): JournalEntry => ({
+      seq: w.seq,
+      time: w.time,
+      path: w.path,
+      before: w.before,
+      after: w.after,
+      ...(w.tmp ? { tmp: w.tmp } : {}),
+      ...(w.intent && !settled.has(w.seq) ? { unconfirmed: true } : {}),
+    }));
+  return { file, header, writes: entries, undone };
 }
 
 export function markUndone(journal: SessionJournal): void {

@@ -3,6 +3,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
+import { isInsideFolder } from '../../../boards/system-paths.js';
 
 export type Access = 'read' | 'write';
 
@@ -32,6 +33,11 @@ export class WorkspaceGuard {
    * that says what was refused and why. Nothing on disk is touched.
    */
   check(requested: string, access: Access): string {
+    return this.locate(requested, access).real;
+  }
+
+  /** Like `check`, and also names the allowed root the path lies in (the fs service opens from there). */
+  locate(requested: string, access: Access): { real: string; root: string } {
     if (typeof requested !== 'string' || requested.length === 0) {
       throw RequestError.invalidParams({ path: requested }, 'path must be a non-empty string');
     }
@@ -47,7 +53,8 @@ export class WorkspaceGuard {
     const lexical = path.resolve(requested);
     const real = realOrNearestAncestor(lexical);
     const allowed = access === 'write' ? this.writable : [...this.writable, ...this.readOnly];
-    if (allowed.some((root) => isInside(real, root))) return real;
+    const root = allowed.find((r) => isInside(real, r));
+    if (root !== undefined) return { real, root };
     const readOnlyHit = access === 'write' && this.readOnly.some((root) => isInside(real, root));
     const why = readOnlyHit
       ? `${requested} is in a read-only folder (installed platform files); copy what you need into the workspace`
@@ -62,9 +69,10 @@ function canonical(dir: string): string {
   return realOrNearestAncestor(path.resolve(dir));
 }
 
-function isInside(candidate: string, root: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+/** Whether `candidate` is `root` or lies below it (both absolute and normalised). */
+// As the system compares paths: case-insensitive on Windows and macOS (a file named `..foo` is inside).
+export function isInside(candidate: string, root: string): boolean {
+  return isInsideFolder(candidate, root);
 }
 
 // A file that does not exist yet is judged by the real path of the folder it would be created in.

@@ -59,19 +59,70 @@ export interface BrokerOptions {
   onPending?: (pending: PendingPermission) => void;
 }
 
+/** Whether a `terminal/create` may run, and if not why. */
+export type CommandVerdict = { allowed: true; by: 'policy' | 'grant' } | { allowed: false; reason: string };
+
+/**
+ * The command lines (normalised) a tool call the person allowed covers: its raw input's `command`
+ * (a string, or argv as codex sends it) and its title without the backticks claude puts around a
+ * Bash line; none for a call that does not say it runs something.
+ */
+export function grantedCommandLines(toolCall: RequestPermissionRequest['toolCall'], category: string): string[] {
+  if (!['execute', 'device', 'other'].includes(category)) return [];
+  const { rawInput, title } = toolCall;
+  const command = rawInput && typeof rawInput === 'object' ? (rawInput as Record<string, unknown>).command : undefined;
+  const lines = [typeof command === 'string' ? command : Array.isArray(command) && command.every((c) => typeof c === 'string') ? command.join(' ') : undefined, title?.replace(/^`(.*)`$/s, '$1')];
+  return lines.filter((line): line is string => Boolean(line && line.trim())).map(normalCommand);
+}
+
 export class PermissionBroker {
   private nextId = 1;
   private readonly pending = new Map<number, AbortController>();
+  /** Command lines of tool calls the person allowed in this turn. */
+  private readonly grants = new Set<string>();
+  /** The person chose "always allow" for an execute call: the agent's tool runs every command from then on. */
+  private commandsAlways = false;
 
   constructor(private readonly options: BrokerOptions) {}
 
-  async decide(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+  /** `agentSignal` aborts when the agent withdraws its request ($/cancel_request): the person's question goes too. */
+  async decide(request: RequestPermissionRequest, agentSignal?: AbortSignal): Promise<RequestPermissionResponse> {
     const pending: PendingPermission = { id: this.nextId++, request, category: classify(request.toolCall) };
     this.options.onPending?.(pending);
-    const decision = await this.resolve(pending);
+    const decision = await this.resolve(pending, agentSignal);
     this.options.onDecision?.(pending, decision);
+    if (decision.outcome === 'selected' && decision.by === 'person' && decision.option.kind.startsWith('allow')) this.remember(pending, decision.option.kind);
     if (decision.outcome === 'cancelled' || !decision.option) return { outcome: { outcome: 'cancelled' } };
     return { outcome: { outcome: 'selected', optionId: decision.option.optionId } };
+  }
+
+  /**
+   * A terminal command runs when the policy alone would allow it (--allow all, and for a
+   * device change --allow-device too), or when it is the command of a tool call
+   * granted in this turn: the agent's own execute step that the person allowed
+   * (claude-code-acp asks for Bash, then sends the same line to terminal/create), or any
+   * non-device command once the person chose "always allow" for an execute step.
+   */
+  authorizeCommand(commandLine: string): CommandVerdict {
+    const category = classify({ toolCallId: 'terminal', kind: 'execute', title: commandLine });
+    const { policy } = this.options;
+    if (policy.all && (category !== 'device' || policy.device)) return { allowed: true, by: 'policy' };
+    if (this.grants.has(normalCommand(commandLine)) || (this.commandsAlways && category !== 'device')) return { allowed: true, by: 'grant' };
+    const needs = category === 'device' ? '--allow all --allow-device' : '--allow all';
+    return { allowed: false, reason: `the policy does not allow commands (${needs}) and no permission granted in this turn covers "${commandLine}"` };
+  }
+
+  /** The turn is over: what was granted for it no longer covers a command. */
+  endTurn(): void {
+    this.grants.clear();
+  }
+
+  // What the policy grants needs no record: authorizeCommand asks the policy itself.
+  private remember(pending: PendingPermission, kind: PermissionOptionKind): void {
+    for (const line of grantedCommandLines(pending.request.toolCall, pending.category)) this.grants.add(line);
+    // Claude then runs its Bash tool without asking again: what the person chose covers those
+    // commands too (never a device change, which needs its own grant or --allow-device).
+    if (kind === 'allow_always' && pending.category === 'execute') this.commandsAlways = true;
   }
 
   /** On session/cancel every pending request is answered `cancelled` (ACP requires it). */
@@ -83,7 +134,7 @@ export class PermissionBroker {
     return this.pending.size;
   }
 
-  private async resolve(pending: PendingPermission): Promise<PermissionDecision> {
+  private async resolve(pending: PendingPermission, agentSignal?: AbortSignal): Promise<PermissionDecision> {
     const options = pending.request.options;
     if (pending.category === 'own-tool') {
       const allow = pickOption(options, ['allow_once', 'allow_always']);
@@ -104,6 +155,9 @@ export class PermissionBroker {
     }
     const controller = new AbortController();
     this.pending.set(pending.id, controller);
+    const onAgentCancel = () => controller.abort();
+    agentSignal?.addEventListener('abort', onAgentCancel, { once: true });
+    if (agentSignal?.aborted) controller.abort();
     let timedOut = false;
     const timer = this.options.askTimeoutMs
       ? setTimeout(() => {
@@ -119,6 +173,7 @@ export class PermissionBroker {
       return { outcome: 'cancelled', by: controller.signal.aborted ? 'cancel' : 'person' };
     } finally {
       if (timer) clearTimeout(timer);
+      agentSignal?.removeEventListener('abort', onAgentCancel);
       this.pending.delete(pending.id);
     }
   }
@@ -149,6 +204,8 @@ export function pickOption(options: PermissionOption[], kinds: PermissionOptionK
   }
   return undefined;
 }
+
+const normalCommand = (line: string) => line.trim().replace(/\s+/g, ' ');
 
 function insideWorkspace(guard: WorkspaceGuard, p: string): boolean {
   try {

@@ -2,6 +2,16 @@
 // everything it started (shells, compilers, agents' own children).
 import type { ChildProcess } from 'node:child_process';
 
+function groupAlive(child: ChildProcess): boolean {
+  if (child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
@@ -15,22 +25,37 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** SIGTERM to the group, SIGKILL after `graceMs` if the leader has not exited. */
-export function endGroup(child: ChildProcess, graceMs = 2000): Promise<void> {
+/**
+ * SIGTERM to the group, SIGKILL after `graceMs` if the leader has not exited. With
+ * `drain`, the rest of the group also gets the remaining grace to exit on its own once the
+ * leader is gone (an agent's own child may still be writing its session to disk).
+ */
+export function endGroup(child: ChildProcess, graceMs = 2000, drain = false): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) {
     signalGroup(child, 'SIGKILL'); // the leader is gone; its children may not be
     return Promise.resolve();
   }
   return new Promise((resolve) => {
+    let poll: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
+      clearInterval(poll);
       signalGroup(child, 'SIGKILL');
       resolve();
     }, graceMs);
-    timer.unref();
+    // Draining keeps the bridge alive until the group is gone (at most graceMs): no orphans.
+    if (!drain) timer.unref();
     child.once('exit', () => {
-      clearTimeout(timer);
-      signalGroup(child, 'SIGKILL');
-      resolve();
+      if (!drain) {
+        clearTimeout(timer);
+        signalGroup(child, 'SIGKILL');
+        return resolve();
+      }
+      poll = setInterval(() => {
+        if (groupAlive(child)) return;
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolve();
+      }, 50);
     });
     signalGroup(child, 'SIGTERM');
   });

@@ -1,7 +1,8 @@
-// Answers terminal/* requests: real processes confined to the workspace, output
-// kept under the agent's byte limit, and board commands run in-process so they
-// share the bridge's one serial hub.
+// Answers terminal/* requests: real processes confined to the workspace and to the
+// permission policy, output kept under the agent's byte limit, and board commands
+// run in-process so they share the bridge's one serial hub.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { RequestError } from '@agentclientprotocol/sdk';
@@ -13,6 +14,7 @@ import type {
 import type { CommandTable, InProcessCommand } from '../../../boards/command.js';
 import type { WorkspaceGuard } from '../fs/workspace-guard.js';
 import { HOST_OUTPUT_CEILING, OutputBuffer } from './output-limit.js';
+import { startWatchdog } from './group-watchdog.js';
 import { endGroup } from './process-group.js';
 import { splitShellWords } from '../../shell-words.js';
 
@@ -25,8 +27,13 @@ interface Terminal {
   kill(): Promise<void>;
 }
 
+/** Board commands that only read (a port list, the serial output, the context): they run without a grant. */
+export const READ_ONLY_BOARD_COMMANDS: ReadonlySet<string> = new Set(['monitor', 'ports', 'context']);
+
 export interface TerminalServiceOptions {
   guard: WorkspaceGuard;
+  /** Why `commandLine` may not run (undefined: it may), asked for everything but read-only board commands. */
+  authorize: (commandLine: string) => string | undefined;
   /** Board commands the bridge runs itself when the agent asks for `boardbridge <name> ...`. */
   commands?: CommandTable;
   env?: NodeJS.ProcessEnv;
@@ -35,6 +42,7 @@ export interface TerminalServiceOptions {
 
 export type TerminalEvent =
   | { type: 'terminal_started' | 'terminal_exited'; terminalId: string; command: string; inProcess: boolean; exit?: TerminalExitStatus }
+  | { type: 'terminal_refused'; command: string; reason: string }
   /** Output as it arrives, for faces; after FACE_OUTPUT_BUDGET bytes of one terminal only the agent gets the rest. */
   | { type: 'terminal_output'; terminalId: string; text: string; truncated?: boolean };
 
@@ -58,6 +66,9 @@ export class TerminalService {
       throw RequestError.invalidParams({ command: params.command }, 'command must be a non-empty string');
     }
     const cwd = this.options.guard.check(params.cwd ?? this.options.guard.roots[0], 'write');
+    if (!isFolder(cwd)) {
+      throw RequestError.invalidParams({ cwd: params.cwd }, `the terminal's cwd ${params.cwd ?? cwd} does not exist or is not a folder; create it first or run the command from the workspace`);
+    }
     const limit = Math.min(params.outputByteLimit ?? HOST_OUTPUT_CEILING, HOST_OUTPUT_CEILING * 16);
     const env: Record<string, string> = { ...(this.options.env ?? process.env) } as Record<string, string>;
     for (const variable of params.env ?? []) env[variable.name] = variable.value;
@@ -65,6 +76,11 @@ export class TerminalService {
     const output = new OutputBuffer(limit, this.faceTee(id));
     const { argv, board } = boardCommandOf(params, this.options.commands);
     const commandLine = params.args?.length ? [params.command, ...params.args].join(' ') : params.command;
+    const refusal = board && argv && READ_ONLY_BOARD_COMMANDS.has(argv[1]) ? undefined : this.options.authorize(commandLine);
+    if (refusal !== undefined) {
+      this.options.onEvent?.({ type: 'terminal_refused', command: commandLine, reason: refusal });
+      throw new RequestError(-32602, `Permission denied: ${refusal}; ask for permission for this command first (your own execute tool call), or have the person run boardbridge with --allow all`, { command: commandLine });
+    }
     const terminal = board && argv
       ? this.runInProcess(id, commandLine, output, (signal) => board(argv.slice(2), { write: (t) => output.append(Buffer.from(t)), signal, cwd, env }))
       : this.runProcess(id, commandLine, output, params, cwd, env);
@@ -137,9 +153,14 @@ export class TerminalService {
     env: Record<string, string>,
   ): Terminal {
     // A command with no args is a shell line (claude-code-acp sends the whole line this way), as Zed runs it.
+    // Like an agent's, a terminal's group must not outlive a bridge that is killed.
+    const watchdog = startWatchdog();
     const child: ChildProcess = params.args?.length
       ? spawn(params.command, params.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
       : spawn(env.SHELL || '/bin/sh', ['-c', params.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid === undefined) watchdog?.disarm();
+    else watchdog?.watch(child.pid);
+    child.once('close', () => watchdog?.disarm());
     child.stdout?.on('data', (d: Buffer) => output.append(d));
     child.stderr?.on('data', (d: Buffer) => output.append(d));
     const terminal: Terminal = {
@@ -186,5 +207,13 @@ export class TerminalService {
       },
     };
     return terminal;
+  }
+}
+
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
   }
 }

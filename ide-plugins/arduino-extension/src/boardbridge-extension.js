@@ -7,7 +7,7 @@ const { createHash } = require('node:crypto');
 const { existsSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { BridgeProcess, serveArgs } = require('./bridge-process.js');
+const { BridgeProcess, bridgeCommand, serveArgs } = require('./bridge-process.js');
 const { commandSetting, SETTING } = require('./command-setting.js');
 const { failureHtml, messageHtml } = require('./failure-html.js');
 const { arduinoApi, selectionFromArduino, selectionFromFolder, watchSelection } = require('./arduino-selection.js');
@@ -77,9 +77,10 @@ class BoardbridgeExtension {
     const config = this.vscode.workspace.getConfiguration('boardbridge');
     this.problem = undefined;
     this.failure = undefined;
-    let command;
+    let configured, command, runtime;
     try {
-      command = commandSetting(config.get('command')) ?? ['boardbridge'];
+      configured = commandSetting(config.get('command'));
+      ({ command, env: runtime } = bridgeCommand(configured ?? [], this.context.extensionPath));
     } catch (error) {
       return this.failed({ message: error.message });
     }
@@ -101,13 +102,13 @@ class BoardbridgeExtension {
       this.url = this.bridge.url;
     } else {
       const logFile = this.logFile(sketch);
-      this.bridge = new BridgeProcess({ command, args, cwd: sketch, env: { ...this.env, ...ideFolderVariable(this.vscode) }, logFile });
+      this.bridge = new BridgeProcess({ command, args, cwd: sketch, env: { ...this.env, ...runtime, ...ideFolderVariable(this.vscode) }, logFile });
       try {
         this.url = await this.bridge.start();
         await this.context.workspaceState?.update(SAVED_BRIDGE, { sketch, ...this.bridge.saved() });
       } catch (error) {
         // The setting is named only when it is the cause: its program did not start, or was no boardbridge.
-        const setting = error.commandIsCause ? `Check the setting ${SETTING} (now ${JSON.stringify(command)}).` : undefined;
+        const setting = error.commandIsCause && configured ? `Check the setting ${SETTING} (now ${JSON.stringify(configured)}).` : undefined;
         this.failed({ message: error.message, said: error.log, setting, logFile });
       }
     }

@@ -12,6 +12,23 @@ const path = require('node:path');
 const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/[\w-]+\//;
 const START_TIMEOUT_MS = 60_000;
 
+/** Where build-vsix.mjs puts the bundled bridge inside the extension's folder. */
+const BUNDLED_BRIDGE = ['bridge', 'dist', 'bridge', 'cli', 'main.js'];
+
+/**
+ * How to run boardbridge: the `boardbridge.command` setting when it names a program, else the
+ * bridge bundled in the .vsix on the IDE's own executable (Electron run as Node), else
+ * `boardbridge` on PATH (the extension run from its sources).
+ * @param {string[]} configured @param {string | undefined} extensionPath
+ * @returns {{ command: string[], env: Record<string, string> }}
+ */
+function bridgeCommand(configured, extensionPath) {
+  if (configured.length > 0) return { command: configured, env: {} };
+  const bundled = extensionPath && path.join(extensionPath, ...BUNDLED_BRIDGE);
+  if (bundled && existsSync(bundled)) return { command: [process.execPath, bundled], env: { ELECTRON_RUN_AS_NODE: '1' } };
+  return { command: ['boardbridge'], env: {} };
+}
+
 /**
  * The command line for a sketch: `command` is the program and its first arguments.
  * @param {{ command: string[], sketch: string, board?: string, agent?: string, agentCommand?: string, embedFrom: string[], idleExitSeconds?: number }} o
@@ -155,4 +172,4 @@ class BridgeProcess {
   }
 }
 
-module.exports = { BridgeProcess, serveArgs };
+module.exports = { BridgeProcess, bridgeCommand, serveArgs };

@@ -213,7 +213,7 @@ describe('boardbridge acp forwards the agent to the editor (stand-in agent that 
 });
 
 describe('boardbridge acp serves an editor without fs or terminals itself (stand-in agent)', () => {
-  it('writes the file journalled in the workspace and runs the terminal when the editor has neither', async () => {
+  it('writes the file journalled in the workspace and runs the terminal the editor allowed when the editor has neither', async () => {
     const { editor, cwd } = await initialized({});
     const file = path.join(cwd, 'note.txt');
     const write = await editor.request('_test/call_client', { method: 'fs/write_text_file', params: { sessionId: 'echo-session', path: file, content: 'from the agent\n' } });
@@ -223,6 +223,21 @@ describe('boardbridge acp serves an editor without fs or terminals itself (stand
     expect(((read.result as { reply: Wire }).reply.result as { content: string }).content).toBe('from the agent\n');
     const outside = await editor.request('_test/call_client', { method: 'fs/write_text_file', params: { sessionId: 'echo-session', path: '/etc/boardbridge-nope', content: 'x' } });
     expect(((outside.result as { reply: Wire }).reply).error?.message).toMatch(/outside|workspace/i);
+    // Without a permission the editor granted, the proxy's own terminal refuses the command.
+    const refused = await editor.request('_test/call_client', { method: 'terminal/create', params: { sessionId: 'echo-session', command: 'echo hello-from-proxy' } });
+    expect(((refused.result as { reply: Wire }).reply).error?.message).toMatch(/Permission denied: the editor granted no permission/);
+    // The agent's own execute step, allowed in the editor, covers the same command line.
+    const asked = editor.next((m) => m.method === 'session/request_permission');
+    const permission = editor.request('_test/call_client', {
+      method: 'session/request_permission',
+      params: {
+        sessionId: 'echo-session',
+        toolCall: { toolCallId: 'bash-1', title: '`echo hello-from-proxy`', kind: 'execute', rawInput: { command: 'echo hello-from-proxy' } },
+        options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }],
+      },
+    });
+    editor.send({ id: (await asked).id, result: { outcome: { outcome: 'selected', optionId: 'yes' } } });
+    await permission;
     const created = await editor.request('_test/call_client', { method: 'terminal/create', params: { sessionId: 'echo-session', command: 'echo hello-from-proxy' } });
     const terminalId = (((created.result as { reply: Wire }).reply.result) as { terminalId: string }).terminalId;
     await editor.request('_test/call_client', { method: 'terminal/wait_for_exit', params: { sessionId: 'echo-session', terminalId } });

@@ -35,6 +35,8 @@ export interface ToolCallPerAgent {
   claude?: ToolCall;
   gemini?: ToolCall;
   codex?: ToolCall;
+  opencode?: ToolCall;
+  qwen?: ToolCall;
 }
 
 export type Reply =
@@ -60,7 +62,7 @@ export interface ModelScript {
   turns: ScriptTurn[];
 }
 
-export type Agent = 'claude' | 'gemini' | 'codex';
+export type Agent = 'claude' | 'gemini' | 'codex' | 'opencode' | 'qwen';
 
 /** What every wire format is reduced to before a reply is chosen. */
 export interface Conversation {

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { anthropicConversation, isAnthropicBackground, writeAnthropicCountTokens, writeAnthropicReply, type AnthropicRequest } from './anthropic.js';
 import { geminiConversation, isGeminiBackground, writeGeminiCountTokens, writeGeminiGenerate, writeGeminiStream, type GeminiRequest } from './gemini.js';
+import { chatConversation, isChatBackground, writeChatReply, type ChatRequest } from './chat-completions.js';
 import { isOpenaiBackground, openaiConversation, writeOpenaiReply, type ResponsesRequest } from './openai.js';
 import { chooseReply, type Agent, type Conversation, type ModelScript, type Reply, type ScriptPosition } from './script.js';
 
@@ -65,6 +66,8 @@ function route(script: ModelScript, record: RecordedRequest, res: ServerResponse
   if (record.method === 'POST' && path === '/v1/messages/count_tokens') return writeAnthropicCountTokens(res);
   if (record.method === 'POST' && path === '/v1/messages') return answerAnthropic(script, record, res);
   if (record.method === 'POST' && path === '/v1/responses') return answerOpenai(script, record, res);
+  const chat = /^\/(opencode|qwen)\/v1\/chat\/completions$/.exec(path);
+  if (record.method === 'POST' && chat) return answerChat(script, record, res, chat[1] as 'opencode' | 'qwen');
   const gemini = /^\/v1(?:beta)?\/models\/[^/:]+:(\w+)$/.exec(path);
   if (record.method === 'POST' && gemini) return answerGemini(script, record, res, gemini[1] ?? '');
   if (record.method === 'GET' && path.endsWith('/models')) return void json(res, 200, { data: [], models: [] });
@@ -85,6 +88,17 @@ function answerOpenai(script: ModelScript, record: RecordedRequest, res: ServerR
   const conversation = openaiConversation(body);
   const reply = pick(script, record, conversation, isOpenaiBackground(body));
   if (reply) writeOpenaiReply(res, body, reply, conversation.offeredTools);
+}
+
+// Qwen Code sends its environment as a first user message; OpenCode wraps reminders in tags.
+const chatInjected = (text: string) => /^\s*(This is the Qwen Code|<system-reminder>|<environment)/.test(text);
+
+function answerChat(script: ModelScript, record: RecordedRequest, res: ServerResponse, agent: 'opencode' | 'qwen'): void {
+  const body = (record.body ?? {}) as ChatRequest;
+  record.agent = agent;
+  const conversation = chatConversation(body, chatInjected);
+  const reply = pick(script, record, conversation, isChatBackground(body));
+  if (reply) writeChatReply(res, body, reply, agent, conversation.offeredTools);
 }
 
 function answerGemini(script: ModelScript, record: RecordedRequest, res: ServerResponse, action: string): void {

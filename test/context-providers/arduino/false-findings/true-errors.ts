@@ -24,6 +24,13 @@ export const TRUE_ERRORS: TrueError[] = [
     code: 'pin-range',
     why: "pins 28/29 are the Portenta C33's ESP32-C3 control pins; the Minima's g_pin_cfg has 27 rows and pinMode/digitalWrite index g_pin_cfg[pin] without a bounds check (ArduinoCore-renesas cores/arduino/digital.cpp)",
   })),
+  // FastLED's examples are written for AVR; on the 1.0.x-based CircuitMess ESP32 core they fail.
+  ...[
+    [29, 'esp32-missing-api', "no header of this 1.0.x core (cores/esp32/*.h) declares analogWrite, nor does the Ringo library FastLED.h is in: 'analogWrite' was not declared in this scope"],
+    [30, 'esp32-flash-pin', 'analogWrite(GREENPIN = 6): GPIO6 is the SPI flash clock on ESP32 modules; driving it stops the chip reading its program'],
+    [59, 'esp32-flash-pin', 'pinMode(GREENPIN = 6, OUTPUT) takes GPIO6 from the SPI flash'],
+  ].map(([line, code, why]) => ({ boards: /^cm:esp32:/, file: 'cm/hardware/esp32/1.7.5/libraries/Ringo/src/FastLED/examples/AnalogOutput/AnalogOutput.ino', line: line as number, code: code as string, why: why as string })),
+  { boards: /^cm:esp32:/, file: 'cm/hardware/esp32/1.7.5/libraries/Ringo/src/FastLED/examples/NoisePlayground/NoisePlayground.ino', line: 58, code: 'analog-pin', why: "analogRead(3) means A3 on AVR; on the ESP32 it reads GPIO3 (RX), which has no ADC channel (adc_channel.h), so the 1.0.x core logs 'not ADC pin' and returns 0" },
   { boards: /^arduino:avr:(uno|leonardo)/, file: 'debian-examples/03.Analog/AnalogWriteMega/AnalogWriteMega.ino', line: 35, code: 'pwm-pin', why: 'the loop writes pins 2–13; on the Uno and Leonardo pins 2, 4, 7, 8, 12 (and 13 on the Uno) have no PWM: the example is for the Mega' },
   { boards: /^arduino:avr:(uno|leonardo)/, file: 'debian-examples/03.Analog/AnalogWriteMega/AnalogWriteMega.ino', line: 40, code: 'pwm-pin', why: 'the same loop, fading down' },
   { boards: /^arduino:avr:uno/, file: 'debian-examples/04.Communication/MultiSerial/MultiSerial.ino', line: 28, code: 'unknown-serial', why: "the Uno has no Serial1: 'Serial1' was not declared in this scope" },

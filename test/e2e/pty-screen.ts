@@ -1,0 +1,106 @@
+// A command in a real pseudo-terminal (util-linux `script`), read as a person sees it
+// and typed into as a person types.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+
+export const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export class Screen {
+  text = '';
+  constructor(readonly proc: ChildProcess) {
+    proc.stdout!.setEncoding('utf8');
+    proc.stdout!.on('data', (t: string) => {
+      this.text += t;
+    });
+  }
+  async waitFor(needle: string | RegExp, from = 0): Promise<number> {
+    const started = Date.now();
+    for (;;) {
+      if (Date.now() - started > 60_000) throw new Error(`the terminal never showed ${needle}; the screen:\n${this.text}`);
+      const rest = this.text.slice(from);
+      const at = typeof needle === 'string' ? rest.indexOf(needle) : rest.search(needle);
+      if (at >= 0) return from + at;
+      if (this.proc.exitCode !== null) throw new Error(`the command exited before showing ${needle}:\n${this.text}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+  type(keys: string): void {
+    this.proc.stdin!.write(keys);
+  }
+  exited(): Promise<number | null> {
+    if (this.proc.exitCode !== null) return Promise.resolve(this.proc.exitCode);
+    return new Promise((resolve) => this.proc.once('exit', (code) => resolve(code)));
+  }
+}
+
+const running = new Set<Screen>();
+
+/** Runs `words` (quoted for the shell) in a pty; TERM and NO_COLOR as given in env. */
+export function startInPty(words: string[], env: Record<string, string>, cwd?: string): Screen {
+  const child = spawn('script', ['-qfec', words.map(quote).join(' '), '/dev/null'], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const screen = new Screen(child);
+  running.add(screen);
+  child.once('exit', () => running.delete(screen));
+  return screen;
+}
+
+/** Kills every pty a test left running (for afterEach). */
+export function endScreens(): void {
+  for (const screen of running) screen.proc.kill('SIGKILL');
+  running.clear();
+}
+
+/**
+ * A command in a tmux window of a fixed size, read as the screen a person sees
+ * (capture-pane renders cursor movement and rewritten lines), for live terminal output.
+ */
+export class TmuxScreen {
+  private constructor(readonly name: string) {}
+
+  static start(words: string[], env: Record<string, string>, size = { columns: 120, rows: 40 }): TmuxScreen {
+    const name = `bb-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    const line = `${Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ')} ${words.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
+    execFileSync('tmux', ['new-session', '-d', '-s', name, '-x', String(size.columns), '-y', String(size.rows), 'env', '-i', 'sh', '-c', line]);
+    const screen = new TmuxScreen(name);
+    tmuxScreens.add(screen);
+    return screen;
+  }
+
+  /** The visible screen, one string per row. */
+  capture(): string {
+    return execFileSync('tmux', ['capture-pane', '-p', '-t', this.name], { encoding: 'utf8' });
+  }
+
+  async waitFor(needle: string | RegExp, timeoutMs = 60_000): Promise<string> {
+    const started = Date.now();
+    for (;;) {
+      const screen = this.capture();
+      if (typeof needle === 'string' ? screen.includes(needle) : needle.test(screen)) return screen;
+      if (Date.now() - started > timeoutMs) throw new Error(`the screen never showed ${needle}:\n${screen}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  type(text: string): void {
+    execFileSync('tmux', ['send-keys', '-t', this.name, '-l', text]);
+  }
+
+  key(name: string): void {
+    execFileSync('tmux', ['send-keys', '-t', this.name, name]);
+  }
+
+  kill(): void {
+    tmuxScreens.delete(this);
+    try {
+      execFileSync('tmux', ['kill-session', '-t', this.name], { stdio: 'ignore' });
+    } catch {
+      // already gone
+    }
+  }
+}
+
+const tmuxScreens = new Set<TmuxScreen>();
+
+/** Ends every tmux window a test left (for afterEach). */
+export function endTmuxScreens(): void {
+  for (const screen of tmuxScreens) screen.kill();
+}

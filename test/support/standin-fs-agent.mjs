@@ -1,0 +1,99 @@
+// A stand-in ACP agent that behaves as a hostile or careless agent would toward the
+// client's fs, terminal and permission services, which no real agent does on purpose.
+// The prompt is a JSON list of steps; the reply is one message with a JSON list of
+// results, one per step. Steps:
+//   {read: path, line?, limit?, repeat?}      → {contents: {text: count}, errors: {message: count}}
+//   {write: path, content? | bytes?, repeat?}  → {ok, errors: {message: count}}
+//   {permission: toolCall}                    → {outcome}
+//   {terminal: command, args?, cwd?}          → {exitCode, output} | {error, code}
+//   {together: [steps]}                      runs them at once → {results, finished: [index in the order they finished]}
+//   {update: sessionUpdate}                  sends it as a session/update notification → {sent: true}
+//   {pids: file}  writes {agent, child} to `file`: the agent's pid and a `sleep` it started in its group
+//   {hang: true}  never answers the prompt
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Readable, Writable } from 'node:stream';
+import { agent, methods, ndJsonStream } from '@agentclientprotocol/sdk';
+
+const count = (map, key) => (map[key] = (map[key] ?? 0) + 1);
+
+async function step(client, sessionId, s) {
+  if (s.read) {
+    const result = { contents: {}, errors: {} };
+    for (let i = 0; i < (s.repeat ?? 1); i++) {
+      try {
+        const { content } = await client.request(methods.client.fs.readTextFile, { sessionId, path: s.read, line: s.line, limit: s.limit });
+        count(result.contents, content.length > 1000 ? `${content.slice(0, 100)}…(${content.length} chars)…${content.slice(-100)}` : content);
+      } catch (error) {
+        count(result.errors, error.message);
+      }
+    }
+    return result;
+  }
+  if (s.write) {
+    const content = s.content ?? 'x'.repeat(s.bytes ?? 0);
+    const result = { ok: 0, errors: {} };
+    for (let i = 0; i < (s.repeat ?? 1); i++) {
+      try {
+        await client.request(methods.client.fs.writeTextFile, { sessionId, path: s.write, content });
+        result.ok++;
+      } catch (error) {
+        count(result.errors, error.message);
+      }
+    }
+    return result;
+  }
+  if (s.permission) {
+    const options = [
+      { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+      { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+    ];
+    const response = await client.request(methods.client.session.requestPermission, { sessionId, toolCall: s.permission, options });
+    return { outcome: response.outcome.outcome === 'selected' ? response.outcome.optionId : response.outcome.outcome };
+  }
+  if (s.terminal) {
+    try {
+      const { terminalId } = await client.request(methods.client.terminal.create, { sessionId, command: s.terminal, args: s.args, cwd: s.cwd });
+      const exit = await client.request(methods.client.terminal.waitForExit, { sessionId, terminalId });
+      const { output } = await client.request(methods.client.terminal.output, { sessionId, terminalId });
+      await client.request(methods.client.terminal.release, { sessionId, terminalId });
+      return { exitCode: exit.exitCode, output };
+    } catch (error) {
+      return { error: error.message, code: error.code };
+    }
+  }
+  if (s.together) {
+    const finished = [];
+    const results = await Promise.all(s.together.map((t, i) => step(client, sessionId, t).then((r) => (finished.push(i), r))));
+    return { results, finished };
+  }
+  if (s.update) {
+    await client.notify(methods.client.session.update, { sessionId, update: s.update });
+    return { sent: true };
+  }
+  if (s.pids) {
+    const child = spawn('sleep', ['1000'], { stdio: 'ignore' });
+    writeFileSync(s.pids, JSON.stringify({ agent: process.pid, child: child.pid }));
+    return { agent: process.pid, child: child.pid };
+  }
+  if (s.hang) return new Promise(() => undefined);
+  return { error: `unknown step ${JSON.stringify(s)}` };
+}
+
+const app = agent({ name: 'standin-fs' })
+  .onRequest(methods.agent.initialize, () => ({ protocolVersion: 1, agentInfo: { name: 'standin-fs-agent', version: '1.0.0' }, agentCapabilities: {} }))
+  .onRequest(methods.agent.session.new, () => ({ sessionId: 'standin-fs-session' }))
+  .onNotification(methods.agent.session.cancel, () => undefined)
+  .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+    // The person's text is the last block (the bridge may put the hardware context before it).
+    const steps = JSON.parse(params.prompt.filter((b) => b.type === 'text').at(-1).text);
+    const results = [];
+    for (const s of steps) results.push(await step(client, params.sessionId, s));
+    await client.notify(methods.client.session.update, {
+      sessionId: params.sessionId,
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: JSON.stringify(results) } },
+    });
+    return { stopReason: 'end_turn' };
+  });
+
+app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
