@@ -9,7 +9,7 @@ import type { Selection } from '../../context-providers/types.js';
 import type { FollowingPanelOptions, ServedProject } from '../panel/following-panel.js';
 import type { Followed } from '../panel/ide-follow.js';
 import type { IdeKind } from '../panel/ide-projects.js';
-import type { BridgeSession } from '../session/bridge-session.js';
+import { rememberAgent } from '../panel/remembered-agent.js';
 import { EXIT, printError } from './errors.js';
 import { addAgentFlags, selectionOf, type AgentFlags } from './session-setup.js';
 
@@ -23,6 +23,7 @@ interface ServeFlags extends AgentFlags {
   ideSettings?: string;
   idleExit?: string;
   open?: boolean;
+  rememberAgent?: boolean;
 }
 
 const FOLLOWABLE: IdeKind[] = ['mplabx', 'openmv'];
@@ -56,6 +57,7 @@ export function registerServe(program: Command): void {
       .option('--follow <ide>', 'serve the project the IDE has open and switch when it changes: mplabx or openmv')
       .option('--ide-settings <file>', "with --follow: the IDE's settings file, if not in its usual place")
       .option('--no-open', 'print the URL without opening a browser (a browser opens when there is a desktop; $BROWSER picks it)')
+      .option('--no-remember-agent', 'do not save the agent picked on the panel as defaultAgent in the config file (an IDE keeps it in its own setting)')
       .option('--idle-exit <seconds>', 'stop when no page has been connected for this long (an IDE extension that reloads re-attaches meanwhile)')
       .addHelpText('after', FOLLOW_HELP),
   ).action(async (project: string | undefined, flags: ServeFlags) => {
@@ -65,7 +67,7 @@ export function registerServe(program: Command): void {
 
 async function serve(flags: ServeFlags): Promise<number> {
   // Loaded here, not at start-up: other commands stay quick.
-  const [{ BridgeSession: Session }, { BridgeHardware }, { ContextService }, { allProviders }, { policyFromFlags }, { launchFor }, { PanelHub }, { startPanelServer, checkedSources }] =
+  const [{ BridgeSession: Session, checkWorkspace }, { BridgeHardware }, { ContextService }, { allProviders }, { policyFromFlags }, { launchFor }, { PanelHub }, { startPanelServer, checkedSources }] =
     await Promise.all([
       import('../session/bridge-session.js'),
       import('../hardware/bridge-hardware.js'),
@@ -96,31 +98,62 @@ async function serve(flags: ServeFlags): Promise<number> {
   const workspace = first?.workspace ?? flags.workspace ?? process.cwd();
   const contexts = new ContextService(allProviders());
   const hardware = new BridgeHardware();
-  let launch: AgentLaunch;
   const policy = policyFromFlags(flags.allow, Boolean(flags.allowDevice));
-  // One project's session and the hub its pages talk to.
-  const startProject = async (workspace: string, followed: Selection = {}) => {
-    const selection = { ...selectionOf(flags), ...followed };
-    const hub = new PanelHub({ workspace, contexts, selection, serial: hardware.hub });
-    try {
-      const session = await Session.start({ launch, workspace, policy, ask: hub.ask, askElicitation: hub.askElicitation, onEvent: hub.onEvent, hardware, contexts, selection });
-      hub.attach(session);
-      return { hub, session };
-    } catch (error) {
-      await hub.close();
-      throw error;
-    }
+  // The agent picked on the panel, once one was: follow switches and "try again" start it.
+  let chosen: string | undefined;
+  const launchOf = async (agent: string | undefined): Promise<AgentLaunch> => {
+    const id = agent ?? chosen;
+    if (!id) return launchFor(flags);
+    const { loadConfig, resolveAgent } = await import('../agents/resolve.js');
+    return resolveAgent({ agent: id, config: loadConfig(flags.config), allowNpx: true });
   };
-  let served: Awaited<ReturnType<typeof startProject>>;
+  // One project's hub; it starts the project's sessions. The first project's hub stays up when
+  // its agent cannot start (the panel offers the others); a follow switch (`strict`) does not happen then.
+  const newHub = (workspace: string, followed: Selection, strict: boolean) => {
+    const selection = { ...selectionOf(flags), ...followed };
+    const hub: InstanceType<typeof PanelHub> = new PanelHub({
+      workspace,
+      contexts,
+      selection,
+      serial: hardware.hub,
+      startAgent: async (agent) => {
+        try {
+          const session = await Session.start({ launch: await launchOf(agent), workspace, policy, ask: hub.ask, askElicitation: hub.askElicitation, onEvent: hub.onEvent, hardware, contexts, selection });
+          if (agent && agent !== chosen) {
+            chosen = agent;
+            if (flags.rememberAgent !== false) say(rememberAgent(agent, flags.config));
+          }
+          return session;
+        } catch (error) {
+          printError(error);
+          if (!strict) say('The panel lists the agents boardbridge knows, with how to install and log in to each; start one from there.');
+          throw error;
+        }
+      },
+    });
+    return hub;
+  };
+  const startProject = async (workspace: string, followed: Selection) => {
+    const hub = newHub(workspace, followed, true);
+    const failure = await hub.startAgent();
+    if (failure) {
+      await hub.close();
+      throw failure;
+    }
+    return { hub };
+  };
+  let served: { hub: InstanceType<typeof PanelHub> };
   try {
-    launch = await launchFor(flags);
-    served = await startProject(workspace, first?.selection);
+    checkWorkspace(workspace);
+    served = { hub: newHub(workspace, first?.selection ?? {}, false) };
   } catch (error) {
     following?.follower.close();
     await hardware.close();
     printError(error);
     return EXIT.error;
   }
+  // The panel comes up while the agent starts: a slow start (npx fetching it) shows there as starting.
+  void served.hub.startAgent();
   const panel = following?.panel(served, startProject);
   let server: Awaited<ReturnType<typeof startPanelServer>>;
   // Stopping comes from Ctrl-C, SIGTERM, or (with --idle-exit) no page for that long.
@@ -131,14 +164,14 @@ async function serve(flags: ServeFlags): Promise<number> {
     server = await startPanelServer({ hub: panel ?? served.hub, port, embedFrom: flags.embedFrom, onPages: (count) => idle?.pages(count) });
   } catch (error) {
     following?.follower.close();
-    await (panel ? panel.close() : closeProject(served));
+    await (panel ? panel.close() : served.hub.close());
     await hardware.close();
     printError(error);
     return EXIT.error;
   }
-  process.stdout.write(`boardbridge panel for ${served.session.workspace}\n  ${server.url}\nOpen it in a browser beside your IDE. Ctrl-C stops the agent and the panel.\n`);
+  process.stdout.write(`boardbridge panel for ${served.hub.workspace}\n  ${server.url}\nOpen it in a browser beside your IDE. Ctrl-C stops the agent and the panel.\n`);
   if (flags.open !== false) await openPanel(server.url, say);
-  following?.started(served.session.workspace);
+  following?.started(served.hub.workspace);
   idle?.pages(0);
   process.once('SIGINT', () => stop());
   process.once('SIGTERM', () => stop());
@@ -147,7 +180,7 @@ async function serve(flags: ServeFlags): Promise<number> {
   if (why) say(`boardbridge serve stops: ${why}`);
   following?.follower.close();
   await server.close();
-  await (panel ? panel.close() : closeProject(served));
+  await (panel ? panel.close() : served.hub.close());
   await hardware.close();
   return EXIT.ok;
 }
@@ -178,11 +211,6 @@ class IdleTimer {
     clearTimeout(this.timer);
     this.timer = undefined;
   }
-}
-
-async function closeProject(served: { hub: { close(): Promise<void> }; session: BridgeSession }): Promise<void> {
-  await served.hub.close();
-  await served.session.close();
 }
 
 function checkFollowFlags(flags: ServeFlags): void {

@@ -6,15 +6,14 @@
 // Switches run one at a time, so a project never has two agents at once.
 import path from 'node:path';
 import type { Selection } from '../../context-providers/types.js';
-import type { BridgeSession } from '../session/bridge-session.js';
 import { errorMessage } from '../session/errors.js';
 import type { Followed } from './ide-follow.js';
 import type { PanelClient, PanelHub } from './panel-hub.js';
 import type { ServerMessage } from './protocol.js';
 
+/** A project's hub; it owns the project's session (closing the hub ends it). */
 export interface ServedProject {
   hub: PanelHub;
-  session: BridgeSession;
 }
 
 export interface FollowingPanelOptions {
@@ -48,7 +47,7 @@ export class FollowingPanel {
   }
 
   get workspace(): string {
-    return this.current.session.workspace;
+    return this.current.hub.workspace;
   }
 
   /** For the panel server: a page joins the current project's hub and moves with it. */
@@ -94,7 +93,6 @@ export class FollowingPanel {
     await this.running;
     this.observer?.leave();
     await this.current.hub.close();
-    await this.current.session.close();
   }
 
   private async run(): Promise<void> {
@@ -133,12 +131,11 @@ export class FollowingPanel {
       fresh = await this.options.start(next.workspace, next.selection);
     } catch (error) {
       this.moving = undefined;
-      this.tell(`${this.options.ide} switched to ${next.name}, but the agent could not start there (${errorMessage(error)}) — the panel stays on ${path.basename(old.session.workspace)}`);
+      this.tell(`${this.options.ide} switched to ${next.name}, but the agent could not start there (${errorMessage(error)}) — the panel stays on ${path.basename(old.hub.workspace)}`);
       return;
     }
     if (this.closed) {
       await fresh.hub.close();
-      await fresh.session.close();
       return;
     }
     this.current = fresh;
@@ -147,7 +144,7 @@ export class FollowingPanel {
     this.note = {
       type: 'project',
       ide: this.options.ide,
-      workspace: fresh.session.workspace,
+      workspace: fresh.hub.workspace,
       reason: `${this.options.ide} switched to ${next.name} — the panel follows it${next.detail ? ` (${next.detail})` : ''}`,
     };
     for (const page of this.pages) {
@@ -155,9 +152,8 @@ export class FollowingPanel {
       page.client.send(this.note);
       page.connection = fresh.hub.connect(page.client);
     }
-    this.options.log(`${this.note.reason}: now serving ${fresh.session.workspace} (same URL)`);
+    this.options.log(`${this.note.reason}: now serving ${fresh.hub.workspace} (same URL)`);
     await old.hub.close();
-    await old.session.close();
   }
 
   // The panel listens to its hub like a page does, to know when a turn is running.

@@ -1,6 +1,7 @@
 // One served project: its BridgeSession, the pages watching it, and the person's
 // answers coming back. Every page gets the same view; a page that connects late
 // (reload, second tab) first receives the whole conversation so far.
+import path from 'node:path';
 import type { SerialHub } from '../../boards/serial/hub.js';
 import type { ContextService } from '../context/context-service.js';
 import type { Selection } from '../../context-providers/types.js';
@@ -11,11 +12,12 @@ import type { CreateElicitationResponse, ElicitationContentValue } from '@agentc
 import type { AskElicitation, PendingElicitation } from '../services/elicitation/elicitation-broker.js';
 import { parseAnswer } from '../services/elicitation/form-fields.js';
 import type { AskPerson } from '../services/permission/broker.js';
+import { agentChoices } from './agent-choices.js';
 import { toContextView } from './context-view.js';
 import { FileReviews } from './file-review.js';
 import { SerialMonitor } from './serial-monitor.js';
 import { readWorkspaceFile } from './workspace-file.js';
-import { parseClientMessage, type BoardContextView, type ClientMessage, type ServerMessage } from './protocol.js';
+import { parseClientMessage, type AgentUnavailable, type BoardContextView, type ClientMessage, type ServerMessage } from './protocol.js';
 
 /** How long the IDE may take to apply and save an agent's write before the bridge writes it itself. */
 const EDITOR_WRITE_TIMEOUT_MS = 15_000;
@@ -30,6 +32,11 @@ export interface HubOptions {
   selection?: Selection;
   /** The bridge's shared serial hub, for the monitor pane. */
   serial?: SerialHub;
+  /**
+   * Starts a session for this project: `agent` is a choice the person picked on the panel,
+   * undefined for the agent the bridge was started with (or picked last). Throws when it cannot start.
+   */
+  startAgent?(agent: string | undefined): Promise<BridgeSession>;
 }
 
 export class PanelHub {
@@ -51,6 +58,8 @@ export class PanelHub {
   private selection: Selection;
   private context?: BoardContextView;
   private contextProblem?: string;
+  private unavailable?: AgentUnavailable;
+  private starting?: { agent: string; done: Promise<unknown> };
   private journalFile = '';
   private journalHeader = { type: 'session' as const, workspace: '', sessionId: '', agent: '', startedAt: new Date().toISOString() };
 
@@ -93,6 +102,52 @@ export class PanelHub {
     this.broadcast({ type: 'event', event });
   };
 
+  get workspace(): string {
+    return path.resolve(this.options.workspace);
+  }
+
+  /** The session now attached (none while no agent is ready). */
+  get current(): BridgeSession | undefined {
+    return this.session;
+  }
+
+  /**
+   * Starts the agent through `options.startAgent` and attaches its session. When it cannot
+   * start, the pages get `agent_unavailable` with the reason and the choices, and the error is
+   * returned (never thrown): the panel stays up and the person starts one from there.
+   */
+  async startAgent(agent?: string): Promise<unknown> {
+    const start = this.options.startAgent;
+    if (!start) throw new Error('this panel cannot start agents');
+    if (this.starting) return new Error(`${this.starting.agent} is already starting`);
+    const title = agent ? (agentChoices().find((c) => c.id === agent)?.title ?? agent) : 'the agent';
+    let failure: unknown;
+    const done = (async () => {
+      this.broadcast({ type: 'agent_starting', agent: title });
+      try {
+        const session = await start(agent);
+        this.unavailable = undefined;
+        this.attach(session);
+        if (agent) this.broadcast({ type: 'agent_chosen', agent });
+      } catch (error) {
+        failure = error;
+        this.unavailableBecause(error);
+      }
+    })();
+    this.starting = { agent: title, done };
+    await done;
+    this.starting = undefined;
+    return failure;
+  }
+
+  private unavailableBecause(error: unknown): void {
+    const hint = error instanceof BridgeError ? error.hint : undefined;
+    this.unavailable = { reason: errorMessage(error), ...(hint ? { hint } : {}), choices: agentChoices() };
+    this.broadcast({ type: 'agent_unavailable', ...this.unavailable });
+    // The Board tab works without an agent.
+    if (!this.context && !this.contextProblem) void this.refreshContext();
+  }
+
   attach(session: BridgeSession): void {
     this.session = session;
     session.setEditorWriter(this.editorWrite);
@@ -118,6 +173,8 @@ export class PanelHub {
       context: this.context,
       contextProblem: this.contextProblem,
       serial: this.monitor?.snapshot(),
+      ...(this.unavailable ? { agentUnavailable: this.unavailable } : {}),
+      ...(this.starting ? { agentStarting: this.starting.agent } : {}),
     });
     return {
       receive: (raw) => this.receive(client, raw),
@@ -154,13 +211,24 @@ export class PanelHub {
   }
 
   private async handle(client: PanelClient, message: ClientMessage): Promise<void> {
+    if (message.type === 'start_agent') {
+      if (this.session) return client.send({ type: 'problem', message: 'an agent is already running here', hint: 'press Restart agent to start it again' });
+      await this.startAgent(message.agent);
+      return;
+    }
     const session = this.session;
-    if (!session) return client.send({ type: 'problem', message: 'the agent is still starting', hint: 'try again in a moment' });
+    if (!session && (message.type === 'prompt' || message.type === 'cancel' || message.type === 'mode' || message.type === 'restart')) {
+      return client.send(
+        this.unavailable
+          ? { type: 'problem', message: 'no agent is running', hint: 'start one of the agents listed above' }
+          : { type: 'problem', message: 'the agent is still starting', hint: 'try again in a moment' },
+      );
+    }
     switch (message.type) {
       case 'prompt':
-        return this.prompt(client, session, message.text);
+        return this.prompt(client, session!, message.text);
       case 'cancel':
-        return session.cancel();
+        return session!.cancel();
       case 'permission': {
         const answer = this.answers.get(message.id);
         if (!answer) return client.send({ type: 'problem', message: 'that permission request was already answered or withdrawn' });
@@ -189,9 +257,9 @@ export class PanelHub {
         return this.broadcast({ type: 'review', review: outcome.review });
       }
       case 'mode':
-        return session.setMode(message.modeId);
+        return session!.setMode(message.modeId);
       case 'restart':
-        return session.restart();
+        return this.restartAgent(session!);
       case 'selection': {
         const next: Selection = {
           ...this.selection,
@@ -250,9 +318,11 @@ export class PanelHub {
     for (const settle of [...this.editorWrites.values()]) settle(false);
   }
 
-  /** Releases the monitor's port. */
+  /** Releases the monitor's port and ends the session (one still starting, once it has). */
   async close(): Promise<void> {
     await this.monitor?.close();
+    await this.starting?.done;
+    await this.session?.close();
   }
 
   private needMonitor(): SerialMonitor {
@@ -270,6 +340,18 @@ export class PanelHub {
       this.setBusy(false);
     }
     await this.refreshContext();
+  }
+
+  // An agent that cannot start again (its login expired, it was uninstalled) leaves the choices.
+  private async restartAgent(session: BridgeSession): Promise<void> {
+    try {
+      await session.restart();
+    } catch (error) {
+      if (!this.options.startAgent) throw error;
+      this.session = undefined;
+      await session.close();
+      this.unavailableBecause(error);
+    }
   }
 
   private setBusy(busy: boolean): void {

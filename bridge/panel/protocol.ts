@@ -51,6 +51,42 @@ export interface SerialView {
   problem?: string;
 }
 
+/** An agent the panel offers when none is ready (bridge/panel/agent-choices.ts). */
+export interface AgentChoice {
+  id: string;
+  title: string;
+  installed: boolean;
+  /** Installed, logged in and runnable, as far as its files tell (agents/status.ts). */
+  ready: boolean;
+  /** Where its credentials were found, or what is missing. */
+  credentials: string;
+  /** What it costs, in one line. */
+  offer: string;
+  /** Why it cannot run here even when installed (a Node.js too old for it). */
+  problem?: string;
+  /** Where it was found, when installed. */
+  command?: string;
+  /** One command that installs it. */
+  install?: string;
+  /** One command that logs in (run once in a terminal). */
+  login?: string;
+  loginNote?: string;
+  /** The login command's program, when it is not on PATH. */
+  loginNeeds?: string;
+  /** About the key, when a key is the only way in. */
+  keyNote?: string;
+  /** Variables that hold a key instead of a login, and those of them that are set. */
+  keyEnv: string[];
+  keySet: string[];
+}
+
+/** No agent runs: why (what failed, in the agent's or the bridge's words) and what can be started instead. */
+export interface AgentUnavailable {
+  reason: string;
+  hint?: string;
+  choices: AgentChoice[];
+}
+
 export type ServerMessage =
   | {
       type: 'snapshot';
@@ -62,7 +98,15 @@ export type ServerMessage =
       context?: BoardContextView;
       contextProblem?: string;
       serial?: SerialView & { recent: string };
+      /** Set while no agent runs; `agentStarting` while one is being started from the panel. */
+      agentUnavailable?: AgentUnavailable;
+      agentStarting?: string;
     }
+  | ({ type: 'agent_unavailable' } & AgentUnavailable)
+  /** An agent is being started (`agent`: its name or the agent picked); session_started follows, or agent_unavailable. */
+  | { type: 'agent_starting'; agent: string }
+  /** The agent picked on the panel started: an IDE remembers the choice in its own setting. */
+  | { type: 'agent_chosen'; agent: string }
   | { type: 'event'; event: BridgeEvent }
   | { type: 'busy'; busy: boolean }
   | { type: 'review'; review: FileReviewState }
@@ -95,6 +139,8 @@ export type ClientMessage =
   | { type: 'review'; path: string; decision: 'accept' | 'reject' }
   | { type: 'mode'; modeId: string }
   | { type: 'restart' }
+  /** Start an agent while none runs: one of the offered choices, or (no `agent`) the same one again. */
+  | { type: 'start_agent'; agent?: string }
   /** From an IDE: the board and port the person picked there (they follow the IDE live), and what the Arduino IDE knows of the build. */
   | { type: 'selection'; board?: string; port?: string; arduinoIde?: ArduinoIdeState }
   /** From an IDE: its unsaved editor contents by absolute path, which the agent reads instead of the disk. */
@@ -126,6 +172,9 @@ export function parseClientMessage(raw: string): ClientMessage | { error: string
       return { type: 'cancel' };
     case 'restart':
       return { type: 'restart' };
+    case 'start_agent':
+      if (m.agent !== undefined && !str('agent')) return { error: 'start_agent takes the agent to start as a string (or none for the same again)' };
+      return m.agent === undefined ? { type: 'start_agent' } : { type: 'start_agent', agent: m.agent as string };
     case 'permission':
       return Number.isInteger(m.id) && str('optionId') ? { type: 'permission', id: m.id as number, optionId: m.optionId as string } : { error: 'permission needs id and optionId' };
     case 'elicitation': {

@@ -644,7 +644,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
 }
 
 
-function checkWorkspace(dir: string): string {
+export function checkWorkspace(dir: string): string {
   const resolved = path.resolve(dir);
   let isDir = false;
   try {

@@ -1,6 +1,7 @@
 // The panel page: one WebSocket to `boardbridge serve`, BridgeSession events in,
 // the person's answers out. On every (re)connect the server sends a snapshot of
 // the whole session, so a reload or a second tab shows the same conversation.
+import { AgentSetup } from './agent-setup.js';
 import { BoardView } from './board.js';
 import { ChangesView } from './changes.js';
 import { Conversation } from './conversation.js';
@@ -50,6 +51,10 @@ if (embedded) {
   });
 }
 // A diagnostic's link: inside an IDE its own editor opens the file at the line; here, the File tab.
+const agentSetup = new AgentSetup($('agent-setup'), send, embedded ? (agent, action) => toHost({ type: 'run_in_terminal', agent, action }) : undefined);
+function toHost(message) {
+  window.parent.postMessage({ type: 'boardbridge-message', message }, '*');
+}
 function openFile(target) {
   if (embedded) window.parent.postMessage({ type: 'boardbridge-message', message: { type: 'open_file', ...target } }, '*');
   else fileView.open(target);
@@ -57,7 +62,8 @@ function openFile(target) {
 function tellHost(message) {
   if (!embedded) return;
   if (message.type === 'snapshot') window.parent.postMessage({ type: 'boardbridge-message', message: { type: 'reviews', reviews: message.reviews } }, '*');
-  else if (message.type === 'review' || message.type === 'diff' || message.type === 'apply_write') window.parent.postMessage({ type: 'boardbridge-message', message }, '*');
+  else if (['review', 'diff', 'apply_write', 'agent_unavailable', 'agent_chosen'].includes(message.type)) toHost(message);
+  if (message.type === 'snapshot' && message.agentUnavailable) toHost({ type: 'agent_unavailable', ...message.agentUnavailable });
 }
 
 function onMessage(message) {
@@ -71,8 +77,18 @@ function onMessage(message) {
       board.show(message.context, message.contextProblem);
       serial.reset(message.serial);
       setBusy(message.busy);
+      if (message.agentUnavailable) agentSetup.show(message.agentUnavailable);
+      else if (!message.agentStarting) agentSetup.ready();
+      showStarting(message.agentStarting);
+      // Ready once the agent's state is known: its session, or why there is none.
+      if (!message.agentStarting) document.body.dataset.ready = 'true';
+      return;
+    case 'agent_unavailable':
+      agentSetup.show(message);
       document.body.dataset.ready = 'true';
       return;
+    case 'agent_starting':
+      return showStarting(message.agent);
     case 'event':
       return onEvent(message.event);
     case 'busy':
@@ -106,8 +122,16 @@ function showProject(message) {
   document.body.dataset.followPending = String(Boolean(message.pending));
 }
 
+function showStarting(agent) {
+  const choosing = !$('agent-setup').hidden;
+  agentSetup.starting(agent);
+  if (agent && !choosing) $('agent').textContent = `starting ${agent}…`;
+}
+
 function onEvent(event) {
   if (event.type === 'session_started') {
+    agentSetup.ready();
+    document.body.dataset.ready = 'true';
     $('agent').textContent = `${event.agent.name ?? event.agent.id}${event.agent.version ? ' ' + event.agent.version : ''}`;
     document.body.dataset.sessionId = event.sessionId;
     showModes(event.modes);

@@ -303,7 +303,8 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     await vscode.commands.get('boardbridge.restart')!();
     expect(alive(first)).toBe(false);
     expect(extension.bridge!.pid).not.toBe(first);
-    expect(agentChildren(extension.bridge!.pid!)).toBe(1);
+    // The panel's URL comes while the agent starts: it is there soon after.
+    await until('the new bridge\'s agent', () => agentChildren(extension.bridge!.pid!) === 1);
     await (extension as unknown as { stopBridge(): Promise<void> }).stopBridge();
   });
 });

@@ -1,6 +1,10 @@
 // `boardbridge serve` refuses what it cannot serve, saying what to do, before listening anywhere.
 import { describe, expect, it } from 'vitest';
-import { runCli, tempSketch } from '../e2e/run-cli.js';
+import path from 'node:path';
+import { WebSocket } from 'ws';
+import { KNOWN_AGENTS } from '../../bridge/agents/profiles.js';
+import { repoRoot, runCli, tempSketch } from '../e2e/run-cli.js';
+import { startServe } from './serve-process.js';
 
 describe('boardbridge serve on bad input', () => {
   it('names a missing project folder and exits 1', async () => {
@@ -23,11 +27,64 @@ describe('boardbridge serve on bad input', () => {
     expect(idle.stderr).toContain('--idle-exit takes a number of seconds above 0 (got "0")');
   });
 
-  it('reports an agent that does not start, and serves nothing', async () => {
+  it('reports an agent that does not start and still serves the panel, which offers the known agents', async () => {
     const { sketch } = tempSketch();
-    const run = await runCli(['serve', sketch, '--agent-command', 'false'], { env: { ...(process.env as Record<string, string>), BOARDBRIDGE_STATE_DIR: `${sketch}/.state` } });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^boardbridge: /);
-    expect(run.stdout).not.toContain('http://');
+    const served = await startServe([sketch, '--agent-command', 'false'], { ...(process.env as Record<string, string>), BOARDBRIDGE_STATE_DIR: `${sketch}/.state` });
+    try {
+      // The panel is up while the agent starts; a page then gets agent_unavailable (or a snapshot with it).
+      const unavailable = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${served.port}/${served.token}/socket`, { headers: { Origin: `http://127.0.0.1:${served.port}` } });
+        socket.on('message', (data) => {
+          const message = JSON.parse(data.toString()) as Record<string, unknown>;
+          const found = message.type === 'agent_unavailable' ? message : message.type === 'snapshot' ? (message.agentUnavailable as Record<string, unknown> | undefined) : undefined;
+          if (!found) return;
+          resolve(found);
+          socket.close();
+        });
+        socket.once('error', reject);
+      });
+      expect(served.output()).toMatch(/^boardbridge: false exited with code 1 during/m);
+      expect(unavailable.reason).toMatch(/^false exited with code 1 during/);
+      expect((unavailable.choices as { id: string }[]).map((c) => c.id)).toEqual(KNOWN_AGENTS.map((p) => p.id));
+    } finally {
+      await served.stop();
+    }
+  });
+});
+
+describe('boardbridge serve when the agent cannot start again', () => {
+  it('offers the known agents after Restart agent fails, instead of a dead session', async () => {
+    const { root, sketch } = tempSketch();
+    const standin = path.join(repoRoot, 'test', 'support', 'standin-agent.mjs');
+    // Starts once; every later start exits 3 at once (as a logged-out or removed agent would).
+    const line = `sh -c 'test -e "$0" && exit 3; touch "$0"; exec "$1" "$2"' '${root}/started-once' '${process.execPath}' '${standin}'`;
+    const served = await startServe([sketch, '--agent-command', line], { ...(process.env as Record<string, string>), BOARDBRIDGE_STATE_DIR: path.join(root, 'state') });
+    const socket = new WebSocket(`ws://127.0.0.1:${served.port}/${served.token}/socket`, { headers: { Origin: `http://127.0.0.1:${served.port}` } });
+    const received: Record<string, unknown>[] = [];
+    socket.on('message', (data) => received.push(JSON.parse(data.toString()) as Record<string, unknown>));
+    const next = async (what: (m: Record<string, unknown>) => boolean) => {
+      for (let i = 0; i < 1200; i++) {
+        const found = received.find(what);
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no such message; got ${received.map((m) => m.type).join(', ')}`);
+    };
+    try {
+      await new Promise((resolve) => socket.once('open', resolve));
+      const started = (m: Record<string, unknown>) =>
+        (m.type === 'event' && (m.event as { type: string }).type === 'session_started') || (m.type === 'snapshot' && (m.events as { type: string }[]).some((e) => e.type === 'session_started'));
+      await next(started);
+      socket.send(JSON.stringify({ type: 'prompt', text: 'crash now' }));
+      await next((m) => m.type === 'event' && (m.event as { type: string }).type === 'agent_exited');
+      socket.send(JSON.stringify({ type: 'restart' }));
+      const unavailable = (await next((m) => m.type === 'agent_unavailable')) as { reason: string; choices: { id: string }[] };
+      expect(unavailable.reason).toMatch(/exited with code 3 during start-up/);
+      expect(unavailable.choices.map((c) => c.id)).toEqual(KNOWN_AGENTS.map((p) => p.id));
+      expect(served.agentProcesses()).toBe(0);
+    } finally {
+      socket.close();
+      await served.stop();
+    }
   });
 });

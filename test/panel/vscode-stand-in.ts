@@ -163,6 +163,10 @@ export interface StandInVscode {
   appliedEdits: StandInWorkspaceEdit[];
   /** Every showTextDocument call: the document and its options. */
   shown: { document: StandInDocument; options?: { selection?: StandInRange; preview?: boolean } }[];
+  /** Every configuration update: key (without the boardbridge. prefix), value, target. */
+  configUpdates: [string, unknown, unknown][];
+  /** Terminals the extension opened, with the lines it typed into them. */
+  terminals: { name: string; cwd?: string; sent: string[]; shown: boolean }[];
   viewProvider(): { resolveWebviewView(view: unknown): void } | undefined;
   setActiveEditor(path: string | undefined): void;
 }
@@ -178,6 +182,8 @@ export function standInVscode(options: { folder?: string; arduino?: StandInArdui
   const errors: string[] = [];
   const appliedEdits: StandInWorkspaceEdit[] = [];
   const shown: StandInVscode['shown'] = [];
+  const configUpdates: StandInVscode['configUpdates'] = [];
+  const terminals: StandInVscode['terminals'] = [];
   const openTextDocument = async (at: StandInUri) => {
     const open = documents.find((d) => d.uri.fsPath === at.fsPath);
     if (open) return open;
@@ -194,10 +200,16 @@ export function standInVscode(options: { folder?: string; arduino?: StandInArdui
     showErrorMessage: async (message: string) => void errors.push(message),
     showInformationMessage: async (message: string) => void errors.push(message),
     showTextDocument: async (document: StandInDocument, options?: StandInVscode['shown'][number]['options']) => void shown.push({ document, options }),
+    createTerminal: (o: { name: string; cwd?: string }) => {
+      const terminal = { name: o.name, cwd: o.cwd, sent: [] as string[], shown: false };
+      terminals.push(terminal);
+      return { show: () => void (terminal.shown = true), sendText: (text: string) => void terminal.sent.push(text), dispose: () => undefined };
+    },
   };
   const providers = new Map<string, { resolveWebviewView(view: unknown): void }>();
   const api = {
     env: { appRoot: options.appRoot ?? '/nonexistent/resources/app' },
+    ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
     EventEmitter: StandInEmitter,
     Position: StandInPosition,
     Range: StandInRange,
@@ -227,7 +239,13 @@ export function standInVscode(options: { folder?: string; arduino?: StandInArdui
         documentChanged.fire({});
         return true;
       },
-      getConfiguration: () => ({ get: (key: string, fallback: unknown) => options.config[key] ?? fallback }),
+      getConfiguration: () => ({
+        get: (key: string, fallback: unknown) => options.config[key] ?? fallback,
+        update: async (key: string, value: unknown, target: unknown) => {
+          configUpdates.push([key, value, target]);
+          options.config[key] = value;
+        },
+      }),
     },
     window,
     commands: {
@@ -251,6 +269,8 @@ export function standInVscode(options: { folder?: string; arduino?: StandInArdui
     commands,
     appliedEdits,
     shown,
+    configUpdates,
+    terminals,
     viewProvider: () => providers.get('boardbridge.panel'),
     setActiveEditor: (path) => (window.activeTextEditor = path ? { document: { uri: uri('file', path) } } : undefined),
   };

@@ -8,6 +8,8 @@ const { existsSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { BridgeProcess, bridgeCommand, serveArgs } = require('./bridge-process.js');
+const { commandSetting, SETTING } = require('./command-setting.js');
+const { failureHtml, messageHtml } = require('./failure-html.js');
 const { arduinoApi, selectionFromArduino, selectionFromFolder, watchSelection } = require('./arduino-selection.js');
 const { ChangeDiffs, ORIGINAL_SCHEME } = require('./change-diffs.js');
 const { openAtLine } = require('./source-links.js');
@@ -17,6 +19,8 @@ const { webviewHtml } = require('./webview-html.js');
 const VIEW_ID = 'boardbridge.panel';
 /** workspaceState key: the running bridge ({ sketch, pid, url, logFile }) a reloaded window re-attaches to. */
 const SAVED_BRIDGE = 'boardbridge.bridge';
+/** How often the extension checks that the bridge it shows still runs. */
+const BRIDGE_CHECK_MS = 2000;
 
 class BoardbridgeExtension {
   /**
@@ -71,7 +75,15 @@ class BoardbridgeExtension {
       return this.render();
     }
     const config = this.vscode.workspace.getConfiguration('boardbridge');
-    const { command, env: runtime } = bridgeCommand(config.get('command', []), this.context.extensionPath);
+    this.problem = undefined;
+    this.failure = undefined;
+    let configured, command, runtime;
+    try {
+      configured = commandSetting(config.get('command'));
+      ({ command, env: runtime } = bridgeCommand(configured ?? [], this.context.extensionPath));
+    } catch (error) {
+      return this.failed({ message: error.message });
+    }
     const args = serveArgs({
       command,
       sketch,
@@ -81,7 +93,6 @@ class BoardbridgeExtension {
       embedFrom: config.get('embedFrom', []),
       idleExitSeconds: config.get('idleExitSeconds', 60),
     });
-    this.problem = undefined;
     this.url = undefined;
     this.render();
     this.bridgeSketch = sketch;
@@ -90,17 +101,33 @@ class BoardbridgeExtension {
     if (this.bridge) {
       this.url = this.bridge.url;
     } else {
-      this.bridge = new BridgeProcess({ command, args, cwd: sketch, env: { ...this.env, ...runtime, ...ideFolderVariable(this.vscode) }, logFile: this.logFile(sketch) });
+      const logFile = this.logFile(sketch);
+      this.bridge = new BridgeProcess({ command, args, cwd: sketch, env: { ...this.env, ...runtime, ...ideFolderVariable(this.vscode) }, logFile });
       try {
         this.url = await this.bridge.start();
         await this.context.workspaceState?.update(SAVED_BRIDGE, { sketch, ...this.bridge.saved() });
       } catch (error) {
-        this.problem = error.message;
-        void this.vscode.window.showErrorMessage(`boardbridge: ${error.message}`);
+        // The setting is named only when it is the cause: its program did not start, or was no boardbridge.
+        const setting = error.commandIsCause && configured ? `Check the setting ${SETTING} (now ${JSON.stringify(configured)}).` : undefined;
+        this.failed({ message: error.message, said: error.log, setting, logFile });
       }
     }
     this.bridgeWatches = watchBuffers(this.vscode, sketch, (buffers) => this.toPanel({ type: 'buffers', buffers }));
+    if (this.url) this.bridgeWatches.push(this.watchBridge(this.bridge));
     this.render();
+  }
+
+  /** A bridge that stops while its panel is shown (a crash, --idle-exit) leaves its message and Restart in the view. */
+  watchBridge(bridge) {
+    const timer = setInterval(() => {
+      if (bridge !== this.bridge || bridge.running) return;
+      clearInterval(timer);
+      this.url = undefined;
+      const said = bridge.logTail();
+      this.failed({ message: 'boardbridge serve stopped.', said, logFile: bridge.options.logFile });
+    }, BRIDGE_CHECK_MS);
+    timer.unref?.();
+    return { dispose: () => clearInterval(timer) };
   }
 
   /** Ends the bridge and its agent (restart, another sketch). */
@@ -131,13 +158,52 @@ class BoardbridgeExtension {
     this.render();
   }
 
+  /** The bridge itself failed: the view says so, with Show log and Restart. */
+  failed(failure) {
+    this.failure = failure;
+    void this.vscode.window.showErrorMessage(`boardbridge: ${failure.message}`);
+    this.render();
+  }
+
   render() {
     if (!this.view) return;
-    this.view.webview.html = this.url ? webviewHtml(this.url) : messageHtml(this.problem ?? 'Starting boardbridge…');
+    if (this.url) this.view.webview.html = webviewHtml(this.url);
+    else if (this.failure) this.view.webview.html = failureHtml(this.failure);
+    else this.view.webview.html = messageHtml(this.problem ?? 'Starting boardbridge…');
+  }
+
+  async showLog() {
+    const file = this.failure?.logFile;
+    if (!file || !existsSync(file)) return void this.vscode.window.showErrorMessage('boardbridge: there is no log yet (the bridge did not start).');
+    await this.vscode.window.showTextDocument(await this.vscode.workspace.openTextDocument(this.vscode.Uri.file(file)), { preview: true });
+  }
+
+  /** The panel's "Run in terminal": an install or login command of an agent it offered, in the IDE's own terminal. */
+  runInTerminal({ agent, action }) {
+    const choice = this.agentChoices?.find((c) => c.id === agent);
+    const command = choice && (action === 'install' ? choice.install : action === 'login' ? choice.login : undefined);
+    if (!command) return;
+    const terminal = this.vscode.window.createTerminal({ name: `${choice.title}: ${action === 'login' ? 'log in' : 'install'}`, cwd: this.bridgeSketch });
+    terminal.show();
+    terminal.sendText(command);
+  }
+
+  /** The agent picked on the panel started: it is the one to start from now on. */
+  async rememberAgent(agent) {
+    const config = this.vscode.workspace.getConfiguration('boardbridge');
+    const global = this.vscode.ConfigurationTarget?.Global ?? true;
+    await config.update('agent', agent, global);
+    // A command line would win over the pick next time.
+    if (config.get('agentCommand', '')) await config.update('agentCommand', '', global);
   }
 
   // The page sends its reviews on every (re)connect: then it also needs the IDE's state again.
   fromPanel(message) {
+    if (message?.type === 'show_log') return this.showLog();
+    if (message?.type === 'restart') return this.restart();
+    if (message?.type === 'agent_unavailable') return void (this.agentChoices = message.choices);
+    if (message?.type === 'run_in_terminal') return this.runInTerminal(message);
+    if (message?.type === 'agent_chosen' && typeof message.agent === 'string') return this.rememberAgent(message.agent);
     if (message?.type === 'open_file') return this.bridgeSketch ? openAtLine(this.vscode, this.bridgeSketch, message) : undefined;
     if (message?.type === 'apply_write') return this.diffs.applyWrite(message).then((ok) => this.toPanel({ type: 'write_applied', id: message.id, ok }));
     if (message?.type === 'reviews') {
@@ -175,11 +241,6 @@ function ideFolderVariable(vscode) {
 /** The board, port and the IDE's build facts, as the bridge's `selection` message. */
 function selectionMessage(selection) {
   return { type: 'selection', board: selection.board, port: selection.port, ...(selection.arduinoIde ? { arduinoIde: selection.arduinoIde } : {}) };
-}
-
-function messageHtml(text) {
-  const escaped = String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
-  return `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><pre style="white-space: pre-wrap">${escaped}</pre></body></html>`;
 }
 
 module.exports = { BoardbridgeExtension, VIEW_ID };

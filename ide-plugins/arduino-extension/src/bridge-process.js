@@ -36,7 +36,8 @@ function bridgeCommand(configured, extensionPath) {
  */
 function serveArgs(o) {
   // The panel shows in the IDE's own view: no external browser.
-  const args = [...o.command.slice(1), 'serve', o.sketch, '--no-open'];
+  // The IDE remembers the agent picked on the panel in boardbridge.agent, not the config file.
+  const args = [...o.command.slice(1), 'serve', o.sketch, '--no-open', '--no-remember-agent'];
   if (o.board) args.push('--board', o.board);
   if (o.agentCommand) args.push('--agent-command', o.agentCommand);
   else if (o.agent) args.push('--agent', o.agent);
@@ -86,12 +87,29 @@ class BridgeProcess {
     return bridge;
   }
 
+  /** Whether the bridge process still runs. */
+  get running() {
+    return Boolean(this.pid) && alive(this.pid);
+  }
+
+  /** The end of what the bridge wrote to its log. */
+  logTail() {
+    try {
+      return readFileSync(this.options.logFile, 'utf8').slice(-8000).trim();
+    } catch {
+      return '';
+    }
+  }
+
   /** What to remember for a later `reattach`. */
   saved() {
     return { pid: this.pid, url: this.url, logFile: this.options.logFile };
   }
 
-  /** Resolves with the panel URL; rejects with what the bridge said when it fails to start. */
+  /**
+   * Resolves with the panel URL; rejects when the bridge fails to start, with `log` (what it
+   * said) and `commandIsCause` (whether the command itself is what failed).
+   */
   start() {
     const { command, args, cwd, env, logFile } = this.options;
     mkdirSync(path.dirname(logFile), { recursive: true });
@@ -103,13 +121,7 @@ class BridgeProcess {
       closeSync(log);
     }
     this.pid = child.pid;
-    const said = () => {
-      try {
-        return readFileSync(logFile, 'utf8').slice(-8000);
-      } catch {
-        return '';
-      }
-    };
+    const said = () => this.logTail();
     return new Promise((resolve, reject) => {
       let poll;
       const finish = (error, url) => {
@@ -120,9 +132,17 @@ class BridgeProcess {
         if (error) reject(error);
         else resolve(url);
       };
-      const fail = (why) => finish(new Error(`${why}. boardbridge said:\n${said().trim() || '(nothing)'}\nCheck the setting boardbridge.command (now ${JSON.stringify(command)}).`));
-      const timer = setTimeout(() => fail(`boardbridge serve printed no panel URL within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
-      child.on('error', (error) => fail(`boardbridge could not be started (${error.message})`));
+      // `commandIsCause`: the program the setting names did not start, or what ran is not boardbridge.
+      const fail = (why, commandIsCause) => {
+        const error = new Error(why);
+        error.log = said().trim();
+        error.commandIsCause = commandIsCause ?? !/^boardbridge[: ]/m.test(error.log);
+        finish(error);
+      };
+      const timer = setTimeout(() => fail(`boardbridge serve printed no panel URL within ${START_TIMEOUT_MS / 1000} s`, false), START_TIMEOUT_MS);
+      child.on('error', (error) =>
+        existsSync(cwd) ? fail(`${JSON.stringify(command[0])} could not be started (${error.message})`, true) : fail(`the sketch folder ${cwd} does not exist`, false),
+      );
       child.on('exit', (code, signal) => fail(`boardbridge serve stopped (${signal ?? 'exit ' + code}) before the panel was ready`));
       poll = setInterval(() => {
         const match = URL_PATTERN.exec(said());
