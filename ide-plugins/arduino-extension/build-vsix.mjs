@@ -23,8 +23,8 @@ const stage = path.join(path.dirname(out), 'vsix-stage');
 
 /** Packages the bridge bundle leaves external, and which of their files it needs. */
 // The ACP SDK too: the bridge reads its zod schemas from the files beside its entry point
-// (bridge/session/sdk-validation.ts), which a bundle would not have.
-const EXTERNAL = ['serialport', 'fast-xml-parser', 'monaco-editor', 'uplot', '@agentclientprotocol/sdk'];
+// (bridge/session/sdk-validation.ts), which a bundle would not have; and zod, its peer.
+const EXTERNAL = ['serialport', 'fast-xml-parser', 'monaco-editor', 'uplot', '@agentclientprotocol/sdk', 'zod'];
 const KEEP_ONLY = { 'monaco-editor': ['package.json', 'LICENSE', 'min/vs'], uplot: ['package.json', 'LICENSE', 'dist'] };
 /** The prebuilt serialport bindings for the systems the Arduino IDE runs on (node-gyp-build picks by folder name). */
 const PREBUILDS = ['linux-x64', 'linux-arm64', 'darwin-x64+arm64', 'win32-x64'];

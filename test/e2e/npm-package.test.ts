@@ -15,7 +15,7 @@ import { claudeCommand, startServe } from '../panel/serve-process.js';
 import { repoRoot } from './run-cli.js';
 
 /** What the package may weigh: the tarball in bytes and its number of files (measured 248 kB, 209 files). */
-const BUDGET = { packedBytes: 400_000, files: 300 };
+const BUDGET = { packedBytes: 400_000, files: 350 };
 /** What a build needs from the checkout; everything else (tests, fixtures, docs) stays out of the copy. */
 const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'bridge', 'boards', 'context-providers', 'bench', 'ide-plugins'];
 
