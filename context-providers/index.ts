@@ -18,7 +18,7 @@ function lazy(kind: ContextKind, load: () => Promise<ContextProvider>): ContextP
 
 export function allProviders(): ContextProvider[] {
   return [
-    lazy('arduino', async () => (await import('./arduino/index.js')).arduinoProvider),
+    lazy('arduino', async () => (await import('./arduino/provider.js')).arduinoProvider),
     lazy('mplabx', async () => (await import('./mplabx/index.js')).mplabxProvider),
     lazy('openmv', async () => (await import('./openmv/index.js')).openmvProvider),
   ];

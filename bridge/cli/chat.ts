@@ -6,7 +6,6 @@ import type { PermissionOption, SessionConfigOption, SessionInfo } from '@agentc
 import type { Command } from 'commander';
 import type { AskPerson, PendingPermission } from '../services/permission/broker.js';
 import type { BridgeSession } from '../session/bridge-session.js';
-import { NoAgentReady } from '../agents/resolve.js';
 import { AuthRequiredError } from '../session/errors.js';
 import { askElicitationWith } from './elicitation-prompt.js';
 import { offerLogin } from './terminal-login.js';
@@ -42,6 +41,8 @@ export function registerChat(program: Command): void {
 }
 
 async function chat(flags: ChatFlags): Promise<number> {
+  // The agent resolver (and zod) loads with the chat, not at every command's start-up.
+  const { NoAgentReady } = await import('../agents/resolve.js');
   const renderer = new TextRenderer(process.stdout, flags.workspace ?? process.cwd(), { live: canRenderLive(process.stdout, Boolean(flags.plain)) });
   let rl: readline.Interface;
   let session: BridgeSession;

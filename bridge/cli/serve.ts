@@ -9,7 +9,6 @@ import type { Selection } from '../../context-providers/types.js';
 import type { FollowingPanelOptions, ServedProject } from '../panel/following-panel.js';
 import type { Followed } from '../panel/ide-follow.js';
 import type { IdeKind } from '../panel/ide-projects.js';
-import { rememberAgent } from '../panel/remembered-agent.js';
 import { EXIT, printError } from './errors.js';
 import { addAgentFlags, selectionOf, type AgentFlags } from './session-setup.js';
 
@@ -66,6 +65,8 @@ export function registerServe(program: Command): void {
 }
 
 async function serve(flags: ServeFlags): Promise<number> {
+  // Loaded with serve, not at every command's start-up (it reads the agent config with zod).
+  const { rememberAgent } = await import('../panel/remembered-agent.js');
   // Loaded here, not at start-up: other commands stay quick.
   const [{ BridgeSession: Session, checkWorkspace }, { BridgeHardware }, { ContextService }, { allProviders }, { policyFromFlags }, { launchFor }, { PanelHub }, { startPanelServer, checkedSources }] =
     await Promise.all([

@@ -1,10 +1,6 @@
 // `boardbridge undo`: puts back the files an agent session wrote, from the journal.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { readJournals } from '../services/fs/journal.js';
-import { removeStaleTemps } from '../services/fs/stale-temps.js';
-import { applyUndo, journalGuard, planUndo } from '../services/fs/undo.js';
-import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 import { EXIT } from './errors.js';
 
 interface UndoFlags {
@@ -28,6 +24,13 @@ export function registerUndo(program: Command): void {
 }
 
 async function undo(flags: UndoFlags): Promise<number> {
+  // Loaded here, not at start-up: every other command would pay for the ACP SDK they pull in.
+  const [{ readJournals }, { removeStaleTemps }, { applyUndo, journalGuard, planUndo }, { WorkspaceGuard }] = await Promise.all([
+    import('../services/fs/journal.js'),
+    import('../services/fs/stale-temps.js'),
+    import('../services/fs/undo.js'),
+    import('../services/fs/workspace-guard.js'),
+  ]);
   const workspace = path.resolve(flags.workspace ?? process.cwd());
   const all = await readJournals(workspace);
   const out = (s: string) => process.stdout.write(s + '\n');

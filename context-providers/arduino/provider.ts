@@ -5,15 +5,13 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection, SourceRef } from '../types.js';
-import { buildBoardContext, libraryFolders } from './board-context.js';
 import { ContextCache } from './cache.js';
 import { defaultCacheDir, DiskContextCache } from './disk-cache.js';
-import { addLastCompile, applyIdeProperties, ideBuildProperties, lastCompileSize } from './ide-state.js';
-import { discoverPlatforms, type DiscoverOptions, type InstalledPlatforms } from './platforms.js';
+import type { DiscoverOptions, InstalledPlatforms } from './platforms.js';
 import { renderArduinoContext } from './render.js';
-import { ResolveError, resolveFqbn } from './resolve.js';
 import type { BuildSize } from './sketch-check.js';
-import { readSketch, sketchMainFile, type SketchProject } from './sketch.js';
+import { sketchMainFile } from './sketch-main.js';
+import type { SketchProject } from './sketch.js';
 
 export interface ArduinoProviderOptions extends DiscoverOptions {
   /** Flash/RAM of the sketch's last build, when the caller knows it (e.g. from compile --json). */
@@ -78,7 +76,6 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
   }
 
   async function load(project: DetectedProject, selection: Selection): Promise<HardwareContext> {
-    const sketch = readSketch(project.root);
     const ide = selection.arduinoIde;
     const key = JSON.stringify([project.root, selection.board ?? null, ide ? createHash('sha1').update(JSON.stringify(ide)).digest('hex') : null]);
     const cached = cache.get(key);
@@ -90,6 +87,15 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
       cache.set(key, stored.context, stored.watched);
       return stored.context;
     }
+    // What builds a context loads only when it must be built: a stored one needs none of it.
+    const [{ buildBoardContext, libraryFolders }, { addLastCompile, applyIdeProperties, ideBuildProperties, lastCompileSize }, { discoverPlatforms }, { ResolveError, resolveFqbn }, { readSketch }] = await Promise.all([
+      import('./board-context.js'),
+      import('./ide-state.js'),
+      import('./platforms.js'),
+      import('./resolve.js'),
+      import('./sketch.js'),
+    ]);
+    const sketch = readSketch(project.root);
 
     // The IDE's own data folder and sketchbook are where its platforms and libraries are.
     const installed = await discoverPlatforms({

@@ -1,10 +1,11 @@
 // An Arduino sketch on disk: a folder holding <foldername>.ino (or .pde), its other source files,
 // and the optional sketch.yaml with default_fqbn, default_port and profiles.
 import { existsSync, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { Finding } from '../types.js';
 import { readYamlFile, yamlMap, yamlString } from './yaml.js';
 import { isDir } from './folders.js';
+import { sketchMainFile } from './sketch-main.js';
 
 export interface SketchProfile {
   name: string;
@@ -36,10 +37,7 @@ export interface SketchProject {
 const SOURCE = /\.(ino|pde|c|cpp|cc|cxx|S|h|hh|hpp|tpp|ipp)$/;
 
 /** The main sketch file when `dir` is a sketch folder, else undefined. */
-export function sketchMainFile(dir: string): string | undefined {
-  const name = basename(dir);
-  return ['.ino', '.pde'].map((extension) => join(dir, name + extension)).find((file) => existsSync(file));
-}
+export { sketchMainFile };
 
 export function readSketch(dir: string): SketchProject | undefined {
   const main = sketchMainFile(dir);
