@@ -27,11 +27,11 @@ export function defaultCacheDir(home = homedir()): string {
   return process.env.BOARDBRIDGE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(home, '.cache'), 'boardbridge');
 }
 
-// The code that builds contexts: every module of this folder and the data files it reads.
+// The code that builds contexts: every module of this folder, the shared ones above it, and the data files it reads.
 function codeFingerprint(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const hash = createHash('sha1');
-  for (const dir of [here, join(here, 'core-tables'), join(here, '../../boards/data')]) {
+  for (const dir of [here, join(here, 'core-tables'), join(here, '..'), join(here, '../../boards/data')]) {
     let names: string[] = [];
     try {
       names = readdirSync(dir).sort();
