@@ -93,8 +93,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   private editorWriter?: EditorWrite;
   /** The text each file got from the latest journalled write (fs/write_text_file or an agent's own edit). */
   private readonly lastWritten = new Map<string, string>();
-  /** `toolCallId|path` → the file's text when an edit call naming it was first seen (null: absent). */
-  private readonly ownEditsBefore = new Map<string, string | null>();
+  /** `toolCallId|file` → the file and its text when an edit call naming it was first seen (null: absent). */
+  private readonly ownEditsBefore = new Map<string, { file: string; before: string | null }>();
   private agent!: AgentConnection;
   private terminals!: TerminalService;
   private fs!: FsService;
@@ -332,6 +332,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       buffers: () => this.buffers,
       missingFileAsEmpty: readsMissingFileAsEmpty(this.agent.init.agentInfo),
       editorWrite: (file, text) => this.editorWriter?.(file, text) ?? Promise.resolve(false),
+      priorText: (file, onDisk) => this.ownEditPriorText(file, onDisk),
     });
     this.terminals = new TerminalService({
       guard: this.guard,
@@ -574,24 +575,40 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     const done = call.status === 'completed' || call.status === 'failed';
     for (const item of call.content) {
       if (item.type !== 'diff') continue;
-      const key = `${call.toolCallId}|${item.path}`;
       let file: string;
       try {
         file = this.guard.check(path.resolve(this.workspace, item.path), 'write');
       } catch {
         continue; // outside the workspace: not ours to record
       }
+      const key = `${call.toolCallId}|${file}`;
       // Read at once: the turn's stop may follow the completing update directly.
       const now = readTextOrNull(file);
       if (!done) {
-        if (!this.ownEditsBefore.has(key)) this.ownEditsBefore.set(key, now);
+        if (!this.ownEditsBefore.has(key)) this.ownEditsBefore.set(key, { file, before: now });
         continue;
       }
-      const before = this.ownEditsBefore.get(key);
+      const before = this.ownEditsBefore.get(key)?.before;
       this.ownEditsBefore.delete(key);
       if (call.status !== 'completed' || before === undefined || now === null || now === before || this.lastWritten.get(file) === now) continue;
       this.journal.record(file, before, now);
     }
+  }
+
+  /**
+   * OpenCode both writes a permitted edit itself and sends it through fs/write_text_file,
+   * without waiting for either, so its own write can land first. A bridge write to a file an
+   * open edit call names, found changed since the call was first seen and not by the bridge,
+   * is journalled from the text before the call: undo brings that back (removes a file the
+   * call created), instead of the agent's own copy of the same change.
+   */
+  private ownEditPriorText(file: string, onDisk: string | null): { before: string | null } | undefined {
+    for (const seen of this.ownEditsBefore.values()) {
+      if (seen.file !== file) continue;
+      if (seen.before === onDisk || (onDisk !== null && this.lastWritten.get(file) === onDisk)) return undefined;
+      return { before: seen.before };
+    }
+    return undefined;
   }
 
   private emitChange(change: StateChange): void {

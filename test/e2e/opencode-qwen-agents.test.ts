@@ -74,11 +74,15 @@ describe.each(cases)('boardbridge run with the real $name agent', { timeout: 240
     expect(ofType(result.events, 'permission_request')[0]).toMatchObject({ category: 'edit' });
     expect(ofType(result.events, 'permission_decision')[0]).toMatchObject({ outcome: 'selected', optionKind: 'allow_once', by: 'policy' });
     expect(ofType(result.events, 'file_written')).toMatchObject([{ path: notes, created: true }]);
-    // Written by the bridge (fs/write_text_file) while the call ran, not found changed after it completed.
-    const written = result.events.findIndex((e) => e.type === 'file_written');
-    const completed = result.events.findIndex((e) => e.type === 'tool_call' && e.toolCall.status === 'completed');
-    expect(written).toBeGreaterThan(-1);
-    expect(written).toBeLessThan(completed);
+    if (c.name === 'qwen') {
+      // Qwen waits for fs/write_text_file: written by the bridge while the call ran. OpenCode
+      // sends it without waiting and writes the file itself too, so either may land first
+      // (test/e2e/standin-own-write.test.ts takes each order): one entry either way.
+      const written = result.events.findIndex((e) => e.type === 'file_written');
+      const completed = result.events.findIndex((e) => e.type === 'tool_call' && e.toolCall.status === 'completed');
+      expect(written).toBeGreaterThan(-1);
+      expect(written).toBeLessThan(completed);
+    }
     const undo = await runCli(['undo', '--workspace', sketch, '--force'], { env });
     expect(undo.code, undo.stderr).toBe(0);
     expect(existsSync(notes)).toBe(false);

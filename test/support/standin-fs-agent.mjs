@@ -8,6 +8,7 @@
 //   {terminal: command, args?, cwd?}          → {exitCode, output} | {error, code}
 //   {together: [steps]}                      runs them at once → {results, finished: [index in the order they finished]}
 //   {update: sessionUpdate}                  sends it as a session/update notification → {sent: true}
+//   {ownWrite: path, content}                writes the file itself, as OpenCode does beside fs/write_text_file → {wrote: true}
 //   {pids: file}  writes {agent, child} to `file`: the agent's pid and a `sleep` it started in its group
 //   {hang: true}  never answers the prompt
 import { spawn } from 'node:child_process';
@@ -70,6 +71,10 @@ async function step(client, sessionId, s) {
   if (s.update) {
     await client.notify(methods.client.session.update, { sessionId, update: s.update });
     return { sent: true };
+  }
+  if (s.ownWrite) {
+    writeFileSync(s.ownWrite, s.content);
+    return { wrote: true };
   }
   if (s.pids) {
     const child = spawn('sleep', ['1000'], { stdio: 'ignore' });

@@ -26,6 +26,12 @@ export interface FsServiceOptions {
    * bridge write the file itself.
    */
   editorWrite?: EditorWrite;
+  /**
+   * The text a write should be journalled from instead of what is on disk (`onDisk`, null
+   * when absent), when the session knows the agent already changed the file itself in the
+   * same call; undefined to journal from disk.
+   */
+  priorText?: (file: string, onDisk: string | null) => { before: string | null } | undefined;
 }
 
 export type EditorWrite = (file: string, text: string) => Promise<boolean>;
@@ -67,7 +73,10 @@ export class FsService {
       // What the person had in the editor is what the agent changed (it read that, not the
       // disk): a review or undo brings their unsaved text back, not an older saved one.
       const buffered = existing === null ? undefined : this.options.buffers?.().get(file);
-      const before = buffered ?? existing?.text ?? null;
+      const prior = buffered === undefined ? this.options.priorText?.(file, existing?.text ?? null) : undefined;
+      const before = prior ? prior.before : (buffered ?? existing?.text ?? null);
+      // Nothing to change and nothing to record: the file already holds exactly this text.
+      if (before === params.content && existing?.text === params.content) return {};
       const tmp = tempName();
       const entry = this.options.journal.intend(file, before, params.content, tmp);
       try {
