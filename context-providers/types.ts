@@ -46,6 +46,8 @@ export interface Knowledge {
   known: boolean;
   reason?: string;
   source?: SourceRef;
+  /** The calls that use this capability when they are not Arduino's own (an ESP32 1.0.x core has LEDC and no analogWrite). */
+  api?: string;
 }
 
 export interface Bus {

@@ -20,6 +20,13 @@ export const MAX_DEPTH = 256;
  * many are open, or an answer waits for the agent to read its stdin, no more are read.
  */
 export const MAX_OPEN_REQUESTS = 16;
+/**
+ * Requests that wait for something outside the agent (a command's exit, a person's answer)
+ * count apart, against this larger limit: an agent may hold many of them without its
+ * terminal/kill or its updates going unread behind them.
+ */
+export const MAX_WAITING_REQUESTS = 256;
+const WAITING_METHODS = new Set(['terminal/wait_for_exit', 'session/request_permission', 'elicitation/create']);
 
 const BACKLOG_SLACK = 1024 * 1024;
 
@@ -28,6 +35,7 @@ export interface MessageStreamOptions {
   maxLineBytes?: number;
   maxDepth?: number;
   maxOpenRequests?: number;
+  maxWaitingRequests?: number;
 }
 
 /** A message the bridge could neither take nor answer: whatever waits for it cannot finish. */
@@ -64,6 +72,9 @@ export class AgentMessageStream implements Stream {
   /** Agent request ids read and not yet answered, with how many requests used each. */
   private readonly open = new Map<RpcId, number>();
   private openCount = 0;
+  /** Of those, the ones that wait for a command or a person (WAITING_METHODS), by id. */
+  private readonly waiting = new Map<RpcId, number>();
+  private waitingCount = 0;
   private interceptor?: (message: AnyMessage) => boolean;
   private sdkBusy = false;
   private readonly lostListeners: Array<(lost: LostMessage) => void> = [];
@@ -137,7 +148,8 @@ export class AgentMessageStream implements Stream {
 
   private held(): boolean {
     const limit = this.options.maxOpenRequests ?? MAX_OPEN_REQUESTS;
-    return this.openCount >= limit || (this.openCount > 0 && this.stdin.writableNeedDrain);
+    const waitingLimit = this.options.maxWaitingRequests ?? MAX_WAITING_REQUESTS;
+    return this.openCount - this.waitingCount >= limit || this.waitingCount >= waitingLimit || (this.openCount > 0 && this.stdin.writableNeedDrain);
   }
 
   private pump(): void {
@@ -213,6 +225,10 @@ export class AgentMessageStream implements Stream {
     if (isRequest(message)) {
       this.open.set(message.id, (this.open.get(message.id) ?? 0) + 1);
       this.openCount++;
+      if (WAITING_METHODS.has(message.method)) {
+        this.waiting.set(message.id, (this.waiting.get(message.id) ?? 0) + 1);
+        this.waitingCount++;
+      }
     }
     this.controller.enqueue(message);
   }
@@ -233,6 +249,12 @@ export class AgentMessageStream implements Stream {
     if (uses > 1) this.open.set(id, uses - 1);
     else this.open.delete(id);
     this.openCount--;
+    const waits = this.waiting.get(id);
+    if (waits !== undefined) {
+      if (waits > 1) this.waiting.set(id, waits - 1);
+      else this.waiting.delete(id);
+      this.waitingCount--;
+    }
     this.pump();
   }
 
@@ -277,7 +299,7 @@ function refusalError(method: string, what: string, refusal: Refusal): { code: n
 }
 
 // What the SDK answers under the request's own id (anything else it answers with id null, or not at all).
-function isRequest(message: AnyMessage): message is AnyMessage & { id: RpcId } {
+function isRequest(message: AnyMessage): message is AnyMessage & { id: RpcId; method: string } {
   const { jsonrpc, method, id } = message as { jsonrpc?: unknown; method?: unknown; id?: unknown };
   return jsonrpc === '2.0' && typeof method === 'string' && (id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)));
 }

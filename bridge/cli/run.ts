@@ -29,6 +29,9 @@ export function registerRun(program: Command): void {
   });
 }
 
+/** How long a cancelled turn may take to end after SIGTERM or SIGHUP before boardbridge leaves anyway. */
+const TERMINATE_GRACE_MS = 3000;
+
 async function run(prompt: string, flags: RunFlags): Promise<number> {
   const emit = flags.json
     ? (event: BridgeEvent) => process.stdout.write(JSON.stringify(event) + '\n')
@@ -51,14 +54,24 @@ async function run(prompt: string, flags: RunFlags): Promise<number> {
     printError(error);
     return EXIT.error;
   }
+  // Ctrl-C cancels the turn, a second one ends boardbridge. SIGTERM or SIGHUP (a process
+  // manager, a closed terminal) cancels too, and ends it after TERMINATE_GRACE_MS if the
+  // agent has not ended the turn by then: the agent's group and its terminals go with it.
   let interrupts = 0;
+  const leave = () => void session.close().finally(() => process.exit(EXIT.stopped));
   const onSignal = () => {
     interrupts++;
     if (interrupts === 1) void session.cancel();
-    else void session.close().finally(() => process.exit(EXIT.stopped));
+    else leave();
+  };
+  let terminating: NodeJS.Timeout | undefined;
+  const onTerminate = () => {
+    if (interrupts++ === 0) void session.cancel();
+    terminating ??= setTimeout(leave, TERMINATE_GRACE_MS);
   };
   process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  process.on('SIGTERM', onTerminate);
+  process.on('SIGHUP', onTerminate);
   try {
     const result = await session.prompt(prompt, { selection: selectionOf(flags) });
     if (result.error) {
@@ -68,8 +81,10 @@ async function run(prompt: string, flags: RunFlags): Promise<number> {
     return result.stopReason === 'end_turn' ? EXIT.ok : EXIT.stopped;
   } finally {
     process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    process.off('SIGTERM', onTerminate);
+    process.off('SIGHUP', onTerminate);
     await session.close();
+    clearTimeout(terminating);
   }
 }
 

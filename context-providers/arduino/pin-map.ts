@@ -259,7 +259,7 @@ function mergeCoreFacts(core: CoreFacts, pins: Pin[], knowledge: Record<Capabili
       if (!knowledge[kind].known) knowledge[kind] = { known: false, reason: said.reason };
       continue;
     }
-    knowledge[kind] = { known: true, ...(said.source ? { source: said.source } : {}) };
+    knowledge[kind] = { known: true, ...(said.source ? { source: said.source } : {}), ...(said.api ? { api: said.api } : {}) };
     for (const pin of pins) {
       pin.capabilities = pin.capabilities.filter((entry) => entry !== capability);
       if (capability === 'interrupt') delete pin.interrupt;

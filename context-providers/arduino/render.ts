@@ -83,7 +83,7 @@ function renderPins(context: HardwareContext, fullCite: Citer): string[] {
   if (dac.length > 0) lines.push(withSource(`- DAC (true analog output): ${dac.map((pin) => `D${pin.number}${pin.details?.['analog-out'] ? ` ${pin.details['analog-out'].text}` : ''}`).join(', ')}`, cite(knowledge.dac?.source)));
   const pwmUnknown = unknown('pwm', 'no digitalPinHasPWM');
   const pwm = pwmUnknown ?? (pinRanges(numbers('pwm')) || 'none');
-  lines.push(withSource(`- PWM (analogWrite): ${pwm}`, pwmUnknown ? '' : cite(knowledge.pwm?.source ?? sources.digitalPinHasPWM)));
+  lines.push(withSource(`- PWM (${knowledge.pwm?.api ?? 'analogWrite'}): ${pwm}`, pwmUnknown ? '' : cite(knowledge.pwm?.source ?? sources.digitalPinHasPWM)));
   const shared = (context.timerGroups ?? []).filter((group) => group.pins.length > 1);
   if (shared.length > 0) lines.push(`  - pins sharing a timer share its frequency: ${shared.map((group) => `${group.timer}: ${pinRanges(group.pins.map(Number))}`).join('; ')}${citeAll(shared.map((group) => group.source), cite)}`);
   const interrupts = pins.filter((pin) => pin.interrupt !== undefined);

@@ -223,18 +223,34 @@ describe('a stand-in hostile agent against boardbridge run', () => {
 });
 
 describe('processes of a killed bridge', () => {
-  it("end with it: a terminal's command is gone after a SIGKILL of boardbridge run", async () => {
+  // `boardbridge run` whose stand-in agent waits for a terminal's `sleep 1000` (and answers
+  // session/cancel with nothing): the bridge and the command's pid once it runs.
+  async function runWithSleepingTerminal(): Promise<{ child: ChildProcess; pid: number }> {
     const { root, sketch, env } = sketchWithState();
     const pidFile = path.join(root, 'terminal.pid');
     const steps = [{ terminal: `echo $$ > ${pidFile}; exec sleep 1000` }];
     const child = spawn(process.execPath, [cliMain, 'run', JSON.stringify(steps), '--json', '--workspace', sketch, '--agent-command', agentCommand, '--allow', 'all'], { env, stdio: 'ignore' });
     started.push(child);
     await until('the terminal to start', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 3000);
-    const pid = Number(readFileSync(pidFile, 'utf8'));
+    return { child, pid: Number(readFileSync(pidFile, 'utf8')) };
+  }
+
+  it("end with it: a terminal's command is gone after a SIGKILL of boardbridge run", async () => {
+    const { child, pid } = await runWithSleepingTerminal();
     expect(alive(pid)).toBe(true);
     child.kill('SIGKILL');
     await until('the terminal to end', () => !alive(pid), 1000);
   });
+
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+    it(`ends after a ${signal} even when the agent ignores the cancel, and its terminal's command ends with it`, async () => {
+      const { child, pid } = await runWithSleepingTerminal();
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill(signal);
+      expect(await exited).toBe(3);
+      await until('the terminal to end', () => !alive(pid), 1000);
+    });
+  }
 });
 
 describe('terminals of a stand-in agent under the permission policy', () => {
@@ -253,6 +269,12 @@ describe('terminals of a stand-in agent under the permission policy', () => {
     expect(ofType(run.events, 'error').filter((e) => e.code === 'terminal_refused')).toHaveLength(2);
     expect(ofType(run.events, 'terminal_started')).toEqual([expect.objectContaining({ command: 'boardbridge ports', inProcess: true })]);
     expect(ports.exitCode).toBe(0);
+  });
+
+  it('reads the terminal/kill an agent sends while it holds 40 terminal/wait_for_exit calls open (more than the 16 other requests it may hold)', async () => {
+    const { sketch, env } = sketchWithState();
+    const { results } = await runSteps(sketch, env, [{ waitMany: 40, command: 'sleep', args: ['1000'] }], ['--allow', 'all']);
+    expect(results[0]).toEqual({ exits: Array(40).fill('SIGTERM') });
   });
 
   it('runs it under --allow all', async () => {

@@ -8,6 +8,8 @@
 //   {terminal: command, args?, cwd?}          → {exitCode, output} | {error, code}
 //   {together: [steps]}                      runs them at once → {results, finished: [index in the order they finished]}
 //   {update: sessionUpdate}                  sends it as a session/update notification → {sent: true}
+//   {waitMany: n, command, args?}          n terminals, a terminal/wait_for_exit on each held open, then a
+//                                          terminal/kill of each (sent after the waits) → {exits: [exitStatus…]}
 //   {ownWrite: path, content}                writes the file itself, as OpenCode does beside fs/write_text_file → {wrote: true}
 //   {pids: file}  writes {agent, child} to `file`: the agent's pid and a `sleep` it started in its group
 //   {hang: true}  never answers the prompt
@@ -62,6 +64,15 @@ async function step(client, sessionId, s) {
     } catch (error) {
       return { error: error.message, code: error.code };
     }
+  }
+  if (s.waitMany) {
+    const ids = [];
+    for (let i = 0; i < s.waitMany; i++) ids.push((await client.request(methods.client.terminal.create, { sessionId, command: s.command, args: s.args })).terminalId);
+    const waits = ids.map((terminalId) => client.request(methods.client.terminal.waitForExit, { sessionId, terminalId }));
+    await Promise.all(ids.map((terminalId) => client.request(methods.client.terminal.kill, { sessionId, terminalId })));
+    const exits = await Promise.all(waits);
+    for (const terminalId of ids) await client.request(methods.client.terminal.release, { sessionId, terminalId });
+    return { exits: exits.map((e) => e.signal ?? e.exitCode) };
   }
   if (s.together) {
     const finished = [];

@@ -7,8 +7,11 @@ import type { Token } from '../c-tokens.js';
 import type { ResolvedBoard } from '../resolve.js';
 import type { VariantHeader } from '../variant-header.js';
 
-/** A capability is known from a table (cited), or unknown with the reason; never "none" by default. */
-export type Knowledge = { known: true; source?: SourceRef } | { known: false; reason: string };
+/**
+ * A capability is known from a table (cited), or unknown with the reason; never "none" by default.
+ * `api`: the calls that use it when they are not Arduino's own (LEDC on an ESP32 core without analogWrite).
+ */
+export type Knowledge = { known: true; source?: SourceRef; api?: string } | { known: false; reason: string };
 
 export interface CorePin {
   /** The Arduino pin number the sketch passes to pinMode/analogWrite. */

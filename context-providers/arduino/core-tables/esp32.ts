@@ -28,7 +28,7 @@ export const readEsp32Tables: CoreTableReader = (board, variant) => {
     core: 'esp32',
     pins: esp32Pins(facts, variant, serialPorts),
     known: {
-      pwm: { known: true, source: facts.ledcRouting },
+      pwm: { known: true, source: facts.ledcRouting, ...(hasAnalogWrite ? {} : { api: 'ledcAttachPin + ledcWrite; this core has no analogWrite' }) },
       analog: { known: true, source: facts.adcSource },
       interrupt: { known: true, source: variant.macros.get('digitalPinToInterrupt')?.source ?? facts.gpios.source },
       dac: { known: true, source: facts.dacSource },

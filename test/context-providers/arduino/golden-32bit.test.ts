@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { arduinoContextSchema } from '../../../context-providers/arduino/context-schema.js';
 import { createArduinoProvider } from '../../../context-providers/arduino/provider.js';
+import { renderArduinoContext } from '../../../context-providers/arduino/render.js';
 import type { HardwareContext, Pin } from '../../../context-providers/types.js';
 import { DATA_DIR_32BIT, FIXTURES, OWN_FIXTURES, REPO_ROOT, TMP } from './paths.js';
 
@@ -91,5 +92,14 @@ describe('golden contexts of 32-bit boards', () => {
     }
     expect(actual).toEqual(JSON.parse(readFileSync(file, 'utf8')));
     console.log(`${fqbn}: ${context.pins.length} pins, ${checked} pin facts checked against their cited lines`);
+  });
+
+  test('names the PWM calls the core has: LEDC, not analogWrite, on an ESP32 1.0.x core without analogWrite', async () => {
+    const project = await provider.detect(SKETCH);
+    const ringo = renderArduinoContext(await provider.load(project!, { board: 'cm:esp32:ringo' }));
+    expect(ringo).toMatch(/^- PWM \(ledcAttachPin \+ ledcWrite; this core has no analogWrite\): D0–D19, D21–D23, D25–D27, D32, D33 /m);
+    expect(ringo).not.toContain('PWM (analogWrite)');
+    const pico = renderArduinoContext(await provider.load(project!, { board: 'rp2040:rp2040:rpipico' }));
+    expect(pico).toMatch(/^- PWM \(analogWrite\): /m);
   });
 });
