@@ -36,7 +36,7 @@ describe('terminal login (stand-in agent)', { timeout: 120_000 }, () => {
 
   it('chat runs the login in the same terminal with its args and env, starts again, and /logout ends the login', async () => {
     const { sketch, token, env } = setUp();
-    return startInPty([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', standin], { ...env, TERM: 'dumb', NO_COLOR: '1' });
+    const screen = startInPty([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', standin], { ...env, TERM: 'dumb', NO_COLOR: '1' });
     const offered = await screen.waitFor('Log in now? [Y/n]');
     expect(screen.text.slice(0, offered)).toContain(`It offers a login in this terminal: ${process.execPath} ${standinScript} login`);
     screen.type('\r');
@@ -57,7 +57,7 @@ describe('terminal login (stand-in agent)', { timeout: 120_000 }, () => {
 
   it('chat that is declined the login names the command and exits 1', async () => {
     const { sketch, env } = setUp();
-    return startInPty([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', standin], { ...env, TERM: 'dumb', NO_COLOR: '1' });
+    const screen = startInPty([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', standin], { ...env, TERM: 'dumb', NO_COLOR: '1' });
     await screen.waitFor('Log in now? [Y/n]');
     screen.type('n\r');
     expect(await screen.exited()).toBe(1);
