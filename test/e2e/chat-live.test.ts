@@ -1,10 +1,11 @@
 // `boardbridge chat` on a real terminal (tmux, whose screen is read back as a person
 // sees it): running tool calls are one line rewritten in place, a status line shows the
-// elapsed time and what the turn waits for, the permission default is "allow once",
-// boolean session options in /config, usage and cost after a turn.
+// elapsed time and what the turn waits for (also when the model cannot be reached), the
+// permission default is "allow once", --plain keeps a line per change, boolean session
+// options in /config, usage and cost after a turn.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentLaunch } from '../support/agents.js';
+import { agentLaunch, type AgentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
 import { endTmuxScreens, quote, TmuxScreen } from './pty-screen.js';
 import { cliMain, repoRoot, tempSketch } from './run-cli.js';
@@ -18,19 +19,37 @@ afterEach(async () => {
 
 const terminal = { TERM: 'xterm-256color', NO_COLOR: '1', LANG: 'C.UTF-8' };
 
+function startChat(sketch: string, launch: AgentLaunch, stateDir: string, flags: string[] = []): TmuxScreen {
+  const agentCommand = [launch.command, ...launch.args].map(quote).join(' ');
+  return TmuxScreen.start([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', agentCommand, ...flags], { ...launch.env, ...terminal, BOARDBRIDGE_STATE_DIR: stateDir });
+}
+
+// claude-code-acp writes the sketch with its Write tool (a permission first), then replies.
+const fadeTurn = (target: string) => ({
+  whenUserSays: 'fade',
+  replies: [{ tool: { claude: { name: 'Write', input: { file_path: target, content: 'void setup() {}\nvoid loop() { analogWrite(9, 128); }\n' } } } }, { say: 'The LED on pin 9 now fades.' }],
+});
+
+async function cancelAndQuit(screen: TmuxScreen): Promise<void> {
+  screen.key('C-c');
+  const cancelled = await screen.waitFor(/^cancelled\s*$/m);
+  expect(cancelled).not.toContain('waiting for the model');
+  screen.type('/quit');
+  screen.key('Enter');
+  await screen.waitFor('[exit 0]');
+}
+
 describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
   it('rewrites a tool call in place, defaults to allow once, and shows what a silent turn waits for', async () => {
     const { root, sketch } = tempSketch();
     const target = path.join(sketch, 'Blink.ino');
     server = await startModelServer({
       turns: [
-        { whenUserSays: 'fade', replies: [{ tool: { claude: { name: 'Write', input: { file_path: target, content: 'void setup() {}\nvoid loop() { analogWrite(9, 128); }\n' } } } }, { say: 'The LED on pin 9 now fades.' }] },
+        fadeTurn(target),
         { whenUserSays: 'ponder', replies: [{ hang: true }] },
       ],
     });
-    const launch = agentLaunch('claude-code-acp', server.url, root);
-    const agentCommand = [launch.command, ...launch.args].map(quote).join(' ');
-    const screen = TmuxScreen.start([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', agentCommand], { ...launch.env, ...terminal, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') });
+    const screen = startChat(sketch, agentLaunch('claude-code-acp', server.url, root), path.join(root, 'state'));
     await screen.waitFor(/^›/m);
     screen.type('make the LED fade');
     screen.key('Enter');
@@ -50,9 +69,69 @@ describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
     screen.key('Enter');
     const waiting = await screen.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [2-9]s · waiting for the model · Ctrl-C cancels/);
     expect(waiting.split('\n').filter((l) => l.includes('waiting for the model'))).toHaveLength(1);
-    screen.key('C-c');
-    const cancelled = await screen.waitFor(/^cancelled\s*$/m);
-    expect(cancelled).not.toContain('waiting for the model');
+    await cancelAndQuit(screen);
+  });
+
+  it('keeps counting what it waits for while the model cannot be reached at all, and Ctrl-C cancels', async () => {
+    const { root, sketch } = tempSketch();
+    // Port 9 (discard) has no listener here: every request the agent makes is refused.
+    const launch = agentLaunch('claude-code-acp', 'http://127.0.0.1:9', root);
+    const screen = startChat(sketch, launch, path.join(root, 'state'));
+    await screen.waitFor(/^›/m);
+    screen.type('hello there');
+    screen.key('Enter');
+    await screen.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [1-9]s · waiting for the model · Ctrl-C cancels/);
+    const later = await screen.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [5-9]s · waiting for the model · Ctrl-C cancels/);
+    expect(later.split('\n').filter((l) => l.includes('waiting for the model'))).toHaveLength(1);
+    await cancelAndQuit(screen);
+  });
+
+  it('shows a running terminal command as one line, rewritten when it completes, with the status naming the terminal', async () => {
+    const { root, sketch } = tempSketch();
+    const command = 'sleep 6 && echo slept-well';
+    server = await startModelServer({
+      turns: [{ whenUserSays: 'nap', replies: [{ tool: { claude: { name: 'Bash', input: { command, description: 'Take a nap', timeout: 60_000 } } } }, { say: 'Rested.' }] }],
+    });
+    const screen = startChat(sketch, agentLaunch('claude-code-acp', server.url, root), path.join(root, 'state'));
+    await screen.waitFor(/^›/m);
+    screen.type('take a nap');
+    screen.key('Enter');
+    await screen.waitFor(/Choose 1-\d .*\[\d\. Allow\]:/);
+    screen.key('Enter');
+    const running = await screen.waitFor(`waiting for a terminal: ${command}`);
+    const runningLines = running.split('\n').filter((l) => /^[○◐●✗] execute /.test(l));
+    expect(runningLines).toHaveLength(1);
+    expect(runningLines[0]).toMatch(/^[○◐] execute /);
+    expect(runningLines[0]).not.toContain('[');
+    const done = await screen.waitFor('done (end_turn)');
+    const doneLines = done.split('\n').filter((l) => /^[○◐●✗] execute /.test(l));
+    expect(doneLines).toHaveLength(1);
+    expect(doneLines[0]).toMatch(/^● execute .*\[completed\]$/);
+    expect(done).toContain('Rested.');
+    expect(done).not.toContain('waiting for');
+    screen.type('/quit');
+    screen.key('Enter');
+    await screen.waitFor('[exit 0]');
+  });
+
+  it('with --plain on the same terminal, prints each state of a tool call as a line of its own and no status line', async () => {
+    const { root, sketch } = tempSketch();
+    const target = path.join(sketch, 'Blink.ino');
+    server = await startModelServer({
+      turns: [fadeTurn(target)],
+    });
+    const screen = startChat(sketch, agentLaunch('claude-code-acp', server.url, root), path.join(root, 'state'), ['--plain']);
+    await screen.waitFor(/^›/m);
+    screen.type('make the LED fade');
+    screen.key('Enter');
+    await screen.waitFor(/Choose 1-3 .*\[2\. Allow\]:/);
+    screen.key('Enter');
+    const done = await screen.waitFor('done (end_turn)');
+    const callLines = done.split('\n').filter((l) => /^[○◐●✗] edit /.test(l));
+    expect(callLines.length).toBeGreaterThan(1);
+    expect(callLines[0]).toMatch(/^○ edit .*\[pending\]$/);
+    expect(callLines.at(-1)).toMatch(/^● edit .*Blink\.ino \[completed\]$/);
+    expect(done).not.toContain('waiting for');
     screen.type('/quit');
     screen.key('Enter');
     await screen.waitFor('[exit 0]');
