@@ -168,7 +168,7 @@ function pickSessionWith(rl: readline.Interface): (sessions: SessionInfo[]) => P
 }
 
 // Asks the person to pick one of the agent's options: a number, or ↑/↓ and Enter. The
-// default (Enter) is the agent's "allow once", never an "always".
+// default (Enter) is the agent's "allow once", else a rejection; never "always allow".
 function askWith(rl: readline.Interface, renderer: TextRenderer): AskPerson {
   return (pending: PendingPermission, signal: AbortSignal) =>
     new Promise((resolve) => {
@@ -178,10 +178,10 @@ function askWith(rl: readline.Interface, renderer: TextRenderer): AskPerson {
       renderer.pause('your answer to a permission');
       out.write(`\n\x07Permission needed${pending.category === 'device' ? ' (changes a device)' : ''}: ${toolCall.title ?? toolCall.toolCallId}\n`);
       options.forEach((o, i) => out.write(`  ${i + 1}. ${o.name}  [${o.kind}]${i === chosen ? '  (Enter)' : ''}\n`));
-      const promptText = () => `Choose 1-${options.length}${process.stdin.isTTY ? ' (or ↑/↓ and Enter)' : ''} [${chosen + 1}. ${options[chosen].name}]: `;
+      const promptText = () => `Choose 1-${options.length}${process.stdin.isTTY ? ' (or ↑/↓ and Enter)' : ''}${chosen >= 0 ? ` [${chosen + 1}. ${options[chosen].name}]` : ''}: `;
       const onKey = (_: string, key: { name?: string } | undefined) => {
         if (key?.name !== 'up' && key?.name !== 'down') return;
-        chosen = (chosen + (key.name === 'up' ? options.length - 1 : 1)) % options.length;
+        chosen = chosen < 0 ? (key.name === 'up' ? options.length - 1 : 0) : (chosen + (key.name === 'up' ? options.length - 1 : 1)) % options.length;
         readline.clearLine(out, 0);
         readline.cursorTo(out, 0);
         out.write(promptText());
@@ -201,7 +201,7 @@ function askWith(rl: readline.Interface, renderer: TextRenderer): AskPerson {
       const ask = () =>
         rl.question(promptText(), { signal }, (answer) => {
           const trimmed = answer.trim();
-          if (trimmed === '') return finish(options[chosen].optionId);
+          if (trimmed === '' && chosen >= 0) return finish(options[chosen].optionId);
           const n = Number(trimmed);
           if (Number.isInteger(n) && n >= 1 && n <= options.length) return finish(options[n - 1].optionId);
           out.write(`Please type a number from 1 to ${options.length}.\n`);
@@ -211,11 +211,12 @@ function askWith(rl: readline.Interface, renderer: TextRenderer): AskPerson {
     });
 }
 
+// Allow once, else reject once, else reject always; -1 (no default: Enter asks for a number)
+// when granting forever is all the agent offers.
 function defaultOption(options: PermissionOption[]): number {
-  for (const kind of ['allow_once', 'reject_once'] as const) {
+  for (const kind of ['allow_once', 'reject_once', 'reject_always'] as const) {
     const at = options.findIndex((o) => o.kind === kind);
     if (at >= 0) return at;
   }
-  const notAlways = options.findIndex((o) => !o.kind.endsWith('always'));
-  return notAlways >= 0 ? notAlways : 0;
+  return -1;
 }

@@ -1,6 +1,8 @@
 // A command in a real pseudo-terminal (util-linux `script`), read as a person sees it
 // and typed into as a person types.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { cliMain, repoRoot, tempSketch } from './run-cli.js';
 
 export const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -41,6 +43,20 @@ export function startInPty(words: string[], env: Record<string, string>, cwd?: s
   running.add(screen);
   child.once('exit', () => running.delete(screen));
   return screen;
+}
+
+/** `boardbridge chat` with the stand-in agent in a fresh sketch, in a pty (TERM=dumb, no colour). */
+export function chatWithStandin(): { screen: Screen; root: string; sketch: string } {
+  const { root, sketch } = tempSketch();
+  const standin = `${process.execPath} ${path.join(repoRoot, 'test', 'support', 'standin-agent.mjs')}`;
+  const screen = startInPty([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', standin], {
+    PATH: process.env.PATH ?? '',
+    HOME: root,
+    BOARDBRIDGE_STATE_DIR: path.join(root, 'state'),
+    TERM: 'dumb',
+    NO_COLOR: '1',
+  });
+  return { screen, root, sketch };
 }
 
 /** Kills every pty a test left running (for afterEach). */

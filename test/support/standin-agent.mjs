@@ -152,6 +152,14 @@ const app = agent({ name: 'standin' })
       await say(`permission answer: ${JSON.stringify(answer)}`);
       return { stopReason: 'end_turn' };
     }
+    // "permission-kinds <kind>,<kind>": asks a permission offering one option of each kind (id = kind) and says the answer.
+    const kinds = text.match(/permission-kinds (\S+)/)?.[1];
+    if (kinds) {
+      const options = kinds.split(',').map((kind) => ({ optionId: kind, name: kind.replace('_', ' '), kind }));
+      const answer = await client.request(methods.client.session.requestPermission, { sessionId: params.sessionId, toolCall: { toolCallId: 'k1', title: 'Edit Blink.ino', kind: 'edit' }, options });
+      await say(`permission answer: ${JSON.stringify(answer)}`);
+      return { stopReason: 'end_turn' };
+    }
     if (text.includes('report-usage')) {
       await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'usage_update', used: 1234, size: 200000, cost: { amount: 0.0123, currency: 'USD' } } });
       await say(`verbose is ${configOptions[0].currentValue}`);
