@@ -6,6 +6,21 @@ import { KNOWN_AGENTS } from '../../bridge/agents/profiles.js';
 import { repoRoot, runCli, tempSketch } from '../e2e/run-cli.js';
 import { startServe } from './serve-process.js';
 
+// The panel is up while the agent starts; a page then gets agent_unavailable (or a snapshot with it).
+function firstUnavailable(port: number, token: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/${token}/socket`, { headers: { Origin: `http://127.0.0.1:${port}` } });
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString()) as Record<string, unknown>;
+      const found = message.type === 'agent_unavailable' ? message : message.type === 'snapshot' ? (message.agentUnavailable as Record<string, unknown> | undefined) : undefined;
+      if (!found) return;
+      resolve(found);
+      socket.close();
+    });
+    socket.once('error', reject);
+  });
+}
+
 describe('boardbridge serve on bad input', () => {
   it('names a missing project folder and exits 1', async () => {
     const run = await runCli(['serve', '/nonexistent/sketch', '--agent-command', 'true']);
@@ -31,18 +46,7 @@ describe('boardbridge serve on bad input', () => {
     const { sketch } = tempSketch();
     const served = await startServe([sketch, '--agent-command', 'false'], { ...(process.env as Record<string, string>), BOARDBRIDGE_STATE_DIR: `${sketch}/.state` });
     try {
-      // The panel is up while the agent starts; a page then gets agent_unavailable (or a snapshot with it).
-      const unavailable = await new Promise<Record<string, unknown>>((resolve, reject) => {
-        const socket = new WebSocket(`ws://127.0.0.1:${served.port}/${served.token}/socket`, { headers: { Origin: `http://127.0.0.1:${served.port}` } });
-        socket.on('message', (data) => {
-          const message = JSON.parse(data.toString()) as Record<string, unknown>;
-          const found = message.type === 'agent_unavailable' ? message : message.type === 'snapshot' ? (message.agentUnavailable as Record<string, unknown> | undefined) : undefined;
-          if (!found) return;
-          resolve(found);
-          socket.close();
-        });
-        socket.once('error', reject);
-      });
+      const unavailable = await firstUnavailable(served.port, served.token);
       expect(served.output()).toMatch(/^boardbridge: false exited with code 1 during/m);
       expect(unavailable.reason).toMatch(/^false exited with code 1 during/);
       expect((unavailable.choices as { id: string }[]).map((c) => c.id)).toEqual(KNOWN_AGENTS.map((p) => p.id));
@@ -84,6 +88,22 @@ describe('boardbridge serve when the agent cannot start again', () => {
       expect(served.agentProcesses()).toBe(0);
     } finally {
       socket.close();
+      await served.stop();
+    }
+  });
+});
+
+describe('boardbridge serve with an agent that needs a terminal login (stand-in agent)', () => {
+  it('gives the panel the login command the agent offers, with the reason', async () => {
+    const { root, sketch } = tempSketch();
+    const standin = path.join(repoRoot, 'test', 'support', 'standin-agent.mjs');
+    const env = { ...(process.env as Record<string, string>), BOARDBRIDGE_STATE_DIR: path.join(root, 'state'), STANDIN_TERMINAL_AUTH: path.join(root, 'token') };
+    const served = await startServe([sketch, '--agent-command', `${process.execPath} ${standin}`], env);
+    try {
+      const unavailable = await firstUnavailable(served.port, served.token);
+      expect(unavailable.reason).toContain('needs authentication');
+      expect(unavailable.hint).toContain(`log in: ${process.execPath} ${standin} login   (Stand-in terminal login)`);
+    } finally {
       await served.stop();
     }
   });
