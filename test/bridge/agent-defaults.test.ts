@@ -1,14 +1,15 @@
 // Which agent runs when none is named: the first installed and logged in, judged
 // from the credential files each agent's own login writes (written here by the test).
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NoAgentReady, resolveAgent } from '../../bridge/agents/resolve.js';
 import { agentStatuses } from '../../bridge/agents/status.js';
+import { node22Binary } from '../support/agents.js';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
-const node22 = path.join(repoRoot, 'test', 'setup', 'node22', 'node_modules', 'node', 'bin', 'node');
+const node22 = node22Binary();
 // A shell's PATH without node_modules/.bin: the agents are found in boardbridge's own dependencies,
 // and OpenCode and Qwen Code (not boardbridge's dependencies) where a person's install puts them on PATH.
 const testAgents = path.join(repoRoot, 'test', 'agents', 'node_modules', '.bin');
@@ -81,8 +82,8 @@ describe('the default agent', () => {
     expect(() => resolveAgent({ agent: 'qwen', env })).toThrow(/Qwen Code needs Node.js 22 or newer/);
   });
 
-  it.skipIf(!existsSync(node22))('runs Qwen Code under the Node that BOARDBRIDGE_NODE names', () => {
-    const env = { ...home(), OPENAI_API_KEY: 'sk-x', BOARDBRIDGE_NODE: node22 };
+  it.skipIf(!node22)('runs Qwen Code under the Node that BOARDBRIDGE_NODE names', () => {
+    const env = { ...home(), OPENAI_API_KEY: 'sk-x', BOARDBRIDGE_NODE: node22! };
     expect(agentStatuses(env).find((s) => s.id === 'qwen')).toMatchObject({ ready: true });
     const launch = resolveAgent({ agent: 'qwen', env });
     expect(launch.command).toBe(node22);

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { node22Binary, opencodeBinary, opencodeLaunch, qwenLaunch, type AgentLaunch } from '../support/agents.js';
+import { node22Binary, opencodeBinary, opencodeLaunch, qwenEntry, qwenLaunch, type AgentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelScript, type ModelServer, type ToolCallPerAgent } from '../support/model-server/index.js';
 import { ofType, runCli, tempSketch } from './run-cli.js';
 
@@ -27,6 +27,7 @@ interface Case {
 
 const opencode = opencodeBinary();
 const node22 = node22Binary();
+const qwen = qwenEntry();
 const cases: Case[] = [
   {
     name: 'opencode',
@@ -38,8 +39,8 @@ const cases: Case[] = [
   {
     name: 'qwen',
     agentName: /^qwen-code$/,
-    available: node22 !== undefined,
-    launch: (url, root) => qwenLaunch(node22!, url, root),
+    available: node22 !== undefined && qwen !== undefined,
+    launch: (url, root) => qwenLaunch(node22!, qwen!, url, root),
     write: (file, content) => ({ qwen: { name: 'write_file', input: { file_path: file, content } } }),
   },
 ];

@@ -267,10 +267,25 @@ function writeJson(path: string, value: object): void {
 /** Where test/ci.sh installs the agents boardbridge does not depend on (OpenCode, Qwen Code): put on PATH as a person's install would be. */
 export const TEST_AGENTS_BIN = join(repoRoot, 'test/agents/node_modules/.bin');
 
+/**
+ * A file test/ci.sh installs, if it is there. Under CI its absence is a broken set-up that
+ * must fail the tests, not skip them: an install whose postinstall left no binary (the
+ * npm package `node` does that when its preinstall is skipped) would otherwise pass silently.
+ */
+function installedByCi(file: string, install: string): string | undefined {
+  if (existsSync(file)) return file;
+  if (process.env.CI) throw new Error(`${file} is missing, though test/ci.sh installs it: ${install}`);
+  return undefined;
+}
+
 /** OpenCode's native binary from opencode-ai (in test/agents, installed by test/ci.sh), if installed. */
 export function opencodeBinary(): string | undefined {
-  const binary = join(repoRoot, 'test/agents/node_modules/opencode-ai/bin/opencode.exe');
-  return existsSync(binary) ? binary : undefined;
+  return installedByCi(join(repoRoot, 'test/agents/node_modules/opencode-ai/bin/opencode.exe'), 'npm install --prefix test/agents');
+}
+
+/** Qwen Code's entry point (in test/agents, installed by test/ci.sh), if installed. */
+export function qwenEntry(): string | undefined {
+  return installedByCi(join(repoRoot, 'test/agents/node_modules/@qwen-code/qwen-code/cli-entry.js'), 'npm install --prefix test/agents');
 }
 
 /**
@@ -312,12 +327,11 @@ export function opencodeLaunch(binary: string, modelUrl: string, tmpRoot: string
 
 /** Node 22 from the npm package `node` (test/setup/node22, installed by test/ci.sh), if installed. */
 export function node22Binary(): string | undefined {
-  const binary = join(repoRoot, 'test/setup/node22/node_modules/node/bin/node');
-  return existsSync(binary) ? binary : undefined;
+  return installedByCi(join(repoRoot, 'test/setup/node22/node_modules/node/bin/node'), 'npm ci --prefix test/setup/node22 (with its install scripts)');
 }
 
 /** Qwen Code under Node 22 through its OpenAI-compatible settings, at /qwen/v1/chat/completions. */
-export function qwenLaunch(node: string, modelUrl: string, tmpRoot: string): AgentLaunch {
+export function qwenLaunch(node: string, entry: string, modelUrl: string, tmpRoot: string): AgentLaunch {
   const base = freshHome(tmpRoot);
   writeJson(join(base.HOME, '.qwen/settings.json'), {
     security: { auth: { selectedType: 'openai' } },
@@ -327,7 +341,7 @@ export function qwenLaunch(node: string, modelUrl: string, tmpRoot: string): Age
   });
   return {
     command: node,
-    args: [join(repoRoot, 'test/agents/node_modules/@qwen-code/qwen-code/cli-entry.js'), '--acp'],
+    args: [entry, '--acp'],
     env: {
       ...base,
       OPENAI_API_KEY: 'sk-fake-key-for-tests',
