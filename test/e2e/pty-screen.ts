@@ -45,8 +45,8 @@ export function startInPty(words: string[], env: Record<string, string>, cwd?: s
   return screen;
 }
 
-/** `boardbridge chat` with the stand-in agent in a fresh sketch, in a pty (TERM=dumb, no colour). */
-export function chatWithStandin(): { screen: Screen; root: string; sketch: string } {
+/** `boardbridge chat` with the stand-in agent in a fresh sketch, in a pty (TERM=dumb, no colour); `env(root)` adds variables. */
+export function chatWithStandin(env: (root: string) => Record<string, string> = () => ({})): { screen: Screen; root: string; sketch: string } {
   const { root, sketch } = tempSketch();
   const standin = `${process.execPath} ${path.join(repoRoot, 'test', 'support', 'standin-agent.mjs')}`;
   const screen = startInPty([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', standin], {
@@ -55,6 +55,7 @@ export function chatWithStandin(): { screen: Screen; root: string; sketch: strin
     BOARDBRIDGE_STATE_DIR: path.join(root, 'state'),
     TERM: 'dumb',
     NO_COLOR: '1',
+    ...env(root),
   });
   return { screen, root, sketch };
 }
