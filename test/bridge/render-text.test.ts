@@ -1,14 +1,15 @@
 // The terminal chat's rendering of terminal events: a failed command's last lines
-// (a compile error with its file:line) are printed; a command that worked stays one line.
+// (a compile error with its file:line) are printed; a command that worked stays one line;
+// in live mode the status line names what the turn waits for.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { TextRenderer } from '../../bridge/cli/render-text.js';
 
-function rendered(events: Parameters<TextRenderer['render']>[0][]): string {
+function rendered(events: Parameters<TextRenderer['render']>[0][], options: { live?: boolean } = {}): string {
   const out = new PassThrough();
   let text = '';
   out.setEncoding('utf8').on('data', (t: string) => (text += t));
-  const renderer = new TextRenderer(out as unknown as NodeJS.WriteStream, '/ws');
+  const renderer = new TextRenderer(out as unknown as NodeJS.WriteStream, '/ws', options);
   for (const event of events) renderer.render(event);
   return text;
 }
@@ -46,5 +47,22 @@ describe('terminal output in the chat', () => {
     ]);
     expect(text).not.toContain('ttyACM0');
     expect(text).toContain('  │ main.c:3:1: error: expected ;');
+  });
+});
+
+const call = (status: 'pending' | 'in_progress' | 'completed') => ({
+  type: 'tool_call' as const,
+  created: status === 'pending',
+  toolCall: { toolCallId: 'c1', title: 'Read Blink.ino', kind: 'read' as const, status, content: [], locations: [], firstSeenIn: 'tool_call' as const },
+});
+
+describe('the live status line', () => {
+  // The screen itself is read in a real terminal by test/e2e/chat-live.test.ts; here, what the lines say.
+  it('names the running tool it waits for, then the model once the tool is done', () => {
+    const text = rendered([{ type: 'prompt_sent', text: 'read it' }, call('pending'), call('in_progress'), call('completed'), { type: 'message_chunk', role: 'agent', text: 'Read.\n' }, { type: 'stop', stopReason: 'end_turn' }], { live: true });
+    expect(text).toContain('◐ read Read Blink.ino\n');
+    expect(text).toMatch(/\d+s · waiting for a tool: Read Blink\.ino · Ctrl-C cancels/);
+    expect(text).toContain('● read Read Blink.ino [completed]\n');
+    expect(text.slice(text.indexOf('[completed]'))).toMatch(/\d+s · waiting for the model · Ctrl-C cancels/);
   });
 });
