@@ -59,7 +59,8 @@ export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: C
         clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true }, elicitation: { form: {}, url: {} } },
         clientInfo: CLIENT_INFO,
       }),
-      'initialize',
+      // The same words as an exit seen through the broken pipe below, whichever is seen first.
+      'start-up',
     );
     return { process: agent, connection, init, onLost: (listener) => stream.onLost(listener) };
   } catch (error) {
