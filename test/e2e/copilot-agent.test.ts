@@ -25,7 +25,7 @@ describe('GitHub Copilot CLI, offline', { timeout: 180_000 }, () => {
     const noService = () => {
       throw new Error('not used');
     };
-    const agent = await connectAgent(launch, blink, { fs: noService, terminals: noService, onUpdate: () => undefined, onPermission: noService }, { ...process.env, ...env });
+    const agent = await connectAgent(launch, blink, { fs: noService, terminals: noService, onUpdate: () => undefined, onPermission: noService, onElicitation: noService, onElicitationComplete: () => undefined }, { ...process.env, ...env });
     try {
       expect(agent.init.agentInfo).toMatchObject({ name: 'Copilot' });
       expect(agent.init.agentCapabilities).toMatchObject({ loadSession: true, sessionCapabilities: { close: {}, list: {} }, auth: { logout: {} } });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { node22Binary, opencodeBinary, opencodeLaunch, qwenEntry, qwenLaunch, type AgentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelScript, type ModelServer, type ToolCallPerAgent } from '../support/model-server/index.js';
-import { ofType, runCli, tempSketch } from './run-cli.js';
+import { ofType, runCli, tempSketch, type RunOptions } from './run-cli.js';
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -52,7 +52,7 @@ describe.each(cases)('boardbridge run with the real $name agent', { timeout: 240
     const launch = c.launch(server.url, root);
     const env = { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') };
     const agentCommand = [launch.command, ...launch.args].map(quote).join(' ');
-    const run = (prompt: string, flags: string[] = [], onEvent?: Parameters<typeof runCli>[1]['onEvent']) =>
+    const run = (prompt: string, flags: string[] = [], onEvent?: RunOptions['onEvent']) =>
       runCli(['run', prompt, '--json', '--workspace', sketch, '--agent-command', agentCommand, ...flags], { env, onEvent });
     return { sketch, env, run };
   }
