@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { boardCommands, SerialHub, ArduinoBuilder, debianLayout } from '../../../boards/index.js';
 import type { SimulationRecord } from '../../../boards/commands/simulate-command.js';
+import { commandTools } from '../../../bridge/mcp/command-tools.js';
 import { recordedIo } from '../../rig/command-io.js';
 import { copyOfSketch, sketchFolder } from '../../rig/sketches.js';
 import { ANALOG_ECHO, EXITS, INTERRUPT_COUNTER, PWM_QUARTER, SERIAL_TEXT, SHOUTER } from '../../rig/simulate-sketches.js';
@@ -119,6 +120,14 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     const io = recordedIo();
     const run = commands.get('simulate')!([sketchFolder('Hello', SERIAL_TEXT), '--fqbn', 'arduino:avr:mega:cpu=atmega2560'], io);
     await expect(run).rejects.toThrow(/^not simulatable: Arduino Mega or Mega 2560 \(arduino:avr:mega:cpu=atmega2560\) has build\.mcu=atmega2560\..*arduino:avr:uno.*arduino:avr:nano:cpu=atmega328.*arduino:avr:pro:cpu=8MHzatmega328/);
+  });
+
+  it('the MCP simulate tool answers the agent the same: not simulatable, with the boards that are', async () => {
+    const tool = commandTools(commands, process.cwd(), {}).find((t) => t.name === 'simulate')!;
+    const answer = await tool.run({ sketch: sketchFolder('Hello', SERIAL_TEXT), fqbn: 'arduino:avr:leonardo' }, new AbortController().signal);
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/^not simulatable: Arduino Leonardo \(arduino:avr:leonardo\) has build\.mcu=atmega32u4\. The simulator \(avr8js\) runs ATmega328P boards; installed ones: arduino:avr:uno, .*arduino:avr:pro:cpu=8MHzatmega328/);
+    expect(answer.text).not.toContain('leonardo, ');
   });
 
   it('says which --pin it cannot read and what it takes', async () => {
