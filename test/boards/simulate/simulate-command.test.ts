@@ -80,6 +80,19 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     expect(result.pins.find((pin) => pin.pin === 'D2')).toMatchObject({ fallingEdges: 2, risingEdges: 1, level: 0 });
   });
 
+  it('says when a scripted level lands on a pin the sketch drives as an output, where it has no effect', async () => {
+    const sketch = copyOfSketch(join(import.meta.dirname, '../../../examples/Blink'));
+    const io = recordedIo();
+    expect(await commands.get('simulate')!([sketch, '--fqbn', 'arduino:avr:uno', '--for', '1.2s', '--pin', '13=low@200ms', '--pin', '2=low@100ms'], io)).toBe(0);
+    const note = '--pin D13=low@0.2s: the sketch drives D13 high as an output then, so the scripted level has no effect while it stays an output';
+    expect(io.output()).toContain(`Note: ${note}.`);
+    const record = records.at(-1)!;
+    expect(record.notes).toEqual([note]);
+    // The sketch's own blinking is what the trace shows; D2, an input, takes its scripted level.
+    expect(record.pins.find((pin) => pin.pin === 'D13')).toMatchObject({ risingEdges: 2, level: 1 });
+    expect(record.pins.find((pin) => pin.pin === 'D2')).toMatchObject({ level: 0 });
+  });
+
   it('measures analogWrite(9, 64) as a 25 % duty at the Uno’s 490 Hz PWM', async () => {
     const result = await simulateJson([sketchFolder('Pwm', PWM_QUARTER), '--fqbn', 'arduino:avr:uno', '--for', '200ms', '--trace-limit', '10']);
     const d9 = result.pins.find((pin) => pin.pin === 'D9')!;
