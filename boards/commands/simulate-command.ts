@@ -62,7 +62,7 @@ export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
     const json = values.json === true;
     let compileText = '';
     const compileIo: CommandIo = json ? { ...io, write: (text) => (compileText += text) } : io;
-    const report = await compileForCommand(deps, target.sketch.dir, target.fqbn, compileIo, false);
+    const report = await compileForCommand(deps, target.sketch.dir, board.buildFqbn, compileIo, false);
     if (!report.success || !report.image) {
       if (json) io.write(JSON.stringify({ ok: false, sketch: target.sketch.dir, fqbn: target.fqbn, compile: compileText }) + '\n');
       return 1;

@@ -115,6 +115,13 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     expect(result.pins.find((pin) => pin.pin === 'D13')!.periodSeconds).toBeCloseTo(1, 2);
   });
 
+  it('takes the first Processor option for a Nano FQBN without cpu=, as arduino-cli does, and compiles with it written out', async () => {
+    const io = recordedIo();
+    expect(await commands.get('simulate')!([sketchFolder('Hello', SERIAL_TEXT), '--fqbn', 'arduino:avr:nano', '--for', '200ms'], io), io.output()).toBe(0);
+    expect(io.output()).toContain('for arduino:avr:nano:cpu=atmega328 with arduino-builder');
+    expect(records.at(-1)).toMatchObject({ fqbn: 'arduino:avr:nano', board: 'Arduino Nano', serial: { text: 'hello from the simulated uno\r\n2 + 3 = 5\r\n' } });
+  });
+
   it('ends the run when the sketch halts (exit), well before --for', async () => {
     const result = await simulateJson([sketchFolder('Exits', EXITS), '--fqbn', 'arduino:avr:nano:cpu=atmega328', '--for', '5s']);
     expect(result.serial.text).toBe('bye\r\n');
