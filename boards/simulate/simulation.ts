@@ -113,8 +113,12 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     } else if (line.length < 4096) line += text;
   };
   const toSend = [...Buffer.from(unescapeSerial(options.serialIn ?? ''))];
+  let sentBytes = 0;
   const feed = () => {
-    if (toSend.length > 0 && usart.rxEnable && !usart.rxBusy) usart.writeByte(toSend.shift()!);
+    if (toSend.length > 0 && usart.rxEnable && !usart.rxBusy && usart.writeByte(toSend[0])) {
+      toSend.shift();
+      sentBytes++;
+    }
   };
   usart.onRxComplete = feed;
 
@@ -147,6 +151,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     }
   }
   const baud = usart.txEnable ? Math.round(usart.baudRate) : undefined;
+  if (toSend.length > 0) {
+    const why = usart.rxEnable ? 'the run ended first' : 'the sketch never turned the serial receiver on (Serial.begin)';
+    notes.push(`${toSend.length} of the ${toSend.length + sentBytes} bytes of --serial-in were not sent: ${why}`);
+  }
   return {
     mcu: 'atmega328p',
     clockHz: options.clockHz,

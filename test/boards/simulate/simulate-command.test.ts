@@ -102,10 +102,11 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     expect(result.trace.dropped).toBeGreaterThan(100);
   });
 
-  it('prints PWM as period, frequency and duty in the pin summary', async () => {
+  it('prints PWM as period, frequency and duty in the pin summary, and says when --serial-in found no receiver', async () => {
     const io = recordedIo();
-    expect(await commands.get('simulate')!([sketchFolder('Pwm', PWM_QUARTER), '--fqbn', 'arduino:avr:uno', '--for', '100ms'], io)).toBe(0);
+    expect(await commands.get('simulate')!([sketchFolder('Pwm', PWM_QUARTER), '--fqbn', 'arduino:avr:uno', '--for', '100ms', '--serial-in', 'on\\n'], io)).toBe(0);
     expect(io.output()).toMatch(/^ {2}D9: \d+ rising edges, period 2\.040 ms \(490\.2 Hz\), duty 25 %, ends (high|low)$/m);
+    expect(io.output()).toContain('Note: 3 of the 3 bytes of --serial-in were not sent: the sketch never turned the serial receiver on (Serial.begin).');
   });
 
   it('takes the clock from build.f_cpu: the 8 MHz Pro Mini blinks at the same 1 Hz', async () => {
