@@ -151,6 +151,14 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     expect(answer.text).not.toContain('leonardo, ');
   });
 
+  it('refuses a --vcd file in a folder that does not exist before it compiles anything', async () => {
+    const io = recordedIo();
+    const sketch = sketchFolder('Hello', SERIAL_TEXT);
+    const run = commands.get('simulate')!([sketch, '--fqbn', 'arduino:avr:uno', '--vcd', join(sketch, 'no-such-folder', 'out.vcd')], io);
+    await expect(run).rejects.toThrow(`--vcd ${join(sketch, 'no-such-folder', 'out.vcd')}: the folder ${join(sketch, 'no-such-folder')} does not exist; give a file in an existing folder`);
+    expect(io.output()).toBe('');
+  });
+
   it('says which --pin it cannot read and what it takes', async () => {
     const io = recordedIo();
     const run = commands.get('simulate')!([sketchFolder('Hello', SERIAL_TEXT), '--fqbn', 'arduino:avr:uno', '--pin', 'A9=3'], io);
