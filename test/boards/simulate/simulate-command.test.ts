@@ -62,6 +62,12 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     expect(result.simulatedSeconds).toBeLessThan(0.1);
   });
 
+  it('changes a scripted analog value over time: A0=100, then A0=900 from 250 ms', async () => {
+    const sampler = 'void setup() { Serial.begin(115200); }\nvoid loop() { Serial.println(analogRead(A0)); delay(100); }\n';
+    const result = await simulateJson([sketchFolder('Sampler', sampler), '--fqbn', 'arduino:avr:uno', '--pin', 'A0=100', '--pin', 'A0=900@250ms', '--for', '450ms']);
+    expect(result.serial.text).toBe('100\r\n100\r\n100\r\n900\r\n900\r\n');
+  });
+
   it('fires attachInterrupt on D2 when a scripted level change pulls it low', async () => {
     const result = await simulateJson([
       sketchFolder('Interrupt', INTERRUPT_COUNTER),
