@@ -68,6 +68,12 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     expect(result.serial.text).toBe('100\r\n100\r\n100\r\n900\r\n900\r\n');
   });
 
+  it('keeps what the sketch writes to EEPROM; an unwritten byte reads as erased (255)', async () => {
+    const eeprom = '#include <EEPROM.h>\nvoid setup() {\n  Serial.begin(115200);\n  EEPROM.write(5, 42);\n  Serial.println(EEPROM.read(5));\n  Serial.println(EEPROM.read(6));\n}\nvoid loop() {}\n';
+    const result = await simulateJson([sketchFolder('Eeprom', eeprom), '--fqbn', 'arduino:avr:uno', '--for', '100ms']);
+    expect(result.serial.text).toBe('42\r\n255\r\n');
+  });
+
   it('fires attachInterrupt on D2 when a scripted level change pulls it low', async () => {
     const result = await simulateJson([
       sketchFolder('Interrupt', INTERRUPT_COUNTER),
