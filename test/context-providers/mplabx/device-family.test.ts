@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deviceFamily, describeFamily, FAMILY_TABLE } from '../../../context-providers/mplabx/device-family.js';
+import { programMemory } from '../../../context-providers/mplabx/edc.js';
 import { removeTempDirs, tempDir } from './support.js';
 
 afterAll(removeTempDirs);
@@ -96,6 +97,20 @@ describe('Microchip device families from the cited family table', () => {
     }
     expect(wrong).toEqual([]);
   }, 180_000);
+
+  it('program memory counts 12-bit words on baseline and 14-bit words on mid-range parts, as the table names their core', () => {
+    // Program memory sizes from the data sheets: PIC12F675 1024 words, PIC16F54 512, PIC10F322 512, PIC10F200 256.
+    expect(programMemory('PIC12F675', 0x400)).toEqual({ bytes: 1792, words: 1024, wordBits: 14 });
+    expect(programMemory('PIC12F508', 0x200)).toEqual({ bytes: 768, words: 512, wordBits: 12 });
+    expect(programMemory('PIC16F54', 0x200)).toEqual({ bytes: 768, words: 512, wordBits: 12 });
+    expect(programMemory('PIC10F322', 0x200)).toEqual({ bytes: 896, words: 512, wordBits: 14 });
+    expect(programMemory('PIC10F200', 0x100)).toEqual({ bytes: 384, words: 256, wordBits: 12 });
+    expect(programMemory('PIC16F18446', 0x4000)).toEqual({ bytes: 28672, words: 16384, wordBits: 14 });
+    expect(programMemory('PIC18F47Q10', 0x20000)).toEqual({ bytes: 0x20000 });
+    expect(programMemory('PIC24EP256MC206', 0x2ac00)).toEqual({ bytes: 262656, words: 87552, wordBits: 24 });
+    // A PIC10 the table cannot place as baseline or mid-range: its size in bytes is not made up.
+    expect(programMemory('PIC10X999', 0x100)).toBeUndefined();
+  });
 
   it('a name the table does not cover is unknown, not guessed', () => {
     expect(deviceFamily('MCP2221A')).toBeUndefined();
