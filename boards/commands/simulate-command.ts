@@ -1,7 +1,8 @@
 // `boardbridge simulate [sketch] [--fqbn F] [--for 5s] [--until REGEX] [--serial-in TEXT]
 //  [--pin A0=512] [--pin 2=low@1.5s] [--vcd out.vcd] [--json]`: compile, then run the image
 // on a simulated board (avr8js) and report the serial output and what every pin did.
-import { resolve } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { discoverPlatforms } from '../../context-providers/arduino/platforms.js';
 import type { CommandIo, InProcessCommand } from '../command.js';
 import { parsePinInput } from '../simulate/inputs.js';
@@ -55,6 +56,8 @@ export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
     if (!Number.isInteger(traceLimit) || traceLimit < 0) throw new UsageError(`--trace-limit ${values['trace-limit']}: give a whole number of changes`, USAGE);
     const until = values.until === undefined ? undefined : parseRegex(values.until, USAGE);
 
+    const vcdFile = values.vcd === undefined ? undefined : resolve(io.cwd, values.vcd);
+    if (vcdFile) checkWritable(vcdFile, `--vcd ${values.vcd}`);
     const installed = await (deps.arduinoPlatforms?.() ?? discoverPlatforms());
     const board = simulatedBoard(target.fqbn, installed);
     const inputs = (values.pin ?? []).map((spec) => parsePinInput(spec, board.naming, USAGE));
@@ -62,12 +65,11 @@ export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
     const json = values.json === true;
     let compileText = '';
     const compileIo: CommandIo = json ? { ...io, write: (text) => (compileText += text) } : io;
-    const report = await compileForCommand(deps, target.sketch.dir, target.fqbn, compileIo, false);
+    const report = await compileForCommand(deps, target.sketch.dir, board.buildFqbn, compileIo, false);
     if (!report.success || !report.image) {
       if (json) io.write(JSON.stringify({ ok: false, sketch: target.sketch.dir, fqbn: target.fqbn, compile: compileText }) + '\n');
       return 1;
     }
-    const vcdFile = values.vcd === undefined ? undefined : resolve(io.cwd, values.vcd);
     let vcd: VcdWriter | undefined;
     if (!json) io.write(`Simulating ${board.name} (${target.fqbn}) for ${forMs / 1000} s of simulated time; serial output:\n`);
     const result = await simulate({
@@ -97,4 +99,17 @@ export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
     }
     return result.stop.reason === 'wall-limit' || result.stop.reason === 'aborted' ? 1 : 0;
   };
+}
+
+// Said before the compile and the run, not as an open() error after them.
+function checkWritable(file: string, what: string): void {
+  const folder = dirname(file);
+  const stat = statSync(folder, { throwIfNoEntry: false });
+  if (!stat?.isDirectory()) throw new UsageError(`${what}: the folder ${folder} does not exist; give a file in an existing folder`, USAGE);
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${what}: ${file} is a folder; give a file name, e.g. ${file}/trace.vcd`, USAGE);
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new UsageError(`${what}: ${folder} is not writable here; give a file in a folder you can write`, USAGE);
+  }
 }

@@ -31,7 +31,7 @@ export async function buildCmakeProject(project: MplabProject, conf: MplabConfig
       `cannot build ${project.name} (${conf.name}): ${missing.length} of the ${cmake.sources.length} sources the generated CMake files list do not exist: ${missing
         .slice(0, 6)
         .map((s) => `${relative(project.root, s.path)} (${relative(project.root, fileCmake)}:${s.line})`)
-        .join(', ')}${missing.length > 6 ? ', …' : ''}. Restore them, or rebuild in VS Code so the extension regenerates the CMake files from the file sets.`,
+        .join(', ')}${missing.length > 6 ? ` and ${missing.length - 6} more` : ''}. Restore them, or rebuild in VS Code so the extension regenerates the CMake files from the file sets.`,
     );
   }
   const env = { ...process.env, ...options.env };

@@ -11,6 +11,7 @@ export function formatSimulation(result: SimulationResult, board: string): strin
   ];
   if (result.pins.length === 0) lines.push('Pins: no pin changed.');
   else lines.push('Pins:', ...result.pins.map((pin) => `  ${formatPin(pin)}`));
+  for (const note of result.notes ?? []) lines.push(`Note: ${note}.`);
   return lines.join('\n') + '\n';
 }
 

@@ -41,6 +41,8 @@ export interface SimulationResult {
   serial: { text: string; bytes: number; truncated: boolean; baud?: number };
   pins: PinSummary[];
   trace: { changes: PinChange[]; dropped: number };
+  /** What the run could not do as asked, e.g. a scripted level on a pin the sketch drives as an output. */
+  notes?: string[];
 }
 
 export async function simulate(options: SimulationOptions): Promise<SimulationResult> {
@@ -49,6 +51,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const trace = new PinTrace(options.pins.map((p) => ({ number: p.pin, name: p.name, level: 'z' as Level })), options.clockHz, options.traceLimit);
   options.onTrace?.(trace);
   const driven = new Map<number, 0 | 1>();
+  const notes: string[] = [];
   const levelOf = (index: number): Level => {
     const { port, bit, pin } = options.pins[index];
     const state = machine.ports.get(port)!.pinState(bit);
@@ -78,6 +81,12 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     }
     driven.set(input.pin, input.level);
     const { port, bit } = options.pins[index];
+    const state = machine.ports.get(port)!.pinState(bit);
+    if (state === PinState.High || state === PinState.Low) {
+      notes.push(
+        `--pin ${input.name}=${input.level ? 'high' : 'low'}@${input.atSeconds}s: the sketch drives ${input.name} ${state === PinState.High ? 'high' : 'low'} as an output then, so the scripted level has no effect while it stays an output`,
+      );
+    }
     machine.ports.get(port)!.setPin(bit, input.level === 1);
     trace.record(cpu.cycles, index, levelOf(index));
   };
@@ -104,8 +113,12 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     } else if (line.length < 4096) line += text;
   };
   const toSend = [...Buffer.from(unescapeSerial(options.serialIn ?? ''))];
+  let sentBytes = 0;
   const feed = () => {
-    if (toSend.length > 0 && usart.rxEnable && !usart.rxBusy) usart.writeByte(toSend.shift()!);
+    if (toSend.length > 0 && usart.rxEnable && !usart.rxBusy && usart.writeByte(toSend[0])) {
+      toSend.shift();
+      sentBytes++;
+    }
   };
   usart.onRxComplete = feed;
 
@@ -138,6 +151,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     }
   }
   const baud = usart.txEnable ? Math.round(usart.baudRate) : undefined;
+  if (toSend.length > 0) {
+    const why = usart.rxEnable ? 'the run ended first' : 'the sketch never turned the serial receiver on (Serial.begin)';
+    notes.push(`${toSend.length} of the ${toSend.length + sentBytes} bytes of --serial-in were not sent: ${why}`);
+  }
   return {
     mcu: 'atmega328p',
     clockHz: options.clockHz,
@@ -148,6 +165,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     serial: { text: serialText, bytes: serialBytes, truncated: serialText.length >= SERIAL_KEPT, ...(baud ? { baud } : {}) },
     pins: trace.summary(),
     trace: { changes: trace.changes, dropped: trace.dropped },
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }
 

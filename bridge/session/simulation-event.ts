@@ -27,6 +27,7 @@ export function simulationEvent(record: SimulationRecord): SimulationEvent {
     },
     pins: record.pins,
     trace: { changes: kept, dropped: record.trace.dropped + record.trace.changes.length - kept.length },
+    ...(record.notes ? { notes: record.notes } : {}),
     ...(record.vcd ? { vcd: record.vcd } : {}),
   };
 }

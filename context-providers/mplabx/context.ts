@@ -213,6 +213,7 @@ function programmerRangeLimits(conf: MplabConfiguration | undefined): Limit[] {
   if (!range || !match) return [];
   const units = Number.parseInt(match[2], 16) - Number.parseInt(match[1], 16) + 1;
   const memory = programMemory(conf.device, units);
+  if (!memory) return [];
   const words = memory.words !== undefined ? `, ${memory.words} words of ${memory.wordBits} bits` : '';
   return [{ name: `Flash (range the programmer writes, 0x${match[1]}-0x${match[2]}${words})`, value: memory.bytes, unit: 'bytes', source: range.source }];
 }

@@ -4,6 +4,7 @@
 // never reported as package pin numbers.
 import type { Finding } from '../types.js';
 import { parseNumber, type ConfigWord, type DeviceFacts, type DeviceMemory, type DevicePad } from './device-facts.js';
+import { deviceFamily } from './device-family.js';
 import { childNamed, childrenNamed, descendantsNamed, parseXml, type XmlElement } from './xml.js';
 
 const portPin = /^R[A-Z]\d{1,2}$/;
@@ -36,17 +37,21 @@ export function parseEdc(text: string, file: string): { facts?: DeviceFacts; war
 }
 
 // Program memory addresses count differently per core: bytes on PIC18 and
-// PIC32, 12/14-bit words on PIC10/12/16, and two address units per 24-bit
-// instruction on PIC24/dsPIC.
-export function programMemory(device: string, units: number): Pick<DeviceMemory, 'bytes' | 'words' | 'wordBits'> {
+// PIC32, 12-bit words on the baseline and 14-bit words on the mid-range
+// PIC10/12/16 (which core, from the cited family table), and two address units
+// per 24-bit instruction on PIC24/dsPIC. Undefined when the family table does
+// not say which core a PIC10/12/16 has: its size in bytes is then unknown.
+export function programMemory(device: string, units: number): Pick<DeviceMemory, 'bytes' | 'words' | 'wordBits'> | undefined {
   const name = device.toUpperCase();
   if (name.startsWith('DSPIC') || name.startsWith('PIC24')) return { bytes: (units / 2) * 3, words: units / 2, wordBits: 24 };
   if (/^PIC1[026]/.test(name)) {
-    const wordBits = /^PIC1[02]F\d{3}$/.test(name) ? 12 : 14;
-    return { bytes: Math.ceil((units * wordBits) / 8), words: units, wordBits };
+    const wordBits = wordBitsOfCore[deviceFamily(name)?.core ?? ''];
+    return wordBits ? { bytes: Math.ceil((units * wordBits) / 8), words: units, wordBits } : undefined;
   }
   return { bytes: units };
 }
+
+const wordBitsOfCore: Record<string, number> = { 'PIC baseline core': 12, 'PIC mid-range core': 14 };
 
 function memories(root: XmlElement, device: string, file: string): DeviceMemory[] {
   const found: DeviceMemory[] = [];
@@ -58,9 +63,8 @@ function memories(root: XmlElement, device: string, file: string): DeviceMemory[
   const program = childNamed(root, 'ProgramSpace');
   const code = descendantsNamed(program, 'CodeSector');
   const codeUnits = code.reduce((sum, el) => sum + (span(el) ?? 0), 0);
-  if (code.length > 0 && codeUnits > 0) {
-    found.push({ kind: 'flash', name: 'program memory', ...programMemory(device, codeUnits), start: parseNumber(code[0].attrs.beginaddr), source: { file, line: code[0].line } });
-  }
+  const size = code.length > 0 && codeUnits > 0 ? programMemory(device, codeUnits) : undefined;
+  if (size) found.push({ kind: 'flash', name: 'program memory', ...size, start: parseNumber(code[0].attrs.beginaddr), source: { file, line: code[0].line } });
   const eeprom = [...descendantsNamed(program, 'EEDataSector'), ...descendantsNamed(childNamed(root, 'DataSpace'), 'EEDataSector')][0];
   const eepromSize = eeprom ? span(eeprom) : undefined;
   if (eeprom && eepromSize) found.push({ kind: 'eeprom', name: 'data EEPROM', bytes: eepromSize, start: parseNumber(eeprom.attrs.beginaddr), source: { file, line: eeprom.line } });

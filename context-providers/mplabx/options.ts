@@ -131,6 +131,8 @@ export function normaliseOptions(conf: MplabConfiguration): { options: Normalise
   const rules = toolchain ? rulesByToolchain[toolchain] : undefined;
   if (!rules) {
     const where = conf.sources.toolchain ?? conf.sources.configuration;
+    // The .mplab.json reader has already said why an MPLAB for VS Code configuration has no compiler.
+    if (!conf.toolchain && where?.file.endsWith('.mplab.json')) return { options: [], warnings: [] };
     const what = conf.toolchain ? `toolchain "${conf.toolchain}" is not one boardbridge knows (${knownToolchains.join(', ')})` : 'no <languageToolchain> is set';
     return {
       options: [],

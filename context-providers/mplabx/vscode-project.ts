@@ -108,7 +108,12 @@ interface ToolchainRead {
 
 // `toolchain` is the name of a property group; its `provider` says which compiler, its `properties` how it is run.
 function readToolchain(value: unknown, groups: Json[], file: string, text: string, locate: Locate, conf: string, project: MplabProject): ToolchainRead {
-  if (typeof value !== 'string' || value === '') return { blocks: {} };
+  if (typeof value !== 'string' || value === '') {
+    const line = value === undefined ? locate(JSON.stringify(conf)) : locate('"toolchain"', text.indexOf(`"name": ${JSON.stringify(conf)}`));
+    const why = value === undefined ? 'has no "toolchain"' : `has "toolchain": ${JSON.stringify(value)}, not the name of a property group`;
+    project.warnings.push(warning('mplabx-toolchain', `${file}:${line}: configuration "${conf}" ${why}; the compiler and its options are not known`, file, line));
+    return { blocks: {} };
+  }
   const group = groups.find((g) => g.name === value);
   const groupStart = group ? Math.max(0, text.indexOf(`"name": ${JSON.stringify(value)}`, text.indexOf('"propertyGroups"'))) : 0;
   // Without a group, only a provider-like value (`xc8@3.00`) still says which compiler.

@@ -41,6 +41,11 @@ export class SimulationView {
     this.showTab('simulation');
     const shown = event.trace.dropped > 0 ? `; chart: the first ${event.trace.changes.length} pin changes` : '';
     $('simulation-head').textContent = `${event.board} (${event.fqbn}): ${event.simulatedSeconds.toFixed(3)} s simulated in ${event.wallSeconds.toFixed(2)} s; ${event.stop.detail}${shown}`;
+    $('simulation-notes').replaceChildren(...(event.notes ?? []).map((note) => {
+      const li = document.createElement('li');
+      li.textContent = `Note: ${note}.`;
+      return li;
+    }));
     $('simulation-pins').replaceChildren(...event.pins.map((pin) => {
       const li = document.createElement('li');
       li.textContent = describePin(pin);

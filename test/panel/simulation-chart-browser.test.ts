@@ -17,7 +17,7 @@ beforeAll(async () => {
       {
         whenUserSays: 'simulate',
         replies: [
-          { tool: { claude: { name: 'mcp__boardbridge__simulate', input: { sketch, fqbn: 'arduino:avr:uno', for: '2.2s' } } } },
+          { tool: { claude: { name: 'mcp__boardbridge__simulate', input: { sketch, fqbn: 'arduino:avr:uno', for: '2.2s', pins: ['13=low@200ms'] } } } },
           { say: 'D13 blinks at 1 Hz in the simulator.' },
         ],
       },
@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 describe('the panel’s simulation chart in Chromium', () => {
-  it('shows the agent’s simulation run as a uPlot timing chart with the serial output', async () => {
+  it('shows the agent’s simulation run as a uPlot timing chart with the serial output and the run’s notes', async () => {
     await page.goto(panel.url);
     await page.waitForSelector('body[data-ready="true"]', WAIT);
     await page.fill('#prompt', 'simulate the sketch');
@@ -44,6 +44,8 @@ describe('the panel’s simulation chart in Chromium', () => {
     expect(await page.textContent('#simulation-serial')).toContain('Blink ready');
     expect(await page.textContent('#simulation-pins')).toMatch(/D13: 3 rising edges, period 1\.000 s, 1\.000 Hz, duty 50 %/);
     expect(await page.textContent('#simulation-chart .u-legend')).toContain('D13');
+    // The scripted level on D13, which the sketch drives as an output, is said to have had no effect.
+    expect(await page.textContent('#simulation-notes')).toBe('Note: --pin D13=low@0.2s: the sketch drives D13 high as an output then, so the scripted level has no effect while it stays an output.');
     // The chart is drawn, not empty: the canvas has coloured pixels of D13's line.
     const inked = await page.$eval('#simulation-chart canvas', (canvas) => {
       const c = canvas as HTMLCanvasElement;

@@ -10,8 +10,9 @@ export interface SimavrRun {
   b5: Array<{ cycle: number; level: number }>;
 }
 
-export async function runOnSimavr(hex: string, clockHz: number, seconds: number): Promise<SimavrRun> {
-  const { stdout, stderr } = await promisify(execFile)(buildSimavrProgram('simavr-trace'), [hex, String(clockHz), String(seconds)], {
+/** `d2Levels`: `CYCLE:LEVEL` steps driving D2 (PD2) from that cycle on. */
+export async function runOnSimavr(hex: string, clockHz: number, seconds: number, d2Levels: string[] = []): Promise<SimavrRun> {
+  const { stdout, stderr } = await promisify(execFile)(buildSimavrProgram('simavr-trace'), [hex, String(clockHz), String(seconds), ...d2Levels], {
     encoding: 'latin1',
     maxBuffer: 64 * 1024 * 1024,
   });

@@ -6,7 +6,8 @@
 # bubblewrap (codex-acp's sandbox needs bwrap to read or patch files), Lua 5.4 and
 # Emacs to check the editor configurations `boardbridge setup` writes, tmux (the
 # live chat test reads its screen), unzip (registry agents' archives) and sigrok-cli
-# (PulseView's own VCD reader, for the simulator's VCD files). Skips what is already there.
+# (PulseView's own VCD reader, for the simulator's VCD files) and gputils (which PIC10/12/16 parts have
+# the baseline or the mid-range core, for the Microchip family table). Skips what is already there.
 set -euo pipefail
 
 packages=(
@@ -14,7 +15,7 @@ packages=(
   simavr libsimavr-dev libsimavr-examples gcc libc6-dev make cmake ninja-build socat
   qemu-system-misc qemu-system-arm firmware-microbit-micropython
   chromium bubblewrap gcc-arm-none-eabi libnewlib-arm-none-eabi lua5.4 emacs-nox
-  tmux unzip sigrok-cli
+  tmux unzip sigrok-cli gputils
 )
 
 missing=()

@@ -140,6 +140,7 @@ describe('building an MPLAB for VS Code project with its generated CMake files (
     expect(result.ok).toBe(false);
     expect(result.commands).toBeUndefined();
     expect(result.message).toContain('13 of the 14 sources the generated CMake files list do not exist: FreeRTOS/Source/portable/MPLAB/PIC24_dsPIC/portasm_PIC24.S (cmake/pwr-probe-test/default/.generated/file.cmake:10)');
+    expect(result.message).toContain('.generated/file.cmake:23) and 7 more. Restore them, or rebuild in VS Code');
   });
 
   it('says how the MPLAB extension generates cmake/ when it is missing', async () => {

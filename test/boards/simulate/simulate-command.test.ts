@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { boardCommands, SerialHub, ArduinoBuilder, debianLayout } from '../../../boards/index.js';
 import type { SimulationRecord } from '../../../boards/commands/simulate-command.js';
+import { commandTools } from '../../../bridge/mcp/command-tools.js';
 import { recordedIo } from '../../rig/command-io.js';
 import { copyOfSketch, sketchFolder } from '../../rig/sketches.js';
 import { ANALOG_ECHO, EXITS, INTERRUPT_COUNTER, PWM_QUARTER, SERIAL_TEXT, SHOUTER } from '../../rig/simulate-sketches.js';
@@ -61,6 +62,18 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     expect(result.simulatedSeconds).toBeLessThan(0.1);
   });
 
+  it('changes a scripted analog value over time: A0=100, then A0=900 from 250 ms', async () => {
+    const sampler = 'void setup() { Serial.begin(115200); }\nvoid loop() { Serial.println(analogRead(A0)); delay(100); }\n';
+    const result = await simulateJson([sketchFolder('Sampler', sampler), '--fqbn', 'arduino:avr:uno', '--pin', 'A0=100', '--pin', 'A0=900@250ms', '--for', '450ms']);
+    expect(result.serial.text).toBe('100\r\n100\r\n100\r\n900\r\n900\r\n');
+  });
+
+  it('keeps what the sketch writes to EEPROM; an unwritten byte reads as erased (255)', async () => {
+    const eeprom = '#include <EEPROM.h>\nvoid setup() {\n  Serial.begin(115200);\n  EEPROM.write(5, 42);\n  Serial.println(EEPROM.read(5));\n  Serial.println(EEPROM.read(6));\n}\nvoid loop() {}\n';
+    const result = await simulateJson([sketchFolder('Eeprom', eeprom), '--fqbn', 'arduino:avr:uno', '--for', '100ms']);
+    expect(result.serial.text).toBe('42\r\n255\r\n');
+  });
+
   it('fires attachInterrupt on D2 when a scripted level change pulls it low', async () => {
     const result = await simulateJson([
       sketchFolder('Interrupt', INTERRUPT_COUNTER),
@@ -79,6 +92,19 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     expect(result.pins.find((pin) => pin.pin === 'D2')).toMatchObject({ fallingEdges: 2, risingEdges: 1, level: 0 });
   });
 
+  it('says when a scripted level lands on a pin the sketch drives as an output, where it has no effect', async () => {
+    const sketch = copyOfSketch(join(import.meta.dirname, '../../../examples/Blink'));
+    const io = recordedIo();
+    expect(await commands.get('simulate')!([sketch, '--fqbn', 'arduino:avr:uno', '--for', '1.2s', '--pin', '13=low@200ms', '--pin', '2=low@100ms'], io)).toBe(0);
+    const note = '--pin D13=low@0.2s: the sketch drives D13 high as an output then, so the scripted level has no effect while it stays an output';
+    expect(io.output()).toContain(`Note: ${note}.`);
+    const record = records.at(-1)!;
+    expect(record.notes).toEqual([note]);
+    // The sketch's own blinking is what the trace shows; D2, an input, takes its scripted level.
+    expect(record.pins.find((pin) => pin.pin === 'D13')).toMatchObject({ risingEdges: 2, level: 1 });
+    expect(record.pins.find((pin) => pin.pin === 'D2')).toMatchObject({ level: 0 });
+  });
+
   it('measures analogWrite(9, 64) as a 25 % duty at the Uno’s 490 Hz PWM', async () => {
     const result = await simulateJson([sketchFolder('Pwm', PWM_QUARTER), '--fqbn', 'arduino:avr:uno', '--for', '200ms', '--trace-limit', '10']);
     const d9 = result.pins.find((pin) => pin.pin === 'D9')!;
@@ -88,10 +114,11 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     expect(result.trace.dropped).toBeGreaterThan(100);
   });
 
-  it('prints PWM as period, frequency and duty in the pin summary', async () => {
+  it('prints PWM as period, frequency and duty in the pin summary, and says when --serial-in found no receiver', async () => {
     const io = recordedIo();
-    expect(await commands.get('simulate')!([sketchFolder('Pwm', PWM_QUARTER), '--fqbn', 'arduino:avr:uno', '--for', '100ms'], io)).toBe(0);
+    expect(await commands.get('simulate')!([sketchFolder('Pwm', PWM_QUARTER), '--fqbn', 'arduino:avr:uno', '--for', '100ms', '--serial-in', 'on\\n'], io)).toBe(0);
     expect(io.output()).toMatch(/^ {2}D9: \d+ rising edges, period 2\.040 ms \(490\.2 Hz\), duty 25 %, ends (high|low)$/m);
+    expect(io.output()).toContain('Note: 3 of the 3 bytes of --serial-in were not sent: the sketch never turned the serial receiver on (Serial.begin).');
   });
 
   it('takes the clock from build.f_cpu: the 8 MHz Pro Mini blinks at the same 1 Hz', async () => {
@@ -99,6 +126,13 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     const result = await simulateJson([sketch, '--fqbn', 'arduino:avr:pro:cpu=8MHzatmega328', '--for', '2.2s']);
     expect(result.clockHz).toBe(8_000_000);
     expect(result.pins.find((pin) => pin.pin === 'D13')!.periodSeconds).toBeCloseTo(1, 2);
+  });
+
+  it('takes the first Processor option for a Nano FQBN without cpu=, as arduino-cli does, and compiles with it written out', async () => {
+    const io = recordedIo();
+    expect(await commands.get('simulate')!([sketchFolder('Hello', SERIAL_TEXT), '--fqbn', 'arduino:avr:nano', '--for', '200ms'], io), io.output()).toBe(0);
+    expect(io.output()).toContain('for arduino:avr:nano:cpu=atmega328 with arduino-builder');
+    expect(records.at(-1)).toMatchObject({ fqbn: 'arduino:avr:nano', board: 'Arduino Nano', serial: { text: 'hello from the simulated uno\r\n2 + 3 = 5\r\n' } });
   });
 
   it('ends the run when the sketch halts (exit), well before --for', async () => {
@@ -119,6 +153,22 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     const io = recordedIo();
     const run = commands.get('simulate')!([sketchFolder('Hello', SERIAL_TEXT), '--fqbn', 'arduino:avr:mega:cpu=atmega2560'], io);
     await expect(run).rejects.toThrow(/^not simulatable: Arduino Mega or Mega 2560 \(arduino:avr:mega:cpu=atmega2560\) has build\.mcu=atmega2560\..*arduino:avr:uno.*arduino:avr:nano:cpu=atmega328.*arduino:avr:pro:cpu=8MHzatmega328/);
+  });
+
+  it('the MCP simulate tool answers the agent the same: not simulatable, with the boards that are', async () => {
+    const tool = commandTools(commands, process.cwd(), {}).find((t) => t.name === 'simulate')!;
+    const answer = await tool.run({ sketch: sketchFolder('Hello', SERIAL_TEXT), fqbn: 'arduino:avr:leonardo' }, new AbortController().signal);
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/^not simulatable: Arduino Leonardo \(arduino:avr:leonardo\) has build\.mcu=atmega32u4\. The simulator \(avr8js\) runs ATmega328P boards; installed ones: arduino:avr:uno, .*arduino:avr:pro:cpu=8MHzatmega328/);
+    expect(answer.text).not.toContain('leonardo, ');
+  });
+
+  it('refuses a --vcd file in a folder that does not exist before it compiles anything', async () => {
+    const io = recordedIo();
+    const sketch = sketchFolder('Hello', SERIAL_TEXT);
+    const run = commands.get('simulate')!([sketch, '--fqbn', 'arduino:avr:uno', '--vcd', join(sketch, 'no-such-folder', 'out.vcd')], io);
+    await expect(run).rejects.toThrow(`--vcd ${join(sketch, 'no-such-folder', 'out.vcd')}: the folder ${join(sketch, 'no-such-folder')} does not exist; give a file in an existing folder`);
+    expect(io.output()).toBe('');
   });
 
   it('says which --pin it cannot read and what it takes', async () => {

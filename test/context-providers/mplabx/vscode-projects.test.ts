@@ -174,6 +174,17 @@ describe('MPLAB for VS Code projects as the extension writes them', () => {
     writeFileSync(file, JSON.stringify(doc, null, 4));
     const missing = await contextOf(root);
     expect(missing.warnings).toContainEqual(expect.objectContaining({ code: 'mplabx-toolchain', file, message: expect.stringContaining('"toolchain": "no-such-group" names no property group') }));
+    doc.configurations[0].toolchain = 5;
+    writeFileSync(file, JSON.stringify(doc, null, 4));
+    const lineOf = (needle: string) => readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(needle)) + 1;
+    const toolchainWarnings = (c: Awaited<ReturnType<typeof contextOf>>) => c.warnings.filter((w) => /toolchain/.test(w.code)).map((w) => w.message);
+    const numeric = await contextOf(root);
+    expect(toolchainWarnings(numeric)).toEqual([`${file}:${lineOf('"toolchain": 5')}: configuration "default" has "toolchain": 5, not the name of a property group; the compiler and its options are not known`]);
+    delete doc.configurations[0].toolchain;
+    writeFileSync(file, JSON.stringify(doc, null, 4));
+    // Said once, in the .mplab.json's own terms (not MPLAB X's <languageToolchain>).
+    const absent = await contextOf(root);
+    expect(toolchainWarnings(absent)).toEqual([`${file}:${lineOf('"name": "default"')}: configuration "default" has no "toolchain"; the compiler and its options are not known`]);
   });
 
   it('uses the configuration the extension last pointed CMake at in .vscode/settings.json, unless --conf chooses', async () => {
