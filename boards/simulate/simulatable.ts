@@ -4,9 +4,8 @@
 // timer, USART and ADC configurations carry the ATmega328P's register addresses and interrupt
 // vectors (Timer0 overflow: vector 16 at word 0x20; the ATmega2560's is vector 23, avr-libc's
 // iom2560.h), so the Mega would need configurations avr8js does not ship: not simulated here.
-import { formatFqbn } from '../../context-providers/arduino/fqbn.js';
 import type { InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
-import { resolveFqbn, type ResolvedBoard } from '../../context-providers/arduino/resolve.js';
+import { fullFqbn, resolveFqbn, type ResolvedBoard } from '../../context-providers/arduino/resolve.js';
 import { SIMULATED_MCU } from '../../context-providers/arduino/simulated-mcu.js';
 import { readVariantHeader } from '../../context-providers/arduino/variant-header.js';
 import { pinName, type PinNaming } from './inputs.js';
@@ -14,11 +13,7 @@ import { readVariantPorts, type PinPort } from './variant-ports.js';
 
 export interface SimulatedBoard {
   fqbn: string;
-  /**
-   * The FQBN with every menu option written out (`arduino:avr:nano:cpu=atmega328`), to compile
-   * with: arduino-cli takes a menu's first option for one the FQBN leaves out, Debian's
-   * arduino-builder passes an empty `build.mcu` instead.
-   */
+  /** The FQBN with every menu option written out, to compile with (resolve.ts fullFqbn). */
   buildFqbn: string;
   name: string;
   clockHz: number;
@@ -57,8 +52,7 @@ export function simulatedBoard(fqbn: string, installed: InstalledPlatforms): Sim
     analogPins.set(`A${i}`, pin);
   }
   const naming: PinNaming = { pinCount: ports.length, analogPins };
-  const buildFqbn = formatFqbn({ vendor: board.vendor, architecture: board.architecture, boardId: board.boardId, options: new Map(board.options.map((o) => [o.option, o.value])) });
-  return { fqbn, buildFqbn, name: board.name, clockHz, header: variant.header, pins: ports.map((p) => ({ ...p, name: pinName(p.pin, naming) })), naming };
+  return { fqbn, buildFqbn: fullFqbn(board), name: board.name, clockHz, header: variant.header, pins: ports.map((p) => ({ ...p, name: pinName(p.pin, naming) })), naming };
 }
 
 /** FQBNs (with `cpu=` where the board has that menu) whose build.mcu is the ATmega328P. */

@@ -13,6 +13,8 @@ import {
   type MemoryUse,
   type UsedLibrary,
 } from './build-tool.js';
+import { discoverPlatforms } from '../../context-providers/arduino/platforms.js';
+import { fullFqbn, resolveFqbn } from '../../context-providers/arduino/resolve.js';
 import { parseGccDiagnostics } from './gcc-diagnostics.js';
 import { buildFolder, findImage, locateSketch } from './sketch.js';
 
@@ -72,9 +74,25 @@ export class ArduinoBuilder implements BuildTool {
     private readonly layout: ArduinoBuilderLayout = debianLayout(),
   ) {}
 
+  /**
+   * arduino-builder passes an empty value for a menu option the FQBN leaves out (a Nano
+   * without `cpu=` gets `-mmcu=`), where arduino-cli takes the menu's first option: the
+   * builder gets the FQBN with each option written out, as its own platforms resolve it.
+   * One that does not resolve is passed as given, for arduino-builder to name the problem.
+   */
+  private async builderFqbn(fqbn: string): Promise<string> {
+    try {
+      const installed = await discoverPlatforms({ dataDirs: [], sketchbookDirs: [], includeDebian: false, hardwareDirs: this.layout.hardware, builtinLibraryDirs: [] });
+      return fullFqbn(resolveFqbn(fqbn, installed));
+    } catch {
+      return fqbn;
+    }
+  }
+
   async compile(request: CompileRequest): Promise<CompileResult> {
     const sketch = locateSketch(request.sketch);
     const buildPath = buildFolder(sketch.dir, request.fqbn);
+    const builderFqbn = await this.builderFqbn(request.fqbn);
     mkdirSync(buildPath, { recursive: true });
     if (this.layout.coreCache) mkdirSync(this.layout.coreCache, { recursive: true });
     const args = [
@@ -82,7 +100,7 @@ export class ArduinoBuilder implements BuildTool {
       '-verbose',
       '-logger',
       'machine',
-      ...this.commonArgs(request.fqbn, buildPath, request.buildProperties, request.libraries),
+      ...this.commonArgs(builderFqbn, buildPath, request.buildProperties, request.libraries),
       sketch.main,
     ];
     const result: CompileResult = {
@@ -136,7 +154,7 @@ export class ArduinoBuilder implements BuildTool {
   async boardProperties(fqbn: string, sketch?: string): Promise<Record<string, string>> {
     const buildPath = sketch ? buildFolder(locateSketch(sketch).dir, fqbn) : undefined;
     if (buildPath) mkdirSync(buildPath, { recursive: true });
-    const args = ['-dump-prefs', ...this.commonArgs(fqbn, buildPath)];
+    const args = ['-dump-prefs', ...this.commonArgs(await this.builderFqbn(fqbn), buildPath)];
     if (sketch) args.push(locateSketch(sketch).main);
     const finished = await execa(this.executable, args, { reject: false, env: { LC_ALL: 'C' } });
     if (finished.exitCode !== 0) {

@@ -217,6 +217,14 @@ function selectOptions(fqbn: Fqbn, board: BoardDefinition, menuLabels: Propertie
   return selected;
 }
 
+/**
+ * The FQBN with every menu option written out (`arduino:avr:nano:cpu=atmega328`): arduino-cli
+ * takes a menu's first option for one the FQBN leaves out, Debian's arduino-builder an empty value.
+ */
+export function fullFqbn(board: ResolvedBoard): string {
+  return formatFqbn({ vendor: board.vendor, architecture: board.architecture, boardId: board.boardId, options: new Map(board.options.map((o) => [o.option, o.value])) });
+}
+
 function normalisedFqbn(fqbn: Fqbn, board: BoardDefinition): string {
   const kept = new Map<string, string>();
   for (const [option, value] of fqbn.options) {

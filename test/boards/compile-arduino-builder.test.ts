@@ -25,6 +25,16 @@ describe('compile with Debian arduino-builder', () => {
     expect(progress.at(-1)).toBe(100);
   });
 
+  it('builds for a board whose FQBN leaves a menu out (arduino:avr:nano), with the first option of the menu as arduino-cli does', async () => {
+    const sketch = copyOfSketch(join(import.meta.dirname, '../../examples/Blink'));
+    const report = await compile({ sketch, fqbn: 'arduino:avr:nano', tool: builder });
+    expect(report.success, report.output).toBe(true);
+    expect(report.command).toContain('arduino:avr:nano:cpu=atmega328');
+    // The first `cpu` of Debian's boards.txt is the ATmega328P (new bootloader): its 30 KB.
+    expect(report.flash?.max).toBe(30720);
+    expect((await builder.boardProperties('arduino:avr:nano'))['build.mcu']).toBe('atmega328p');
+  });
+
   it('points a compile error at the sketch line and column', async () => {
     const sketch = sketchFolder('Broken', BROKEN);
     const report = await compile({ sketch, fqbn: 'arduino:avr:uno', tool: builder });
