@@ -44,6 +44,18 @@ export interface AgentProfile {
 }
 
 /**
+ * A profile's login line, which may carry advice after the command (`qwen   (choose … provider)`).
+ * One that only sets a key (`export GEMINI_API_KEY=...`) is no login: its advice goes with the key.
+ */
+export function profileLogin(profile: AgentProfile): { login?: string; loginNote?: string; keyNote?: string } {
+  if (!profile.loginCommand) return {};
+  const [command, advice] = profile.loginCommand.split(/\s{2,}/, 2);
+  const note = advice?.replace(/^\((.*)\)$/, '$1').trim();
+  if (/^export \w+=/.test(command)) return note ? { keyNote: note } : {};
+  return { login: command.trim(), ...(note ? { loginNote: note } : {}) };
+}
+
+/**
  * In the order `chat` and `npm start` try them when no agent is named: the first one
  * installed and logged in wins. A free plan first, then subscriptions, then key-only agents.
  */

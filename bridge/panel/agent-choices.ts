@@ -2,7 +2,7 @@
 // profile for, installed or not, logged in or not (agents/status.ts reads their
 // credential files), each with one command that installs it and one that logs in.
 import { findExecutable } from '../../boards/executables.js';
-import { KNOWN_AGENTS, type AgentProfile } from '../agents/profiles.js';
+import { KNOWN_AGENTS, profileLogin } from '../agents/profiles.js';
 import { locate } from '../agents/resolve.js';
 import { agentStatus } from '../agents/status.js';
 import type { AgentChoice } from './protocol.js';
@@ -12,7 +12,7 @@ export function agentChoices(env: NodeJS.ProcessEnv = process.env): AgentChoice[
     const found = locate(profile, env);
     const status = agentStatus(profile, env);
     const keys = profile.authEnv.map((h) => h.env);
-    const login = loginOf(profile);
+    const login = profileLogin(profile);
     const program = login.login?.split(/\s+/)[0];
     let loginNeeds: string | undefined;
     if (program && !findExecutable(program, env.PATH)) {
@@ -37,16 +37,6 @@ export function agentChoices(env: NodeJS.ProcessEnv = process.env): AgentChoice[
       keySet: keys.filter((k) => env[k]),
     };
   });
-}
-
-// A profile's login line may carry advice after the command: `qwen   (choose … provider)`.
-// One that only sets a key (`export GEMINI_API_KEY=...`) is no login: its advice goes with the key.
-function loginOf(profile: AgentProfile): { login?: string; loginNote?: string; keyNote?: string } {
-  if (!profile.loginCommand) return {};
-  const [command, advice] = profile.loginCommand.split(/\s{2,}/, 2);
-  const note = advice?.replace(/^\((.*)\)$/, '$1').trim();
-  if (/^export \w+=/.test(command)) return note ? { keyNote: note } : {};
-  return { login: command.trim(), ...(note ? { loginNote: note } : {}) };
 }
 
 const shellQuoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);

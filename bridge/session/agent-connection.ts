@@ -21,6 +21,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import { AgentProcess, type AgentExit } from '../agents/agent-process.js';
 import { AgentMessageStream, type LostMessage } from '../agents/message-stream.js';
+import { profileLogin } from '../agents/profiles.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { FsService } from '../services/fs/fs-service.js';
 import type { TerminalService } from '../services/terminal/terminal-service.js';
@@ -202,8 +203,10 @@ function authError(agent: AgentConnection, cause: unknown): BridgeError {
   const logins = terminalLogins(agent.init, launch);
   const lines: string[] = logins.map((l) => `log in: ${commandLine(l)}   (${l.name})`);
   const vars = launch.profile?.authEnv.map((h) => h.env) ?? [];
-  if (vars.length) lines.push(`${lines.length ? 'or ' : ''}set ${vars.join(' or ')} (e.g. export ${vars[0]}=...)`);
-  if (launch.profile?.loginCommand && !logins.length) lines.push(`or log in once: ${launch.profile.loginCommand}`);
+  // A profile whose "login" only sets a key (Gemini's) says so beside the key, not as a login.
+  const { login, loginNote, keyNote } = launch.profile ? profileLogin(launch.profile) : {};
+  if (vars.length) lines.push(`${lines.length ? 'or ' : ''}set ${vars.join(' or ')} (e.g. export ${vars[0]}=...)${keyNote ? `: ${keyNote}` : ''}`);
+  if (login && !logins.length) lines.push(`or log in once: ${login}${loginNote ? `   (${loginNote})` : ''}`);
   if (!lines.length) lines.push(`see ${launch.title}'s documentation for how to sign in`);
   return new AuthRequiredError(`${launch.title} needs authentication: ${errorMessage(cause)}`, lines.join('\n'), logins, { name: agent.init.agentInfo?.name, version: agent.init.agentInfo?.version });
 }

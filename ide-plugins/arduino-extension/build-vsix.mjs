@@ -28,7 +28,7 @@ const EXTERNAL = ['serialport', 'fast-xml-parser', 'monaco-editor', 'uplot', '@a
 const KEEP_ONLY = { 'monaco-editor': ['package.json', 'LICENSE', 'min/vs'], uplot: ['package.json', 'LICENSE', 'dist'] };
 /** The prebuilt serialport bindings for the systems the Arduino IDE runs on (node-gyp-build picks by folder name). */
 const PREBUILDS = ['linux-x64', 'linux-arm64', 'darwin-x64+arm64', 'win32-x64'];
-// IDE runtimes: VS Code 1.82's Electron has Node 18.
+// The syntax esbuild may emit; the oldest runtime the bundle starts on is BUNDLED_MIN_NODE in src/bridge-process.js.
 const TARGET = 'node18';
 
 rmSync(stage, { recursive: true, force: true });

@@ -77,14 +77,14 @@ function onMessage(message) {
       board.show(message.context, message.contextProblem);
       serial.reset(message.serial);
       setBusy(message.busy);
-      if (message.agentUnavailable) agentSetup.show(message.agentUnavailable);
+      if (message.agentUnavailable) showUnavailable(message.agentUnavailable);
       else if (!message.agentStarting) agentSetup.ready();
       showStarting(message.agentStarting);
       // Ready once the agent's state is known: its session, or why there is none.
       if (!message.agentStarting) document.body.dataset.ready = 'true';
       return;
     case 'agent_unavailable':
-      agentSetup.show(message);
+      showUnavailable(message);
       document.body.dataset.ready = 'true';
       return;
     case 'agent_starting':
@@ -120,6 +120,12 @@ function showProject(message) {
   $('project-note').textContent = message.reason;
   $('project-note').hidden = false;
   document.body.dataset.followPending = String(Boolean(message.pending));
+}
+
+// No agent runs: the header no longer names one as starting (the setup box says why).
+function showUnavailable(unavailable) {
+  agentSetup.show(unavailable);
+  $('agent').textContent = '';
 }
 
 function showStarting(agent) {

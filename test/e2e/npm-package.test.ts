@@ -14,7 +14,7 @@ import { startModelServer, type ModelServer } from '../support/model-server/inde
 import { claudeCommand, startServe } from '../panel/serve-process.js';
 import { repoRoot } from './run-cli.js';
 
-/** What the package may weigh: the tarball in bytes and its number of files (measured 248 kB, 209 files). */
+/** What the package may weigh: the tarball in bytes and its number of files (measured 395 kB, 303 files on 2026-12-01). */
 const BUDGET = { packedBytes: 400_000, files: 350 };
 /** What a build needs from the checkout; everything else (tests, fixtures, docs) stays out of the copy. */
 const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'bridge', 'boards', 'context-providers', 'bench', 'ide-plugins'];
@@ -32,11 +32,19 @@ const outside = path.join(root, 'elsewhere');
 const installed = path.join(prefix, 'bin', 'boardbridge');
 // A person's shell: the prefix's bin, no node_modules/.bin (npx adds those for the test runner).
 const PATH = [path.join(prefix, 'bin'), ...(process.env.PATH ?? '').split(':').filter((d) => d && !d.includes('node_modules'))].join(':');
-const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+const npmGet = (key: string) => execFileSync('npm', ['config', 'get', key], { encoding: 'utf8' }).trim();
+const npmCache = npmGet('cache');
+// The machine's npm settings (its registry, cafile, proxy), as a person's own npm has them: with
+// --prefix npm would read the global file from <prefix>/etc, and HOME here is an empty folder, so
+// a package not in the cache (a release newer than the lock's) could not be fetched.
+const npmConfig = ['globalconfig', 'userconfig'].flatMap((key) => {
+  const file = npmGet(key);
+  return existsSync(file) ? [`--${key}`, file] : [];
+});
 let packed: Packed;
 
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', [...args, '--cache', npmCache, '--no-audit', '--no-fund', '--loglevel=error'], {
+  return execFileSync('npm', [...args, '--cache', npmCache, ...npmConfig, '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd,
     encoding: 'utf8',
     env: { PATH, HOME: path.join(root, 'home') },

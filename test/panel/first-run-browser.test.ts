@@ -53,7 +53,8 @@ describe('boardbridge serve when no agent is ready', () => {
     await page.goto(served.url);
     await page.waitForSelector('body[data-agent="unavailable"]', WAIT);
     expect(await page.textContent('#agent-reason')).toContain('Gemini CLI needs authentication: Gemini API key is missing or not configured.');
-    expect(await page.textContent('#agent-hint')).toContain('set GEMINI_API_KEY');
+    // Gemini's only way in is a key: the hint says so beside the key, and offers no "login" that is an export.
+    expect(await page.textContent('#agent-hint')).toBe('set GEMINI_API_KEY (e.g. export GEMINI_API_KEY=...): a paid Gemini API key; Google-account logins ended on 2026-06-18');
     expect(await page.locator('#agent-choices li').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset.agent))).toEqual(KNOWN_AGENTS.map((p) => p.id));
     expect(await page.textContent('#agent-choices li[data-agent="claude"] [data-action="login"] code')).toBe('claude /login');
     expect(await page.textContent('#agent-choices li[data-agent="claude"]')).toContain('ANTHROPIC_API_KEY is set');
@@ -104,5 +105,23 @@ describe('boardbridge serve when no agent is ready', () => {
     expect(await late.getAttribute('body', 'data-agent')).toBe('ready');
     expect(await late.textContent('#log')).toContain('Pin 13 drives the built-in LED');
     await late.close();
+  });
+});
+
+describe('boardbridge serve whose agent fails while the panel is open', () => {
+  let slow: ServeProcess;
+  afterAll(async () => slow?.stop());
+
+  it('drops "starting …" from the header once the agent turns out not to start', async () => {
+    const { root, sketch } = tempSketch();
+    // An agent that takes a while to fail, so the page is there while it starts.
+    slow = await startServe([sketch, '--agent-command', "sh -c 'sleep 4; echo no key here >&2; exit 3'"], { ...process.env, HOME: root, BOARDBRIDGE_STATE_DIR: path.join(root, 'state'), CI: 'true' });
+    const early = await browser.newPage();
+    await early.goto(slow.url);
+    await early.waitForSelector('body[data-agent="unavailable"]', WAIT);
+    expect(await early.textContent('#agent-reason')).toContain('sh exited with code 3');
+    expect(await early.textContent('#agent')).not.toMatch(/starting/);
+    expect(await early.isHidden('#agent-starting')).toBe(true);
+    await early.close();
   });
 });

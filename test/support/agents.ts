@@ -156,7 +156,7 @@ function findRepoRoot(from: string): string {
   throw new Error(`no node_modules with the ACP agents above ${from}: run npm ci in the checkout`);
 }
 const repoRoot = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
-const agentEntryPoints: Record<AgentName, string> = {
+export const agentEntryPoints: Record<AgentName, string> = {
   'claude-code-acp': join(repoRoot, 'node_modules/@zed-industries/claude-code-acp/dist/index.js'),
   gemini: join(repoRoot, 'node_modules/@google/gemini-cli/bundle/gemini.js'),
 };

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { repoRoot } from '../e2e/run-cli.js';
 import { launchChromium } from '../panel/browser.js';
+import { agentEntryPoints } from '../support/agents.js';
 
 const cache = process.env.BOARDBRIDGE_CACHE ?? '/var/cache/boardbridge';
 const codeServerDir = path.join(cache, 'code-server');
@@ -65,7 +66,14 @@ export async function openCodeServer(root: string, sketch: string, settings: Rec
     'extensions.autoCheckUpdates': false,
     'update.mode': 'none',
   }));
-  const hostEnv = { ...env, PATH: [node24, ...(env.PATH ?? '').split(':').filter((d) => d && !d.includes('node_modules'))].join(':') };
+  // The checkout's claude-code-acp and Gemini CLI where `npm install -g` would put them: a person's
+  // PATH, so the agents the extension starts are found there and run offline, not fetched by npx.
+  const globalBin = path.join(root, 'global-bin');
+  mkdirSync(globalBin, { recursive: true });
+  for (const [name, agent] of [['claude-code-acp', 'claude-code-acp'], ['gemini', 'gemini']] as const) {
+    writeFileSync(path.join(globalBin, name), `#!/bin/sh\nexec '${process.execPath}' '${agentEntryPoints[agent]}' "$@"\n`, { mode: 0o755 });
+  }
+  const hostEnv = { ...env, PATH: [node24, globalBin, ...(env.PATH ?? '').split(':').filter((d) => d && !d.includes('node_modules'))].join(':') };
   const common = ['--user-data-dir', userData, '--extensions-dir', extensions];
   execFileSync(codeServer, [...common, '--install-extension', vsix], { env: hostEnv, stdio: 'pipe' });
   let log = '';

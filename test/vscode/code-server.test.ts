@@ -5,7 +5,7 @@
 // exists only inside the Arduino IDE); the agent is the real claude-code-acp, offline against
 // the scripted model server. When the cached install failed, these tests are skipped and say
 // why; when the set-up never ran, they fail and say how to run it.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentLaunch } from '../support/agents.js';
@@ -71,6 +71,8 @@ describe.skipIf(skipCodeServer)(`the .vsix in code-server, a real VS Code extens
     await host.page.locator('.explorer-folders-view .monaco-list-row[aria-label^="Blink.ino"]').first().click(WAIT);
     await host.page.waitForSelector('.tabs-container .tab[aria-label^="Blink.ino"]', WAIT);
     await host.page.locator('.activitybar [aria-label^="boardbridge"]').first().click(WAIT);
+    // The bridge's own write replaces the file (a new inode, by rename); VS Code's save of the edited document writes it in place.
+    const inode = statSync(ino).ino;
     const frame = panel()!;
     await frame.fill('#prompt', 'make it fade');
     await frame.press('#prompt', 'Enter');
@@ -93,6 +95,7 @@ describe.skipIf(skipCodeServer)(`the .vsix in code-server, a real VS Code extens
     // Saved at once, as the extension does after its edit.
     for (let i = 0; i < 100 && readFileSync(ino, 'utf8') !== FADE; i++) await new Promise((r) => setTimeout(r, 100));
     expect(readFileSync(ino, 'utf8')).toBe(FADE);
+    expect(statSync(ino).ino, 'the file was replaced on disk, not saved from the edited document').toBe(inode);
     await screenshot(host.page, 'code-server-diff');
   }, 300_000);
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
-import { tempSketch } from '../e2e/run-cli.js';
+import { repoRoot, tempSketch } from '../e2e/run-cli.js';
 import { screenshot } from '../panel/browser.js';
 import { codeServerFailed, openCodeServer, skipCodeServer, WAIT, type CodeServerHost } from './code-server-host.js';
 
@@ -46,6 +46,9 @@ describe.skipIf(skipCodeServer)(`the first run of the .vsix in code-server${code
     const frame = host.panel()!;
     await frame.click('#agent-choices li[data-agent="claude"] button.start');
     await frame.waitForSelector('body[data-agent="ready"]', WAIT);
+    // The claude-code-acp on the profile's PATH (the one of the checkout), not one npx fetched.
+    const { version } = JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', '@zed-industries', 'claude-code-acp', 'package.json'), 'utf8')) as { version: string };
+    expect(await frame.textContent('#agent')).toBe(`@zed-industries/claude-code-acp ${version}`);
     await frame.fill('#prompt', 'which pin drives the LED?');
     await frame.press('#prompt', 'Enter');
     await frame.waitForSelector('#log .msg.agent:has-text("Pin 13 drives the built-in LED on the Uno.")', WAIT);

@@ -16,16 +16,39 @@ const START_TIMEOUT_MS = 60_000;
 const BUNDLED_BRIDGE = ['bridge', 'dist', 'bridge', 'cli', 'main.js'];
 
 /**
+ * The oldest Node.js the bundled bridge starts on: execa needs 18.19 (`addAbortListener` of
+ * node:events; on 18.17 the bundle fails to load with a SyntaxError). Arduino IDE 2.2 to 2.3.4
+ * (Electron 23 and 27) and VS Code before 1.90 run extensions on older ones.
+ */
+const BUNDLED_MIN_NODE = [18, 19, 0];
+
+const olderThan = (version, min) => {
+  const parts = version.split('.').map(Number);
+  for (let i = 0; i < min.length; i++) if ((parts[i] || 0) !== min[i]) return (parts[i] || 0) < min[i];
+  return false;
+};
+
+/**
  * How to run boardbridge: the `boardbridge.command` setting when it names a program, else the
  * bridge bundled in the .vsix on the IDE's own executable (Electron run as Node), else
- * `boardbridge` on PATH (the extension run from its sources).
- * @param {string[]} configured @param {string | undefined} extensionPath
+ * `boardbridge` on PATH (the extension run from its sources). Throws, saying what to do, when
+ * the IDE's runtime is too old for the bundled bridge.
+ * @param {string[]} configured @param {string | undefined} extensionPath @param {string} [hostNode] the IDE's Node.js version
  * @returns {{ command: string[], env: Record<string, string> }}
  */
-function bridgeCommand(configured, extensionPath) {
+function bridgeCommand(configured, extensionPath, hostNode = process.versions.node) {
   if (configured.length > 0) return { command: configured, env: {} };
   const bundled = extensionPath && path.join(extensionPath, ...BUNDLED_BRIDGE);
-  if (bundled && existsSync(bundled)) return { command: [process.execPath, bundled], env: { ELECTRON_RUN_AS_NODE: '1' } };
+  if (bundled && existsSync(bundled)) {
+    if (olderThan(hostNode, BUNDLED_MIN_NODE)) {
+      throw new Error(
+        `This IDE runs extensions on Node.js ${hostNode}; the boardbridge bridge in this extension needs Node.js ${BUNDLED_MIN_NODE.join('.')} or newer ` +
+          '(Arduino IDE 2.3.5 or later, VS Code 1.90 or later). Update the IDE, or install boardbridge on a newer Node.js (npm install -g boardbridge) ' +
+          'and set boardbridge.command to it, e.g. ["boardbridge"] or ["npx", "boardbridge"].',
+      );
+    }
+    return { command: [process.execPath, bundled], env: { ELECTRON_RUN_AS_NODE: '1' } };
+  }
   return { command: ['boardbridge'], env: {} };
 }
 
