@@ -57,7 +57,9 @@ export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: C
       agent,
       connection.agent.request(methods.agent.initialize, {
         protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true }, elicitation: { form: {}, url: {} } },
+        // `_meta["terminal-auth"]` is the older way to say the same as auth.terminal: claude-code-acp
+        // offers its real login command (Claude Code's cli.js) only to a client that says it.
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true }, elicitation: { form: {}, url: {} }, _meta: { 'terminal-auth': true } },
         clientInfo: CLIENT_INFO,
       }),
       // The same words as an exit seen through the broken pipe below, whichever is seen first.
