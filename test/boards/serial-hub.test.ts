@@ -5,6 +5,8 @@ import { SerialPort } from 'serialport';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PortBusyError, PortDisconnectedError, PortOpenError, ExpectTimeoutError } from '../../boards/serial/errors.js';
 import { SerialHub } from '../../boards/serial/hub.js';
+import type { PortState } from '../../boards/serial/port-entry.js';
+import type { PortLease } from '../../boards/serial/port-lease.js';
 import { openBoardEnd, type BoardEnd } from '../rig/board-end.js';
 import { ptyPair, stop, type PtyPair } from '../rig/pty-pair.js';
 
@@ -23,6 +25,11 @@ afterEach(async () => {
   await board.close();
   await stop(pair.socat);
 });
+
+/** Polls until the lease reaches a state; a function, because in the test body TypeScript keeps `lease.state` narrowed across awaits. */
+async function untilState(lease: PortLease, state: PortState): Promise<void> {
+  while (lease.state !== state) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 describe('serial hub on a socat pty pair', () => {
   it('passes every byte value through unchanged in both directions', async () => {
@@ -119,7 +126,7 @@ describe('serial hub on a socat pty pair', () => {
 
     await pair.replug();
     board = await openBoardEnd(pair.board);
-    while (lease.state !== 'open') await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilState(lease, 'open');
     await board.write('back again\n');
     expect((await reader.expect(/back again/, { timeoutMs: 5000 })).match[0]).toBe('back again');
   });
@@ -193,7 +200,7 @@ describe('a board that comes back under another tty', () => {
     const before = realpathSync(pair.device);
     await board.close();
     await pair.unplug();
-    while (lease.state !== 'unplugged') await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilState(lease, 'unplugged');
     // Another device takes the freed pty numbers, so the board re-enumerates under a new one.
     const squatter = await ptyPair();
     try {
@@ -201,7 +208,7 @@ describe('a board that comes back under another tty', () => {
       board = await openBoardEnd(pair.board);
       const after = realpathSync(pair.device);
       expect(after).not.toBe(before);
-      while (lease.state !== 'open') await new Promise((resolve) => setTimeout(resolve, 20));
+      await untilState(lease, 'open');
       expect(hub.holder(after)).toBe('monitor');
       await expect(hub.open(after, {}, 'MCP serial_monitor')).rejects.toThrow(PortBusyError);
       // The old name now belongs to the other device, which anyone may open.

@@ -47,7 +47,7 @@ describe('the session reducer', () => {
       { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Write Blink.ino', kind: 'edit', status: 'pending' },
     ]);
     expect(state.entries.toArray().filter((e) => e.type === 'tool_call')).toHaveLength(1);
-    expect(getToolCall(state, 't1').title).toBe('Write Blink.ino');
+    expect(getToolCall(state, 't1')?.title).toBe('Write Blink.ino');
   });
 
   it('creates a tool call from an update for a call it has not seen', () => {

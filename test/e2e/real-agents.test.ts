@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentLaunch, type AgentName } from '../support/agents.js';
 import { startModelServer, type ModelScript, type ModelServer } from '../support/model-server/index.js';
-import { ofType, runCli, tempSketch } from './run-cli.js';
+import { ofType, runCli, tempSketch, type RunOptions } from './run-cli.js';
 import { readJournals } from '../../bridge/services/fs/journal.js';
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -22,7 +22,7 @@ async function setUp(agent: AgentName, script: ModelScript | ((sketch: string) =
   const launch = agentLaunch(agent, server.url, root);
   const env = { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') };
   const agentCommand = [launch.command, ...launch.args].map(quote).join(' ');
-  const run = (prompt: string, flags: string[] = [], onEvent?: Parameters<typeof runCli>[1]['onEvent']) =>
+  const run = (prompt: string, flags: string[] = [], onEvent?: RunOptions['onEvent']) =>
     runCli(['run', prompt, '--json', '--workspace', sketch, '--agent-command', agentCommand, ...flags], { env, onEvent });
   return { sketch, ino, env, run };
 }

@@ -85,7 +85,7 @@ describe('following MPLAB X (settings file written as MPLAB X writes it)', () =>
   });
 
   it('reports nothing for a rewrite that leaves the followed project as it was', async () => {
-    const { root, file, follower, changes, projects: [a, b] } = await followingA('A.X', 'B.X');
+    const { file, follower, changes, projects: [a, b] } = await followingA('A.X', 'B.X');
     const reads = follower.reads;
     writeFileSync(file, projectui([a!, b!], a));
     await waitFor('the rewrite to be read', () => follower.reads > reads);
@@ -108,7 +108,7 @@ describe('following MPLAB X (settings file written as MPLAB X writes it)', () =>
   });
 
   it('keeps the project it follows when the file cannot be read, and follows the next good text', async () => {
-    const { root, file, follower, changes, problems, projects: [a, b] } = await followingA('A.X', 'B.X');
+    const { file, follower, changes, problems, projects: [a, b] } = await followingA('A.X', 'B.X');
     writeFileSync(file, 'openProjectsURLs.0=file:/p/J\\u00');
     await waitFor('the unreadable text to be reported', () => problems.length === 1);
     expect(problems[0]).toBe(`cannot read MPLAB X's settings ${file}: line 1: malformed \\uXXXX escape "\\u00"; the panel stays on A.X`);
@@ -119,7 +119,7 @@ describe('following MPLAB X (settings file written as MPLAB X writes it)', () =>
   });
 
   it('reports, as a change to no project, two open projects without a main one and a main project that is gone', async () => {
-    const { root, file, follower, changes, projects: [a, b] } = await followingA('A.X', 'B.X');
+    const { root, file, changes, projects: [a, b] } = await followingA('A.X', 'B.X');
     writeFileSync(file, projectui([a!, b!]));
     await waitFor('no main project', () => changes.length === 1);
     writeFileSync(file, projectui([a!], path.join(root, 'Gone.X')));

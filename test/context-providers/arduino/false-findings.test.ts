@@ -5,7 +5,7 @@
 // fails the test. On the Uno, every ERROR of a kind the compiler catches is compiled with Debian's
 // arduino-builder and must fail there, at that line.
 import { cpSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { compile } from '../../../boards/compile.js';
