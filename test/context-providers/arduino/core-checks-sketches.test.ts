@@ -58,13 +58,18 @@ describe('core checks on real sketch files, through the provider', () => {
     expect(loop[0].message).toMatch(/^analogWrite\(D9\): pin 9 has no PWM .* \(pins 9, 11, 12, 13 of the loop's 12 values\)$/);
   });
 
-  test('Renesas: a literal loop over the UNO R4 PWM pins is fine, one past the table an ERROR; two pins on one IRQ a WARNING', async () => {
+  test('Renesas: a literal loop over the UNO R4 PWM pins is fine, one past the table an ERROR; two pins on one IRQ, and tone() before PWM on GPT0, WARNINGs', async () => {
     const minima = 'arduino:renesas_uno:minima';
     expect(brief(await findings('r4_loop', minima, 'void setup() {\n  for (int p = 2; p <= 13; p++) analogWrite(p, 100);\n}\nvoid loop() {}\n'))).toEqual([]);
     expect(brief(await findings('r4_range', minima, 'void setup() {\n  for (int p = 20; p <= 28; p++) pinMode(p, OUTPUT);\n}\nvoid loop() {}\n'))).toEqual(['2 error pin-range']);
     // D0 (P301) and A1 (P000) are both IRQ6 in pinmux.inc.
     const irq = await findings('r4_irq', minima, 'void a() {}\nvoid b() {}\nvoid setup() {\n  attachInterrupt(digitalPinToInterrupt(0), a, RISING);\n  attachInterrupt(digitalPinToInterrupt(A1), b, RISING);\n}\nvoid loop() {}\n');
     expect(brief(irq)).toEqual(['5 warning interrupt-shared-line']);
+    // Tone.cpp's first tone() takes the lowest free GPT channel: GPT0 (D6, D7, D25, D26) unless PWM started there first.
+    const tone = await findings('r4_tone', minima, 'void setup() {\n  tone(2, 440);\n  analogWrite(3, 10);\n  analogWrite(6, 100);\n}\nvoid loop() {}\n');
+    expect(brief(tone)).toEqual(['4 warning tone-timer-shared']);
+    expect(tone.find((finding) => finding.code === 'tone-timer-shared')!.message).toMatch(/^analogWrite\(6, …\) after tone\(\) \(line 2\): .*GPT channel \(FspTimer.h:\d+\), GPT0 unless an analogWrite on pins 6, 7, 25, 26 ran before it/);
+    expect(brief(await findings('r4_tone_after', minima, 'void setup() {\n  analogWrite(6, 100);\n  tone(2, 440);\n}\nvoid loop() {}\n'))).toEqual([]);
   });
 
   test('mbed nRF52840: a fifth analogWrite pin at once, after a loop over four, is a WARNING', async () => {
