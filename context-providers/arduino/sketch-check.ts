@@ -20,6 +20,8 @@ interface Call {
 const STATEMENT_KEYWORDS = new Set(['return', 'else', 'do', 'case', 'throw', 'co_return', 'co_yield']);
 const PIN_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'analogWrite', 'analogRead', 'attachInterrupt', 'tone', 'noTone', 'pulseIn', 'shiftOut', 'shiftIn']);
 const DIGITAL_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'pulseIn', 'shiftOut', 'shiftIn', 'tone', 'noTone']);
+// The calls a core may bounds-check against its pin table (CoreFacts.pinsPastTableIgnored).
+const PAST_TABLE_IGNORED = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'analogWrite']);
 const NOT_CALLS = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', 'defined', 'catch', 'alignof', 'decltype', 'static_assert']);
 
 export interface CheckOptions {
@@ -59,7 +61,9 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
       };
       if (call.name !== 'analogRead') pinUses.push({ pin, call });
       if (call.name !== 'analogRead' && (pin < 0 || pin >= pinMap.pins.length)) {
-        if (tableComplete) once({ severity: 'error', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}`, suggestion: 'Use a pin number the board has (see the pin table).' });
+        const ignored = PAST_TABLE_IGNORED.has(call.name) ? pinMap.core?.pinsPastTableIgnored : undefined;
+        if (ignored) once({ severity: 'warning', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}; ${ignored.text}${ignored.source?.line ? ` (${basename(ignored.source.file)}:${ignored.source.line})` : ''}, so this call has no effect`, suggestion: 'Use a pin number the board has (see the pin table), or leave the call out if the board has no such pin.' });
+        else if (tableComplete) once({ severity: 'error', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}`, suggestion: 'Use a pin number the board has (see the pin table).' });
         continue;
       }
       const pinInfo = pinMap.pins[pin];
@@ -79,7 +83,13 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
         // AVR and SAMD also accept channel numbers 0..NUM_ANALOG_INPUTS-1 (analogRead(0) is A0).
         const maybeChannel = channelNumbers !== false && pin >= 0 && pin < (pinMap.analogInputCount ?? 0);
         if (!maybeChannel && !pinMap.pins[pin]?.capabilities.includes('analog-in')) {
-          once({ severity: 'error', code: 'analog-pin', ...at(call.token), message: `analogRead(${pin}): pin ${pin} is not an analog input on ${board.name}`, suggestion: `Use an analog input: ${list(pinsWith('analog-in'))}.` });
+          // Where analogRead(n) below A0 reads A<n>, a small n is a channel the board does not have.
+          const a0 = pinMap.pins.find((entry) => entry.names.includes('A0'))?.number;
+          const count = pinMap.analogInputCount ?? 0;
+          const message = channelNumbers === true && a0 !== undefined && pin < Number(a0) && count > 0
+            ? `analogRead(${pin}): ${board.name} has no A${pin} (analogRead(n) below A0 reads A<n> on this core; the board has ${count} analog inputs, A0–A${count - 1}), and pin ${pin} is no analog input`
+            : `analogRead(${pin}): pin ${pin} is not an analog input on ${board.name}`;
+          once({ severity: 'error', code: 'analog-pin', ...at(call.token), message, suggestion: `Use an analog input: ${list(pinsWith('analog-in'))}.` });
         }
       }
     }

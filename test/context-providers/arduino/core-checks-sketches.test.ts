@@ -76,4 +76,16 @@ describe('core checks on real sketch files, through the provider', () => {
     const five = await findings('ble_five', 'arduino:mbed:nano33ble', 'void setup() {\n  for (int p = 2; p <= 5; p++) analogWrite(p, 10);\n  analogWrite(6, 10);\n}\nvoid loop() {}\n');
     expect(brief(five)).toEqual(['3 warning pwm-peripherals-exhausted']);
   });
+
+  test('mbed: a pin past the table does nothing (wiring_digital.cpp checks PINS_COUNT), so NOT_A_PIN is a WARNING; analogRead(n) names the missing A<n>', async () => {
+    // Scheduler's MultipleBlinks on the Edge Control: `#define led3 NOT_A_PIN`, as it has no third LED.
+    const edge = await findings('edge_not_a_pin', 'arduino:mbed:edge_control', '#define led3 NOT_A_PIN\nvoid setup() {\n  pinMode(led3, OUTPUT);\n  digitalWrite(led3, HIGH);\n}\nvoid loop() {}\n');
+    expect(brief(edge)).toEqual(['3 warning pin-range', '4 warning pin-range']);
+    expect(edge[0].message).toMatch(/^pinMode\(255, …\): Arduino Edge Control has pins 0 to 39; on this core .* return without doing anything .* \(pins_arduino.h:45\), so this call has no effect$/);
+    const pico = await findings('mbed_pico_channels', 'arduino:mbed:pico', 'void setup() {\n  for (int c = 0; c < 6; c++) analogRead(c);\n}\nvoid loop() {}\n');
+    expect(brief(pico)).toEqual(['2 error analog-pin']);
+    expect(pico[0].message).toMatch(/^analogRead\(4\): Raspberry Pi Pico has no A4 \(analogRead\(n\) below A0 reads A<n> on this core; the board has 4 analog inputs, A0–A3\), and pin 4 is no analog input \(pins 4, 5 of the loop's 6 values\)$/);
+    // A core without the bounds check keeps the ERROR: SAMD's digitalWrite indexes g_APinDescription[pin].
+    expect(brief(await findings('mkr_past_table', 'arduino:samd:mkrwifi1010', 'void setup() {\n  digitalWrite(255, HIGH);\n}\nvoid loop() {}\n'))).toEqual(['2 error pin-range']);
+  });
 });
