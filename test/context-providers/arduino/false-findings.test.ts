@@ -22,12 +22,13 @@ const PACKAGES = join(DATA_DIR_32BIT, 'packages');
 /**
  * Boards each platform's examples run on: every board of the Renesas, SAMD, mbed and CircuitMess
  * ESP32 platforms (7, 18, 13 and 13 boards); for arduino-pico (151 boards) and STM32 (1,356 part
- * numbers, 42 with their variant here) the boards the issue names.
+ * numbers, 42 with their variant here) the boards the issue names and, on arduino-pico, two more.
  */
 const PLATFORM_BOARDS: Array<{ platform: string; boards: string[] | { every: string } }> = [
   { platform: 'arduino/hardware/renesas_uno/1.5.3', boards: { every: 'arduino:renesas_uno' } },
   { platform: 'arduino/hardware/samd/1.8.14', boards: { every: 'arduino:samd' } },
-  { platform: 'rp2040/hardware/rp2040/6.0.0', boards: ['rp2040:rp2040:rpipico', 'rp2040:rp2040:rpipico2'] },
+  // The Pico and Pico 2, the Pico W (its LED is CYW43 GPIO 64) and an RP2350B board (48 GPIOs).
+  { platform: 'rp2040/hardware/rp2040/6.0.0', boards: ['rp2040:rp2040:rpipico', 'rp2040:rp2040:rpipico2', 'rp2040:rp2040:rpipicow', 'rp2040:rp2040:pimoroni_pga2350'] },
   { platform: 'arduino/hardware/mbed/9.9.9', boards: { every: 'arduino:mbed' } },
   { platform: 'STMicroelectronics/hardware/stm32/3.0.0-dev', boards: ['STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE', 'STMicroelectronics:stm32:GenF1:pnum=BLUEPILL_F103C8'] },
   { platform: 'cm/hardware/esp32/1.7.5', boards: { every: 'cm:esp32' } },

@@ -16,7 +16,8 @@ const AVR_THREE = /^arduino:avr:(uno|mega|leonardo)/;
 const NO_LIBRARY = "the library is not installed here (Debian's arduino-core-avr ships no libraries but the core's own); arduino-builder fails with 'No such file or directory'";
 
 export const TRUE_ERRORS: TrueError[] = [
-  { boards: /^rp2040:rp2040:rpipico2?$/, file: 'rp2040/hardware/rp2040/6.0.0/libraries/SD/examples/Datalogger/Datalogger.ino', line: 85, code: 'analog-pin', why: "the loop reads analogRead(0..2); arduino-pico's analogRead returns 0 for a pin below GPIO26 (arduino-pico cores/rp2040/wiring_analog.cpp:137-143)" },
+  { boards: /^rp2040:rp2040:/, file: 'rp2040/hardware/rp2040/6.0.0/libraries/SD/examples/Datalogger/Datalogger.ino', line: 85, code: 'analog-pin', why: "the loop reads analogRead(0..2); arduino-pico's analogRead returns 0 for a pin below the ADC's first GPIO (arduino-pico cores/rp2040/wiring_analog.cpp:137-143)" },
+  { boards: /^rp2040:rp2040:rpipicow$/, file: 'rp2040/hardware/rp2040/6.0.0/libraries/rp2040/examples/Fade/Fade.ino', line: 24, code: 'pwm-pin', why: "analogWrite(LED_BUILTIN): on the Pico W LED_BUILTIN is 64, a GPIO of the CYW43 Wi-Fi chip; arduino-pico's analogWrite returns for a pin past the RP2040's GPIOs ('Illegal analogWrite pin', cores/rp2040/wiring_analog.cpp), so the LED does not fade" },
   ...[65, 66, 68, 70, 71, 72, 84, 86].map((line) => ({
     boards: /^arduino:renesas_uno:(minima|nanor4|muxto)$/,
     file: 'arduino/hardware/renesas_uno/1.5.3/libraries/WiFi/examples/C3SerialPassthrough/C3SerialPassthrough.ino',
