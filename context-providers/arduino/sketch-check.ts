@@ -20,6 +20,8 @@ interface Call {
 const STATEMENT_KEYWORDS = new Set(['return', 'else', 'do', 'case', 'throw', 'co_return', 'co_yield']);
 const PIN_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'analogWrite', 'analogRead', 'attachInterrupt', 'tone', 'noTone', 'pulseIn', 'shiftOut', 'shiftIn']);
 const DIGITAL_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'pulseIn', 'shiftOut', 'shiftIn', 'tone', 'noTone']);
+// The calls a core may bounds-check against its pin table (CoreFacts.pinsPastTableIgnored).
+const PAST_TABLE_IGNORED = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'analogWrite']);
 const NOT_CALLS = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', 'defined', 'catch', 'alignof', 'decltype', 'static_assert']);
 
 export interface CheckOptions {
@@ -49,16 +51,19 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
     if (!hasPinTable) continue;
     const pinArg = call.name === 'attachInterrupt' ? undefined : call.args[0];
     const values = pinArg ? symbols.valuesOf(pinArg, call.at) : undefined;
-    const reported = new Set<string>();
+    // Over a loop, one finding per rule, stated for the first value and naming every value it hits.
+    const reported = new Map<string, { finding: Finding; pins: number[] }>();
     for (const pin of values ?? []) {
       const once = (finding: Finding): void => {
-        if (reported.has(finding.code)) return;
-        reported.add(finding.code);
-        findings.push(values!.length > 1 ? { ...finding, message: `${finding.message} (for ${values!.length} values of the loop, first ${pin})` } : finding);
+        const entry = reported.get(finding.code);
+        if (entry) entry.pins.push(pin);
+        else reported.set(finding.code, { finding, pins: [pin] });
       };
       if (call.name !== 'analogRead') pinUses.push({ pin, call });
       if (call.name !== 'analogRead' && (pin < 0 || pin >= pinMap.pins.length)) {
-        if (tableComplete) once({ severity: 'error', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}`, suggestion: 'Use a pin number the board has (see the pin table).' });
+        const ignored = PAST_TABLE_IGNORED.has(call.name) ? pinMap.core?.pinsPastTableIgnored : undefined;
+        if (ignored) once({ severity: 'warning', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}; ${ignored.text}${ignored.source?.line ? ` (${basename(ignored.source.file)}:${ignored.source.line})` : ''}, so this call has no effect`, suggestion: 'Use a pin number the board has (see the pin table), or leave the call out if the board has no such pin.' });
+        else if (tableComplete) once({ severity: 'error', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}`, suggestion: 'Use a pin number the board has (see the pin table).' });
         continue;
       }
       const pinInfo = pinMap.pins[pin];
@@ -78,9 +83,18 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
         // AVR and SAMD also accept channel numbers 0..NUM_ANALOG_INPUTS-1 (analogRead(0) is A0).
         const maybeChannel = channelNumbers !== false && pin >= 0 && pin < (pinMap.analogInputCount ?? 0);
         if (!maybeChannel && !pinMap.pins[pin]?.capabilities.includes('analog-in')) {
-          once({ severity: 'error', code: 'analog-pin', ...at(call.token), message: `analogRead(${pin}): pin ${pin} is not an analog input on ${board.name}`, suggestion: `Use an analog input: ${list(pinsWith('analog-in'))}.` });
+          // Where analogRead(n) below A0 reads A<n>, a small n is a channel the board does not have.
+          const a0 = pinMap.pins.find((entry) => entry.names.includes('A0'))?.number;
+          const count = pinMap.analogInputCount ?? 0;
+          const message = channelNumbers === true && a0 !== undefined && pin < Number(a0) && count > 0
+            ? `analogRead(${pin}): ${board.name} has no A${pin} (analogRead(n) below A0 reads A<n> on this core; the board has ${count} analog inputs, A0–A${count - 1}), and pin ${pin} is no analog input`
+            : `analogRead(${pin}): pin ${pin} is not an analog input on ${board.name}`;
+          once({ severity: 'error', code: 'analog-pin', ...at(call.token), message, suggestion: `Use an analog input: ${list(pinsWith('analog-in'))}.` });
         }
       }
+    }
+    for (const { finding, pins } of reported.values()) {
+      findings.push(values!.length > 1 ? { ...finding, message: `${finding.message} (${pins.length === 1 ? 'pin' : 'pins'} ${pins.join(', ')} of the loop's ${values!.length} values)` } : finding);
     }
     if (call.name === 'attachInterrupt' && knowledge.interrupt.known) findings.push(...interruptFindings(call, symbols, pinMap, board.name, list(pinsWith('interrupt'))));
   }
@@ -90,7 +104,7 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
   if (pinMap.core?.check) {
     const identifiers = new Set(symbols.tokens.filter((token) => token.kind === 'identifier').map((token) => token.text));
     const view = {
-      calls: allCalls.map((call) => ({ name: call.name, ...(call.receiver ? { receiver: call.receiver } : {}), args: call.args, values: call.args.map((arg) => symbols.valuesOf(arg, call.at)), token: call.token })),
+      calls: allCalls.map((call) => ({ name: call.name, ...(call.receiver ? { receiver: call.receiver } : {}), args: call.args, values: call.args.map((arg, index) => argumentValues(call, index, symbols, pinMap)), token: call.token })),
       identifiers,
       includes,
       boardName: board.name,
@@ -105,6 +119,28 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
   // In reading order: by file as given, then by line.
   const order = new Map(files.map((file, index) => [file, index]));
   return findings.sort((a, b) => (order.get(a.file ?? '') ?? -1) - (order.get(b.file ?? '') ?? -1) || (a.line ?? 0) - (b.line ?? 0));
+}
+
+// The values a core's check sees for an argument. attachInterrupt(digitalPinToInterrupt(pin), …)
+// is how sketches name the interrupt, but digitalPinToInterrupt is the core's (SAMD's Arduino.h
+// macro, Renesas' function, STM32's pins_arduino.h), not among the variant's macros: there the
+// pin table's interrupt number is what it returns, and a pin without one leaves the value unknown.
+function argumentValues(call: Call, index: number, symbols: SketchSymbols, pinMap: PinMap): number[] | undefined {
+  const arg = call.args[index];
+  const direct = symbols.valuesOf(arg, call.at);
+  if (direct !== undefined || call.name !== 'attachInterrupt' || index !== 0) return direct;
+  if (arg[0]?.text !== 'digitalPinToInterrupt' || arg[1]?.text !== '(' || closingParen(arg, 1) !== arg.length - 1) return undefined;
+  const numbers = symbols.valuesOf(arg.slice(2, -1), call.at)?.map((pin) => pinMap.pins[pin]?.interrupt);
+  return numbers?.every((number) => number !== undefined) ? (numbers as number[]) : undefined;
+}
+
+function closingParen(tokens: Token[], open: number): number {
+  let depth = 0;
+  for (let index = open; index < tokens.length; index++) {
+    if (tokens[index].text === '(') depth++;
+    if (tokens[index].text === ')' && --depth === 0) return index;
+  }
+  return -1;
 }
 
 // tone() takes a timer (Tone.cpp); while a tone plays, analogWrite on that timer's pins gives no PWM.

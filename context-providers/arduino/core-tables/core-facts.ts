@@ -52,6 +52,9 @@ export interface CoreFacts {
   sharedTimers?: Array<{ timer: string; pins: number[]; source?: SourceRef }>;
   /** What analogWrite does on a pin without PWM on this core, in words that are true for it. */
   analogWriteWithoutPwm?: { text: string; source?: SourceRef };
+  /** When the core's pinMode/digitalWrite/digitalRead/analogWrite return without effect for a pin
+   * number past its table (mbed checks PINS_COUNT): a call there is a WARNING saying so, not an ERROR. */
+  pinsPastTableIgnored?: { text: string; source?: SourceRef };
   /** analogRead(n) with n below A0 reads A<n> (AVR, SAMD and Renesas do this); undefined when the core's source does not say. */
   analogReadAcceptsChannelNumbers?: boolean;
   /** Core rules and chip traps worth telling the agent, compact, each cited. */

@@ -146,6 +146,14 @@ export const readMbedTables: CoreTableReader = (board, variant) => {
       text: 'on this core analogWrite() on a pin without a PWM mapping stops the sketch with the mbed OS error "pinmap not found for peripheral" (there is no digital on/off fallback)',
       ...(familySource ? { source: familySource } : {}),
     } } : {}),
+    // ArduinoCore-mbed cores/arduino/wiring_digital.cpp (pinMode, digitalWrite, digitalRead) and
+    // wiring_analog.cpp (analogWrite) start with `if (pin >= PINS_COUNT) return;`, and PINS_COUNT is
+    // PINCOUNT_fn(), the size of the variant's g_APinDescription: a number past the table does nothing
+    // (sketches pass NOT_A_PIN, 255, on purpose for a board without that LED).
+    ...(coreVendor(board) === 'arduino' && pins.length > 0 ? { pinsPastTableIgnored: {
+      text: 'on this core pinMode, digitalWrite, digitalRead and analogWrite return without doing anything for a pin number from PINS_COUNT (the size of the pin table) up',
+      ...(variant.macros.get('PINS_COUNT')?.source ? { source: variant.macros.get('PINS_COUNT')!.source } : {}),
+    } } : {}),
     analogReadAcceptsChannelNumbers: analogRule !== undefined,
     notes,
     files: [...new Set([...result.files, ...variant.files, ...[...flags.values()].slice(0, 1).map((source) => source.file)])],

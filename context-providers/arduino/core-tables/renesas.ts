@@ -2,7 +2,7 @@
 // on it): per-pin facts from variant.cpp's g_pin_cfg and the pinmux.inc lists it names, decoded
 // with the core's own variant.h macros, as getPinCfgs (cores/arduino/variant_helper.cpp) reads them.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ContextNote, Finding, PinCapability, SourceRef } from '../../types.js';
 import type { Macro } from '../preprocessor.js';
 import type { ResolvedBoard } from '../resolve.js';
@@ -160,9 +160,38 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
     notes,
     files: [...new Set([...table.files, ...variant.files])],
     warnings: table.warnings,
-    check: (sketch) => [...(arduinoCore ? checkHighInterrupts(sketch) : []), ...checkSharedInterruptLines(sketch, pins, 'the core keeps one handler per IRQ channel')],
+    check: (sketch) => [...(arduinoCore ? [...checkHighInterrupts(sketch), ...checkToneOnFirstGpt(sketch, pins, timerTable)] : []), ...checkSharedInterruptLines(sketch, pins, 'the core keeps one handler per IRQ channel')],
   };
 };
+
+// Tone.cpp (ArduinoCore-renesas): the first tone() takes FspTimer::get_available_timer(), the lowest
+// GPT channel still TIMER_FREE (FspTimer.cpp); a later analogWrite on a pin of that channel finds it
+// TIMER_USED and gets no PWM. With GPT0 free until an analogWrite on its pins starts it, a sketch
+// that calls tone() and, not before it as written, analogWrite on a GPT0 pin loses that PWM.
+function checkToneOnFirstGpt(sketch: CoreSketchView, pins: CorePin[], timerTable: SourceRef | undefined): Finding[] {
+  const firstTone = sketch.calls.findIndex((call) => call.name === 'tone' && !call.receiver);
+  if (firstTone < 0) return [];
+  const gpt0 = new Set(pins.filter((pin) => pin.pwm?.timer === 'GPT0').map((pin) => pin.number));
+  const onGpt0 = (index: number): boolean => {
+    const call = sketch.calls[index];
+    return call.name === 'analogWrite' && !call.receiver && (call.values[0] ?? []).some((pin) => gpt0.has(pin));
+  };
+  if (sketch.calls.slice(0, firstTone).some((_, index) => onGpt0(index))) return [];
+  const index = sketch.calls.findIndex((_, at) => at > firstTone && onGpt0(at));
+  if (index < 0) return [];
+  const call = sketch.calls[index];
+  const pin = (call.values[0] ?? []).find((value) => gpt0.has(value))!;
+  const tone = sketch.calls[firstTone];
+  const cite = timerTable ? ` (${basename(timerTable.file)}:${timerTable.line})` : '';
+  return [{
+    severity: 'warning',
+    code: 'tone-timer-shared',
+    message: `analogWrite(${pin}, …) after tone() (line ${tone.token.line}): on ${sketch.boardName} the first tone() takes the lowest free GPT channel${cite}, GPT0 unless an analogWrite on pins ${[...gpt0].join(', ')} ran before it, and pin ${pin}'s PWM is GPT0, so this analogWrite then gets no PWM`,
+    suggestion: `Start analogWrite on pin ${pin} before the first tone(), or use a PWM pin on another GPT channel.`,
+    ...(call.token.file ? { file: call.token.file } : {}),
+    line: call.token.line,
+  }];
+}
 
 // Interrupts.cpp (ArduinoCore-renesas) sets HIGH up as a rising edge ("TODO: document that HIGH IRQ is
 // unavailable"); it also keeps one handler per ICU IRQ channel (IrqChannel.get(ch)).

@@ -16,14 +16,36 @@ const AVR_THREE = /^arduino:avr:(uno|mega|leonardo)/;
 const NO_LIBRARY = "the library is not installed here (Debian's arduino-core-avr ships no libraries but the core's own); arduino-builder fails with 'No such file or directory'";
 
 export const TRUE_ERRORS: TrueError[] = [
-  { boards: /^rp2040:rp2040:rpipico2?$/, file: 'rp2040/hardware/rp2040/6.0.0/libraries/SD/examples/Datalogger/Datalogger.ino', line: 85, code: 'analog-pin', why: "the loop reads analogRead(0..2); arduino-pico's analogRead returns 0 for a pin below GPIO26 (arduino-pico cores/rp2040/wiring_analog.cpp:137-143)" },
+  { boards: /^rp2040:rp2040:/, file: 'rp2040/hardware/rp2040/6.0.0/libraries/SD/examples/Datalogger/Datalogger.ino', line: 85, code: 'analog-pin', why: "the loop reads analogRead(0..2); arduino-pico's analogRead returns 0 for a pin below the ADC's first GPIO (arduino-pico cores/rp2040/wiring_analog.cpp:137-143)" },
+  { boards: /^rp2040:rp2040:rpipicow$/, file: 'rp2040/hardware/rp2040/6.0.0/libraries/rp2040/examples/Fade/Fade.ino', line: 24, code: 'pwm-pin', why: "analogWrite(LED_BUILTIN): on the Pico W LED_BUILTIN is 64, a GPIO of the CYW43 Wi-Fi chip; arduino-pico's analogWrite returns for a pin past the RP2040's GPIOs ('Illegal analogWrite pin', cores/rp2040/wiring_analog.cpp), so the LED does not fade" },
   ...[65, 66, 68, 70, 71, 72, 84, 86].map((line) => ({
-    boards: /^arduino:renesas_uno:minima$/,
+    boards: /^arduino:renesas_uno:(minima|nanor4|muxto)$/,
     file: 'arduino/hardware/renesas_uno/1.5.3/libraries/WiFi/examples/C3SerialPassthrough/C3SerialPassthrough.ino',
     line,
     code: 'pin-range',
-    why: "pins 28/29 are the Portenta C33's ESP32-C3 control pins; the Minima's g_pin_cfg has 27 rows and pinMode/digitalWrite index g_pin_cfg[pin] without a bounds check (ArduinoCore-renesas cores/arduino/digital.cpp)",
+    why: "pins 28/29 are the Portenta C33's ESP32-C3 control pins; g_pin_cfg has 27 rows on the Minima, 28 on the Science Kit R3 Audio Module (muxto) and 29 on the Nano R4, and pinMode/digitalWrite index g_pin_cfg[pin] without a bounds check (ArduinoCore-renesas cores/arduino/digital.cpp)",
   })),
+  ...[['AnalogWave/examples/DACEqualTemperedScale/DACEqualTemperedScale.ino', 47], ['AnalogWave/examples/SineWave/SineWave.ino', 23]].map(([file, line]) => ({
+    boards: /^arduino:renesas_uno:muxto$/,
+    file: `arduino/hardware/renesas_uno/1.5.3/libraries/${file}`,
+    line: line as number,
+    code: 'analog-pin',
+    why: "analogRead(A5): on the Science Kit R3 Audio Module A5 is pin 21, P409, whose g_pin_cfg row says 'this pin has NOT analog input capability' (variants/MUXTO/variant.cpp) and whose list has no PIN_ANALOG, so analog.cpp's get_ADC_container_ptr finds no ADC",
+  })),
+  ...[['Ethernet/examples/WebServer/WebServer.ino', 76], ['WiFi/examples/WiFiWebServer/WiFiWebServer.ino', 93], ['WiFiS3/examples/WiFiWebServer/WiFiWebServer.ino', 96]].map(([file, line]) => ({
+    boards: /^arduino:renesas_uno:opta_analog$/,
+    file: `arduino/hardware/renesas_uno/1.5.3/libraries/${file}`,
+    line: line as number,
+    code: 'analog-pin',
+    why: "the loop reads analogRead(0..5), the Uno's A0-A5; on the Opta Analog pins 4 and 5 are P107/P105 (PWM_0, PWM_1) with no PIN_ANALOG entry, and its variant defines no A0, so no analog channel is read there (its analog inputs are on the expansion's own ADC)",
+  })),
+  {
+    boards: /^arduino:mbed:(nanorp2040connect|pico|nicla_sense|nicla_voice)$/,
+    file: 'arduino/hardware/mbed/9.9.9/libraries/Ethernet/examples/WebServer/WebServer.ino',
+    line: 87,
+    code: 'analog-pin',
+    why: "the loop reads analogRead(0..5); these boards have 4 (RP2040) or 2 (Nicla) analog inputs, and mbed's analogRead(n) below A0 reads g_APinDescription[n + A0] (pinDefinitions.h analogPinToPinName): past the table it returns -1, on a pin without an ADC mbed::AnalogIn halts with 'pinmap not found for peripheral' (ArduinoCore-mbed cores/arduino/wiring_analog.cpp)",
+  },
   // FastLED's examples are written for AVR; on the 1.0.x-based CircuitMess ESP32 core they fail.
   ...[
     [29, 'esp32-missing-api', "no header of this 1.0.x core (cores/esp32/*.h) declares analogWrite, nor does the Ringo library FastLED.h is in: 'analogWrite' was not declared in this scope"],
