@@ -74,6 +74,9 @@ export async function openCodeServer(root: string, sketch: string, settings: Rec
     writeFileSync(path.join(globalBin, name), `#!/bin/sh\nexec '${process.execPath}' '${agentEntryPoints[agent]}' "$@"\n`, { mode: 0o755 });
   }
   const hostEnv = { ...env, PATH: [node24, globalBin, ...(env.PATH ?? '').split(':').filter((d) => d && !d.includes('node_modules'))].join(':') };
+  // VS Code's server gives extensions the environment of a login shell it runs (as a person's
+  // desktop does), where /etc/profile sets PATH anew: the profile's ~/.profile puts ours back.
+  if (env.HOME?.startsWith(root)) writeFileSync(path.join(env.HOME, '.profile'), `export PATH='${hostEnv.PATH}'\n`);
   const common = ['--user-data-dir', userData, '--extensions-dir', extensions];
   execFileSync(codeServer, [...common, '--install-extension', vsix], { env: hostEnv, stdio: 'pipe' });
   let log = '';
