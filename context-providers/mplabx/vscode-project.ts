@@ -6,12 +6,12 @@
 // and `fileSets[{name, files}]` of paths or `{include, exclude}` globs. The
 // file is JSON without line numbers, so facts cite the line their value is on.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileSetEntry, listWorkspaceFiles, matchGlobs, MAX_WORKSPACE_FILES, type WorkspaceFiles } from './file-sets.js';
 import { blockForProperty } from './options.js';
 import { itemRole, warning, type MplabConfiguration, type MplabPack, type MplabProject, type OptionProperty } from './project-model.js';
 import { parseToolchainProvider } from './toolchain-provider.js';
+import { readRegularFile } from '../regular-file.js';
 
 type Json = Record<string, unknown>;
 type Locate = (needle: string, from?: number) => number;
@@ -27,7 +27,7 @@ export async function readVsCodeProject(workspace: string, file: string): Promis
     warnings: [],
     inputs: [file],
   };
-  const text = await readFile(file, 'utf8').catch(() => undefined);
+  const text = await readRegularFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) {
     project.warnings.push(warning('mplabx-missing-file', `${file}: not found`, file));
     return project;
@@ -58,7 +58,7 @@ export async function readVsCodeProject(workspace: string, file: string): Promis
 // The extension points CMake Tools at the configuration it last built:
 // `"cmake.sourceDirectory": ".../cmake/<project>/<conf>"` in .vscode/settings.json.
 async function readLastSelected(settings: string, project: MplabProject): Promise<void> {
-  const text = await readFile(settings, 'utf8').catch(() => undefined);
+  const text = await readRegularFile(settings, 'utf8').catch(() => undefined);
   if (text === undefined) return;
   let value: unknown;
   try {
