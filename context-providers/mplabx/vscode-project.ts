@@ -157,7 +157,13 @@ async function readFileSets(sets: Json[], workspace: string, file: string, text:
           warning('mplabx-file-set', `${file}:${line}: ${workspace} holds more than ${MAX_WORKSPACE_FILES} files; file set "${folder}" lists only those found before the walk stopped. Open the project folder itself, not a folder above it`, file, line),
         );
       }
-      for (const path of matchGlobs(entry, workspaceFiles.files)) {
+      const matched = matchGlobs(entry, workspaceFiles.files);
+      for (const { glob, kind, reason } of matched.unusable) {
+        const shown = glob.length > 80 ? `${JSON.stringify(glob.slice(0, 80))}… (${glob.length} characters)` : JSON.stringify(glob);
+        const effect = kind === 'exclude' ? 'what it leaves out is unknown, so no file of this entry is listed' : 'it selects no file';
+        project.warnings.push(warning('mplabx-file-set', `${file}:${line}: file set "${folder}": the ${kind} glob ${shown} cannot be used (${reason}); ${effect}`, file, line));
+      }
+      for (const path of matched.files) {
         project.items.push({ path, absolute: resolve(workspace, path), folder, role: itemRole(path, folder), exists: true, source: { file, line } });
       }
     }
