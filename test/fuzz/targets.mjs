@@ -141,7 +141,7 @@ export const targets = {
       });
       return {
         fixtures: projects.map((p) => p.fixture),
-        tokens: ['{', '}', '[', ']', '"', ':', ',', '"configurations"', '"propertyGroups"', '"device"', '"PIC24EP256MC206"', '"toolchain"', '"fileSets"', '"**/*.c"', '1e400', '-0', '\\u0000', '\\ud800'],
+        tokens: ['{', '}', '[', ']', '"', ':', ',', '"configurations"', '"propertyGroups"', '"device"', '"PIC24EP256MC206"', '"toolchain"', '"fileSets"', '"**/*.c"', '!(', '*(', '@(', '**/', '*a', '|', '1e400', '-0', '\\u0000', '\\ud800'],
         async run(input, fixture) {
           const project = projects.find((p) => p.fixture === fixture);
           writeFileSync(project.file, input);
