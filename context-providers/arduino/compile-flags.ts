@@ -2,10 +2,10 @@
 // -isystem, -iprefix/-iwithprefixbefore) and the response files (@defines.txt, @includes.txt) the
 // mbed, Renesas and arduino-pico recipes keep them in, plus the macros the compiler itself
 // predefines for the target (boards/data/gcc-target-macros.json).
-import { readFileSync } from 'node:fs';
 import targetMacros from '../../boards/data/gcc-target-macros.json' with { type: 'json' };
 import type { Finding } from '../types.js';
 import type { ResolvedBoard } from './resolve.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 export interface CompileFlags {
   defines: Record<string, string>;
@@ -98,7 +98,7 @@ export function compileFlags(board: ResolvedBoard, recipeKey: 'recipe.cpp.o.patt
     if (depth >= MAX_RESPONSE_DEPTH) return;
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularFileSync(file, 'utf8');
     } catch (error) {
       flags.warnings.push({ severity: 'info', code: 'response-file-missing', message: `${file}: the compile recipe${from ? ` (${from})` : ''} names this response file, which cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, file });
       return;

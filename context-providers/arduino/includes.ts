@@ -2,7 +2,7 @@
 // files first, then the core and variant, then libraries ranked by architecture, name match and
 // location (user > platform > referenced platform > built-in). Unresolved and incompatible
 // includes become findings.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Finding, LibraryRef } from '../types.js';
 import { tokenize } from './c-tokens.js';
@@ -11,6 +11,7 @@ import { satisfies } from './library-depends.js';
 import { preprocess, type Macro } from './preprocessor.js';
 import { isCompatible, LOCATION_PRIORITY, type Library } from './libraries.js';
 import type { ResolvedBoard } from './resolve.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 export interface IncludeDirective {
   header: string;
@@ -211,7 +212,7 @@ function dependencyFindings(used: Library[], installed: Library[]): Finding[] {
 
 function safeRead(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularFileSync(file, 'utf8');
   } catch {
     return '';
   }

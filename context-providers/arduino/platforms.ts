@@ -1,7 +1,7 @@
 // Finding the installed Arduino platforms: the arduino-cli data directory, the sketchbook's
 // hardware/ folder and Debian's /usr/share/arduino/hardware, laid out as arduino-cli's loader
 // expects (hardware/<vendor>/<arch>/ or packages/<vendor>/hardware/<arch>/<version>/).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Finding } from '../types.js';
@@ -11,6 +11,7 @@ import { compareVersions } from './version.js';
 import { readYamlFile, yamlMap, yamlString } from './yaml.js';
 import { arduinoDataDir, arduinoSketchbookDir, thisSystem } from '../../boards/system-paths.js';
 import { isDir } from './folders.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 export interface ToolRelease {
   vendor: string;
@@ -195,7 +196,7 @@ function scanTools(vendor: string, toolsDir: string, result: InstalledPlatforms)
 function describeLegacy(vendor: string, dir: string): LegacyPlatform {
   let boardIds: string[] = [];
   try {
-    boardIds = [...new Set(readFileSync(join(dir, 'boards.txt'), 'utf8').split('\n').map((line) => line.trim())
+    boardIds = [...new Set(readRegularFileSync(join(dir, 'boards.txt'), 'utf8').split('\n').map((line) => line.trim())
       .filter((line) => line && !line.startsWith('#') && line.includes('.name='))
       .map((line) => line.slice(0, line.indexOf('.'))))];
   } catch {

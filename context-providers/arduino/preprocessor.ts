@@ -1,11 +1,12 @@
 // The part of the C preprocessor that pin headers need: #define (object- and function-like,
 // # and ##), #undef, #if/#ifdef/#ifndef/#elif/#else/#endif with `defined`, and quoted #include
 // of files a resolver allows. Macro expansion uses hide sets so recursive macros terminate.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Finding, SourceRef } from '../types.js';
 import { evaluate } from './c-expression.js';
 import { tokenize, type Token } from './c-tokens.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 export interface Macro {
   name: string;
@@ -72,7 +73,7 @@ function warn(result: PreprocessResult, file: string, line: number | undefined, 
 function processFile(file: string, options: PreprocessOptions, result: PreprocessResult, depth: number): void {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFileSync(file, 'utf8');
   } catch (error) {
     warn(result, file, undefined, 'header-unreadable', `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     return;

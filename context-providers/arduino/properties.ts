@@ -1,8 +1,8 @@
 // The Arduino properties-file format (boards.txt, platform.txt, programmers.txt and their
 // .local.txt companions), as arduino-cli's go-properties-orderedmap reads it. This file knows
 // the format and nothing about boards.
-import { readFileSync } from 'node:fs';
 import type { Finding, SourceRef } from '../types.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /** Operating-system suffix arduino-cli strips from keys (`tools.x.cmd.linux` → `tools.x.cmd`). */
 export type OsSuffix = 'linux' | 'windows' | 'macosx';
@@ -242,7 +242,7 @@ export function loadPropertiesFile(file: string, os?: OsSuffix): ParsedPropertie
   let text: string;
   try {
     // Invalid UTF-8 bytes decode to U+FFFD instead of throwing.
-    text = readFileSync(file).toString('utf8');
+    text = readRegularFileSync(file).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { properties: new Properties(), warnings: [] };

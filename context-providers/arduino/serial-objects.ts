@@ -3,13 +3,14 @@
 // Serial1;` (SAMD), `extern SerialUART Serial1, Serial2;` (arduino-pico), `#define Serial1 _UART1_`
 // (Renesas, mbed), `extern HardwareSerial Serial2;` (ESP32). A name the headers mention only in a
 // branch that is false here is uncertain: the condition may depend on a header not read.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Finding, Knowledge } from '../types.js';
 import { tokenize } from './c-tokens.js';
 import { preprocess } from './preprocessor.js';
 import type { ResolvedBoard } from './resolve.js';
 import type { VariantHeader } from './variant-header.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 export interface SerialObjects {
   /** Objects that exist for this board. */
@@ -72,7 +73,7 @@ export function readSerialObjects(board: ResolvedBoard, variant: VariantHeader):
   for (const file of result.files) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularFileSync(file, 'utf8');
     } catch {
       continue;
     }

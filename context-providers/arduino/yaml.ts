@@ -1,9 +1,9 @@
 // arduino-cli.yaml and sketch.yaml, read with the `yaml` package under the failsafe schema
 // (every scalar a string, as arduino-cli's Go structs take them), with the line of every
 // node kept so each fact can cite file:line.
-import { readFileSync } from 'node:fs';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { Finding } from '../types.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 export type YamlValue = string | YamlValue[] | { [key: string]: YamlValue };
 export type YamlPath = ReadonlyArray<string | number>;
@@ -18,7 +18,7 @@ export interface YamlResult {
 export function readYamlFile(file: string): YamlResult {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return { value: undefined, warnings: [{ severity: 'warning', code: 'yaml-unreadable', message: `${file}: cannot be read (${code})`, file }], lineOf: () => undefined };

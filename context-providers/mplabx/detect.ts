@@ -1,9 +1,10 @@
 // Which folders are MPLAB projects: an `.X` folder whose nbproject/project.xml
 // has the Microchip project type (plain NetBeans C projects share the file
 // names but not the type), or a workspace with `.vscode/*.mplab.json`.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DetectedProject } from '../types.js';
+import { readRegularFile } from '../regular-file.js';
 
 export const MICROCHIP_PROJECT_TYPE = 'com.microchip.mplab.nbide.embedded.makeproject';
 
@@ -25,7 +26,7 @@ export async function detectMplabProject(root: string): Promise<DetectedProject 
 }
 
 export async function isMplabXFolder(folder: string): Promise<boolean> {
-  const text = await readFile(join(folder, 'nbproject', 'project.xml'), 'utf8').catch(() => undefined);
+  const text = await readRegularFile(join(folder, 'nbproject', 'project.xml'), 'utf8').catch(() => undefined);
   if (text === undefined) return false;
   const type = /<type>\s*([^<\s]+)\s*<\/type>/.exec(text)?.[1];
   return type === MICROCHIP_PROJECT_TYPE;

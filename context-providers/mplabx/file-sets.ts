@@ -40,11 +40,68 @@ export async function listWorkspaceFiles(root: string): Promise<WorkspaceFiles> 
   return { files: files.sort(), truncated: false };
 }
 
-/** The workspace files `entry`'s globs select; `dot` so patterns naming `.vscode` can match it, as the extension's do. */
-export function matchGlobs(entry: { include: string[]; exclude: string[] }, files: string[]): string[] {
-  const included = picomatch(entry.include, { dot: true });
-  const excluded = entry.exclude.length > 0 ? picomatch(entry.exclude, { dot: true }) : () => false;
-  return files.filter((file) => included(file) && !excluded(file));
+// Globs the extension writes are a few dozen characters with a group or two of plain names
+// (`**/@(build|_build|out|cmake|.vscode)/**/*`). picomatch turns a glob into a regular
+// expression that V8 runs by backtracking, and some short globs make it run for ever or abort
+// the process: 5,000 nested `!(` ran V8's RegExp compiler out of memory (no catch survives
+// that), 150 `!(a)` in a row took 13 s for 200 files, `*a*a*a*ab` 1.5 s for one 250-character
+// name, `*(*a)b` more than 20 s for a 62-character one. A glob past these limits is not used.
+export const MAX_GLOB_LENGTH = 1000;
+export const MAX_GLOB_GROUPS = 16;
+/** Wildcards `*` in one path segment (a `**` segment is one); more backtrack as a power of the name's length. */
+export const MAX_SEGMENT_STARS = 2;
+
+/** Why boardbridge does not compile `glob`, or undefined when it may. */
+function globRefusal(glob: string): string | undefined {
+  if (glob === '') return 'it is empty';
+  if (glob.length > MAX_GLOB_LENGTH) return `it is ${glob.length} characters long, over the ${MAX_GLOB_LENGTH} boardbridge compiles`;
+  const groups = glob.split('(').length - 1;
+  if (groups > MAX_GLOB_GROUPS) return `it has ${groups} groups "(", over the ${MAX_GLOB_GROUPS} boardbridge compiles`;
+  let depth = 0;
+  for (const char of glob) {
+    if (char === '(') depth++;
+    else if (char === ')') depth = Math.max(0, depth - 1);
+    else if (depth > 0 && (char === '*' || char === '?' || char === '+')) return `it has a wildcard "${char}" inside a group "( )", which boardbridge does not compile`;
+  }
+  const busiest = Math.max(...glob.split('/').map((segment) => (segment === '**' ? 1 : segment.split('*').length - 1)));
+  if (busiest > MAX_SEGMENT_STARS) return `a path segment has ${busiest} wildcards "*", over the ${MAX_SEGMENT_STARS} boardbridge compiles`;
+  return undefined;
+}
+
+/** A glob boardbridge does not use (see globRefusal, or picomatch or V8 refused it), and why. */
+export interface UnusableGlob {
+  glob: string;
+  kind: 'include' | 'exclude';
+  reason: string;
+}
+
+/**
+ * The workspace files `entry`'s globs select; `dot` so patterns naming `.vscode` can match it,
+ * as the extension's do. A glob that cannot be used (picomatch throws when it compiles it, V8
+ * when it first runs the regular expression) selects nothing; one among the excludes leaves
+ * the entry's files unknown, so none are listed. Each is returned with why.
+ */
+export function matchGlobs(entry: { include: string[]; exclude: string[] }, files: string[]): { files: string[]; unusable: UnusableGlob[] } {
+  const unusable: UnusableGlob[] = [];
+  const selected = (globs: string[], kind: UnusableGlob['kind']): Set<string> => {
+    const found = new Set<string>();
+    for (const glob of globs) {
+      try {
+        const refusal = globRefusal(glob);
+        if (refusal) throw new Error(refusal);
+        const match = picomatch(glob, { dot: true });
+        for (const file of files) if (match(file)) found.add(file);
+      } catch (error) {
+        const reason = error instanceof RangeError ? 'it nests too deeply to compile' : (error as Error).message.replace(/^Invalid regular expression: \/.*\/\w*: /s, 'its regular expression is invalid: ');
+        unusable.push({ glob, kind, reason: reason.length > 200 ? `${reason.slice(0, 200)}…` : reason });
+      }
+    }
+    return found;
+  };
+  const included = selected(entry.include, 'include');
+  const excluded = selected(entry.exclude, 'exclude');
+  if (unusable.some((u) => u.kind === 'exclude')) return { files: [], unusable };
+  return { files: files.filter((file) => included.has(file) && !excluded.has(file)), unusable };
 }
 
 /** A `files` entry as the extension writes it; undefined for anything else. */

@@ -2,10 +2,11 @@
 // `mcc_generated_files/**/pins.h` (Melody) or `pin_manager.h` (Classic), and
 // Harmony's `pin_configurations.csv`, which lives beside `firmware/` and so
 // may sit above the `.X` folder.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Finding } from '../types.js';
 import { readMc3, readPinConfigurationsCsv, readPinsHeader, type PinAssignment } from './mcc.js';
+import { readRegularFile } from '../regular-file.js';
 
 const skipFolders = new Set(['build', 'dist', 'debug', '.git', 'node_modules', '.generated_files', 'nbproject']);
 const maxDepth = 6;
@@ -28,7 +29,7 @@ export async function readMccOutput(root: string, outsideFolders: string[], conf
   const output: MccOutput = { pins: [], warnings: [], inputs: [] };
   const mc3: Array<ReturnType<typeof readMc3>> = [];
   for (const file of [...new Set(found)].sort()) {
-    const text = await readFile(file, 'utf8').catch(() => undefined);
+    const text = await readRegularFile(file, 'utf8').catch(() => undefined);
     if (text === undefined) continue;
     output.inputs.push(file);
     if (file.endsWith('.mc3')) mc3.push(readMc3(text, file));

@@ -3,7 +3,6 @@
 // logical folders) and, when present, nbproject/private/configurations.xml
 // (the configuration the IDE last had selected, compiler folders).
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { MICROCHIP_PROJECT_TYPE, projectNameFromFolder } from './detect.js';
 import {
@@ -15,6 +14,7 @@ import {
   type ProjectItem,
 } from './project-model.js';
 import { childNamed, childrenNamed, parseXml, type XmlDocument, type XmlElement } from './xml.js';
+import { readRegularFile } from '../regular-file.js';
 
 // Children of <conf> that are not option blocks of `<property>` elements.
 const structuralElements = new Set(['toolsSet', 'packs', 'ScriptingSettings', 'compileType', 'makeCustomizationType']);
@@ -43,9 +43,13 @@ export async function readMplabXProject(folder: string): Promise<MplabProject> {
 }
 
 async function readDocument(file: string, project: MplabProject): Promise<XmlDocument | undefined> {
-  const text = await readFile(file, 'utf8').catch(() => undefined);
+  let why = 'not found';
+  const text = await readRegularFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') why = `cannot be read (${error.code ?? error.message})`;
+    return undefined;
+  });
   if (text === undefined) {
-    project.warnings.push(warning('mplabx-missing-file', `${file}: not found; the project cannot be read fully`, file));
+    project.warnings.push(warning('mplabx-missing-file', `${file}: ${why}; the project cannot be read fully`, file));
     return undefined;
   }
   project.inputs.push(file);

@@ -3,7 +3,7 @@
 // Search roots are MPLAB X's own `packs/` folders and `~/.mchp_packs/`, or
 // what the caller configures.
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Finding } from '../types.js';
@@ -12,6 +12,7 @@ import type { DeviceFacts } from './device-facts.js';
 import { parseEdc } from './edc.js';
 import { naturalCompare } from './natural-order.js';
 import { warning, type MplabPack } from './project-model.js';
+import { readRegularFile } from '../regular-file.js';
 
 /** Environment variable with extra pack roots, separated like PATH. */
 export const PACK_PATH_VARIABLE = 'BOARDBRIDGE_MPLAB_PACKS';
@@ -62,7 +63,7 @@ export async function findDeviceFacts(device: string, packs: MplabPack[], roots:
       warnings.push(warning('mplabx-pack-device', `${chosen.folder}: pack ${pack.name} ${chosen.version} has no .atdf or .PIC for ${device}`, chosen.folder));
       continue;
     }
-    const text = await readFile(file, 'utf8');
+    const text = await readRegularFile(file, 'utf8');
     const parsed = file.toLowerCase().endsWith('.atdf') ? parseAtdf(text, file) : parseEdc(text, file);
     return { facts: parsed.facts, packFolder: chosen.folder, version: chosen.version, warnings: [...warnings, ...parsed.warnings], inputs: [file] };
   }

@@ -6,12 +6,12 @@
 // and `fileSets[{name, files}]` of paths or `{include, exclude}` globs. The
 // file is JSON without line numbers, so facts cite the line their value is on.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileSetEntry, listWorkspaceFiles, matchGlobs, MAX_WORKSPACE_FILES, type WorkspaceFiles } from './file-sets.js';
 import { blockForProperty } from './options.js';
 import { itemRole, warning, type MplabConfiguration, type MplabPack, type MplabProject, type OptionProperty } from './project-model.js';
 import { parseToolchainProvider } from './toolchain-provider.js';
+import { readRegularFile } from '../regular-file.js';
 
 type Json = Record<string, unknown>;
 type Locate = (needle: string, from?: number) => number;
@@ -27,7 +27,7 @@ export async function readVsCodeProject(workspace: string, file: string): Promis
     warnings: [],
     inputs: [file],
   };
-  const text = await readFile(file, 'utf8').catch(() => undefined);
+  const text = await readRegularFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) {
     project.warnings.push(warning('mplabx-missing-file', `${file}: not found`, file));
     return project;
@@ -58,7 +58,7 @@ export async function readVsCodeProject(workspace: string, file: string): Promis
 // The extension points CMake Tools at the configuration it last built:
 // `"cmake.sourceDirectory": ".../cmake/<project>/<conf>"` in .vscode/settings.json.
 async function readLastSelected(settings: string, project: MplabProject): Promise<void> {
-  const text = await readFile(settings, 'utf8').catch(() => undefined);
+  const text = await readRegularFile(settings, 'utf8').catch(() => undefined);
   if (text === undefined) return;
   let value: unknown;
   try {
@@ -162,7 +162,13 @@ async function readFileSets(sets: Json[], workspace: string, file: string, text:
           warning('mplabx-file-set', `${file}:${line}: ${workspace} holds more than ${MAX_WORKSPACE_FILES} files; file set "${folder}" lists only those found before the walk stopped. Open the project folder itself, not a folder above it`, file, line),
         );
       }
-      for (const path of matchGlobs(entry, workspaceFiles.files)) {
+      const matched = matchGlobs(entry, workspaceFiles.files);
+      for (const { glob, kind, reason } of matched.unusable) {
+        const shown = glob.length > 80 ? `${JSON.stringify(glob.slice(0, 80))}… (${glob.length} characters)` : JSON.stringify(glob);
+        const effect = kind === 'exclude' ? 'what it leaves out is unknown, so no file of this entry is listed' : 'it selects no file';
+        project.warnings.push(warning('mplabx-file-set', `${file}:${line}: file set "${folder}": the ${kind} glob ${shown} cannot be used (${reason}); ${effect}`, file, line));
+      }
+      for (const path of matched.files) {
         project.items.push({ path, absolute: resolve(workspace, path), folder, role: itemRole(path, folder), exists: true, source: { file, line } });
       }
     }

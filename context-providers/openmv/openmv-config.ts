@@ -1,9 +1,9 @@
 // `openmv.config` on a camera's drive: an INI file ([BoardConfig] REPLUart, WiFiDebug, ...;
 // [WiFiConfig]) that the firmware reads at boot. Parsed with the `ini` package; each entry keeps
 // the line it came from so the context can cite it.
-import { promises as fs } from 'node:fs';
 import ini from 'ini';
 import type { Finding } from '../types.js';
+import { readRegularFile } from '../regular-file.js';
 
 export const OPENMV_CONFIG = 'openmv.config';
 
@@ -23,7 +23,7 @@ export interface OpenMvConfig {
 export async function readOpenMvConfig(path: string): Promise<OpenMvConfig | undefined> {
   let text: string;
   try {
-    text = await fs.readFile(path, 'utf8');
+    text = await readRegularFile(path, 'utf8');
   } catch {
     return undefined;
   }

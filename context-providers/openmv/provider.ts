@@ -11,6 +11,7 @@ import { boardFacts, upstreamRef } from './context-facts.js';
 import { renderOpenMvContext } from './render.js';
 import { firmwareGeneration } from './script-checks.js';
 import { dataFile } from '../data-files.js';
+import { readRegularFile } from '../regular-file.js';
 
 /** The board a user asked for is not an OpenMV board (or none was given). */
 export class OpenMvBoardError extends Error {
@@ -37,7 +38,7 @@ async function readScript(path: string): Promise<string | undefined> {
   try {
     const stat = await fs.stat(path);
     if (!stat.isFile() || stat.size > MAX_SCRIPT_BYTES) return undefined;
-    return await fs.readFile(path, 'utf8');
+    return await readRegularFile(path, 'utf8');
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@
 // what an over-limit message still tells (its id and method).
 import { PassThrough } from 'node:stream';
 import { client, methods, type AnyMessage } from '@agentclientprotocol/sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { nestsDeeperThan, peekMessage } from '../../bridge/agents/json-peek.js';
 import { LineReader, type LineEvent } from '../../bridge/agents/line-reader.js';
 import { messageStream } from '../../bridge/agents/message-stream.js';
@@ -49,6 +49,24 @@ describe('LineReader', () => {
     expect(events[0].head.toString().startsWith('{"id":7,')).toBe(true);
     expect(events[0].tail.toString().endsWith('"y":2}')).toBe(true);
     expect(events[1]).toMatchObject({ kind: 'line' });
+  });
+
+  it('copies a 32 MB line given in 64 KiB pieces once, not once per piece (reading it was quadratic: 32 MB took 5.8 s)', () => {
+    const piece = Buffer.alloc(65_536, 0x78);
+    const pieces = 512;
+    const concat = vi.spyOn(Buffer, 'concat');
+    try {
+      const reader = new LineReader(64 * 2 ** 20);
+      const events: LineEvent[] = [];
+      for (let i = 0; i < pieces; i++) reader.push(piece, 0, (e) => events.push(e), () => false);
+      reader.push(Buffer.from('\n'), 0, (e) => events.push(e), () => false);
+      expect(events).toHaveLength(1);
+      expect(events[0].kind === 'line' && events[0].bytes.length).toBe(pieces * piece.length);
+      const copied = concat.mock.results.reduce((n, r) => n + (r.value as Buffer).length, 0);
+      expect(copied).toBe(pieces * piece.length);
+    } finally {
+      concat.mockRestore();
+    }
   });
 
   it('stops between lines when asked, and says where', () => {

@@ -86,7 +86,8 @@ function startSwapper(file: string, outsideFile: string, folder: string, outside
 }
 
 describe('a stand-in hostile agent against boardbridge run', () => {
-  it('gets no outside content and writes nothing outside while a child process swaps a file and a folder for links, and undo touches nothing outside', async () => {
+  // The attack found 18 of 20 writes of 20 MB outside under --allow edits, and 20 of 20 under --allow all.
+  it.each(['edits', 'all'])('gets no outside content and writes nothing outside (--allow %s) while a child process swaps a file and a folder for links, and undo touches nothing outside', async (allow) => {
     const { root, sketch, env } = sketchWithState();
     const outside = path.join(root, 'outside');
     mkdirSync(outside);
@@ -106,17 +107,19 @@ describe('a stand-in hostile agent against boardbridge run', () => {
     const { run, results } = await runSteps(sketch, env, [
       { read: notes, repeat: 300 },
       { write: path.join(src, 'out.h'), content: agentText, repeat: 100 },
+      { write: path.join(src, 'capture.bin.txt'), bytes: 20 * 1024 * 1024, repeat: 5 },
       { read: notes, repeat: 300 },
-    ], ['--allow', 'edits']);
+    ], ['--allow', allow]);
     await stop(swapper);
-    const [before, writes, after] = results as [ReadResult, WriteResult, ReadResult];
+    const [before, writes, bigWrites, after] = results as [ReadResult, WriteResult, WriteResult, ReadResult];
     expect(Object.keys({ ...before.contents, ...after.contents }).filter((c) => c !== 'inside')).toEqual([]);
     // The swaps happened while the agent read: some reads were refused.
     expect(Object.values({ ...before.errors }).reduce((a, b) => a + b, 0) + Object.values(after.errors).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(writes.ok + Object.values(writes.errors).reduce((a, b) => a + b, 0)).toBe(100);
+    expect(bigWrites.ok + Object.values(bigWrites.errors).reduce((a, b) => a + b, 0)).toBe(5);
     expect(readdirSync(outside).map((n) => [n, statSync(path.join(outside, n)).ino, readFileSync(path.join(outside, n), 'utf8')])).toEqual(outsideBefore);
     // Every write the agent was told about landed inside, where the event says.
-    for (const e of ofType(run.events, 'file_written')) expect(e.path).toBe(path.join(src, 'out.h'));
+    for (const e of ofType(run.events, 'file_written')) expect([path.join(src, 'out.h'), path.join(src, 'capture.bin.txt')]).toContain(e.path);
 
     // Leave the folder swapped for the link and undo with --force: nothing outside is deleted.
     for (const name of ['notes.txt.real', 'src.real']) if (existsSync(path.join(sketch, name))) rmSync(path.join(sketch, name), { recursive: true });

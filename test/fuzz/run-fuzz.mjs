@@ -67,7 +67,7 @@ for (let seed = first; seed < first + count; seed++) {
   process.stdout.write(`start ${seed}\n`);
   const t0 = performance.now();
   try {
-    const { size, limit } = await loaded.run(input, fixture);
+    const { size, limit } = await loaded.run(input, fixture, seed);
     const ms = performance.now() - t0;
     slowest = Math.max(slowest, ms);
     if (ms > BUDGET_MS) fail(current, `took ${ms.toFixed(0)} ms, over the ${BUDGET_MS} ms budget for one input`);

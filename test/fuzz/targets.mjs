@@ -92,12 +92,12 @@ export const targets = {
       const dir = path.join(repo, 'test/fixtures/openmv/scripts');
       const fixtures = [...readdirSync(dir).map((f) => read(path.join(dir, f))), read(path.join(repo, 'test/fixtures/openmv/camera-drive/main.py'))];
       const boards = knownBoards();
-      let n = 0;
       return {
         fixtures,
         tokens: ['sensor.', 'csi.CSI(', 'sensor.set_framesize(', 'sensor.set_pixformat(', 'sensor.VGA', 'sensor.RGB565', 'import sensor\n', 'from csi import *\n', 'def f(', 'lambda: ', '    ', 'if x:\n', '**', 'yield', '@', 'async ', '"""', "f'{", '}'],
-        run(input) {
-          const analysis = analyzeScript(input, { board: boards[n++ % boards.length], file: 'main.py' });
+        // The board from the seed, not from a count of inputs run: the remake command gives the same board.
+        run(input, fixture, seed) {
+          const analysis = analyzeScript(input, { board: boards[seed % boards.length], file: 'main.py' });
           return { size: JSON.stringify(analysis).length, limit: 32 * input.length + MiB };
         },
       };
@@ -141,7 +141,7 @@ export const targets = {
       });
       return {
         fixtures: projects.map((p) => p.fixture),
-        tokens: ['{', '}', '[', ']', '"', ':', ',', '"configurations"', '"propertyGroups"', '"device"', '"PIC24EP256MC206"', '"toolchain"', '"fileSets"', '"**/*.c"', '1e400', '-0', '\\u0000', '\\ud800'],
+        tokens: ['{', '}', '[', ']', '"', ':', ',', '"configurations"', '"propertyGroups"', '"device"', '"PIC24EP256MC206"', '"toolchain"', '"fileSets"', '"**/*.c"', '!(', '*(', '@(', '**/', '*a', '|', '1e400', '-0', '\\u0000', '\\ud800'],
         async run(input, fixture) {
           const project = projects.find((p) => p.fixture === fixture);
           writeFileSync(project.file, input);

@@ -23,6 +23,7 @@ import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, promi
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
+import { fileKind } from '../../../context-providers/regular-file.js';
 
 const MAGIC_LINKS = process.platform === 'linux' && existsSync('/proc/self/fd');
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -169,8 +170,7 @@ function refuseNonRegular(stats: Stats, shown: string): void {
   if (stats.isFile()) return;
   if (stats.isDirectory()) throw RequestError.invalidParams({ path: shown }, `${shown} is a folder, not a file; list it with a terminal command`);
   if (stats.isSymbolicLink()) throw becameLink(shown);
-  const kind = stats.isFIFO() ? 'a FIFO (named pipe)' : stats.isSocket() ? 'a socket' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : 'not a regular file';
-  throw RequestError.invalidParams({ path: shown }, `${shown} is ${kind}; only regular files are read or written`);
+  throw RequestError.invalidParams({ path: shown }, `${shown} is ${fileKind(stats)}; only regular files are read or written`);
 }
 
 function becameLink(shown: string): RequestError {
