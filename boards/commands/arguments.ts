@@ -1,6 +1,7 @@
 // Argument parsing shared by the board commands: node's parseArgs, with errors that say what
 // the command expects instead of a stack trace.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { BoundedRegex } from '../bounded-regex.js';
 
 export class UsageError extends Error {
   constructor(message: string, usage: string) {
@@ -26,9 +27,9 @@ export function parseDuration(text: string, usage: string): number {
   return match[2] === 'ms' ? value : match[2] === 'm' ? value * 60_000 : value * 1000;
 }
 
-export function parseRegex(text: string, usage: string): RegExp {
+export function parseRegex(text: string, usage: string): BoundedRegex {
   try {
-    return new RegExp(text);
+    return new BoundedRegex(text);
   } catch (error) {
     throw new UsageError(`--until is not a valid regular expression: ${(error as Error).message}`, usage);
   }

@@ -7,6 +7,7 @@ import type { PortLease } from '../serial/port-lease.js';
 import type { PortReader } from '../serial/reader.js';
 import { parseCommand, parseDuration, parseRegex, UsageError } from './arguments.js';
 import type { BoardCommandDeps } from './deps.js';
+import type { BoundedRegex } from '../bounded-regex.js';
 
 const USAGE = 'boardbridge monitor --port P [--baud B] [--for 5s] [--until REGEX] [--timestamps]';
 /** --until looks at this much of the latest output, so a match may span chunks. */
@@ -64,7 +65,7 @@ async function pump(
   reader: PortReader,
   io: CommandIo,
   signal: AbortSignal,
-  until: RegExp | undefined,
+  until: BoundedRegex | undefined,
   timestamps: boolean,
 ): Promise<boolean> {
   const decoder = new StringDecoder('utf8');

@@ -1,4 +1,5 @@
 // Serial failures as values a person can act on: which port, what happened, what to try.
+import type { BoundedRegex } from '../bounded-regex.js';
 
 export class SerialPortError extends Error {
   constructor(
@@ -46,7 +47,7 @@ export class PortOpenError extends SerialPortError {
 export class ExpectTimeoutError extends SerialPortError {
   constructor(
     port: string,
-    readonly pattern: RegExp,
+    readonly pattern: RegExp | BoundedRegex,
     readonly timeoutMs: number,
     readonly lastOutput: string,
   ) {

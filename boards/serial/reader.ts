@@ -1,6 +1,7 @@
 // One reader's view of a port: its own cursor into the port's ring buffer, so a slow reader
 // never holds memory or slows the others down; it is told how many bytes it missed instead.
 import { StringDecoder } from 'node:string_decoder';
+import type { BoundedRegex } from '../bounded-regex.js';
 import { ExpectTimeoutError, PortClosedError, PortDisconnectedError } from './errors.js';
 import type { RingBuffer } from './ring-buffer.js';
 
@@ -31,7 +32,8 @@ export interface SerialLine {
 }
 
 export interface ExpectMatch {
-  match: RegExpExecArray;
+  /** The whole match, then each group. */
+  match: ReadonlyArray<string | undefined>;
   /** Everything read up to and including the match. */
   text: string;
   missed: number;
@@ -117,12 +119,22 @@ export class PortReader {
     }
   }
 
-  /** Waits until the text read from now on matches `pattern`, or throws ExpectTimeoutError. */
-  async expect(pattern: RegExp, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ExpectMatch> {
+  /**
+   * Waits until the text read from now on matches `pattern`, or throws ExpectTimeoutError.
+   * A pattern from an agent or a person comes as a BoundedRegex (RegexTooSlowError when it backtracks too long).
+   */
+  async expect(pattern: RegExp | BoundedRegex, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ExpectMatch> {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const decoder = new StringDecoder('utf8');
-    const searchable = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
+    const inline = pattern instanceof RegExp ? new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')) : undefined;
+    const search = (text: string): ReadonlyArray<string | undefined> | undefined => {
+      if (inline) {
+        const found = inline.exec(text);
+        return found ? [...found] : undefined;
+      }
+      return (pattern as BoundedRegex).exec(text)?.groups;
+    };
     let text = '';
     let missed = 0;
     for (;;) {
@@ -133,7 +145,7 @@ export class PortReader {
       }
       missed += chunk.missed;
       text += decoder.write(chunk.data);
-      const match = searchable.exec(text);
+      const match = search(text);
       if (match) return { match, text, missed };
       if (text.length > EXPECT_WINDOW) text = text.slice(-EXPECT_WINDOW);
     }

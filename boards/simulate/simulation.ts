@@ -7,13 +7,14 @@ import { AvrMachine } from './avr-machine.js';
 import type { PinInput } from './inputs.js';
 import { PinTrace, type Level, type PinChange, type PinSummary } from './pin-trace.js';
 import type { PinPort } from './variant-ports.js';
+import type { BoundedRegex } from '../bounded-regex.js';
 
 export interface SimulationOptions {
   hex: string;
   clockHz: number;
   pins: Array<PinPort & { name: string }>;
   forSeconds: number;
-  until?: RegExp;
+  until?: BoundedRegex;
   serialIn?: string;
   inputs?: PinInput[];
   /** Wall-clock limit in milliseconds. */

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { PortLease, PortReader, SerialHub } from '../../boards/index.js';
 import { defineTool, MAX_TOOL_TEXT, type HardwareTool } from './hardware-tool.js';
+import { BoundedRegex } from '../../boards/bounded-regex.js';
 
 const OWNER = 'the agent (MCP serial tools)';
 
@@ -100,9 +101,9 @@ export function serialTools(serial: AgentSerial): HardwareTool[] {
       },
       readOnly: true,
       run: async (i, signal) => {
-        let pattern: RegExp;
+        let pattern: BoundedRegex;
         try {
-          pattern = new RegExp(i.pattern);
+          pattern = new BoundedRegex(i.pattern);
         } catch (error) {
           return { text: `invalid pattern ${i.pattern}: ${(error as Error).message}`, isError: true };
         }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPort } from 'serialport';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BoundedRegex, RegexTooSlowError } from '../../boards/bounded-regex.js';
 import { PortBusyError, PortDisconnectedError, PortOpenError, ExpectTimeoutError } from '../../boards/serial/errors.js';
 import { SerialHub } from '../../boards/serial/hub.js';
 import type { PortState } from '../../boards/serial/port-entry.js';
@@ -83,6 +84,16 @@ describe('serial hub on a socat pty pair', () => {
     const failure = await reader.expect(/READY/, { timeoutMs: 300 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ExpectTimeoutError);
     expect((failure as Error).message).toMatch(/no match for \/READY\/ on .*ttyACM0 within 300 ms; last output: "booting/);
+  });
+
+  it("stops an agent's pattern that backtracks too long on the port's output, and the port reads on", async () => {
+    const lease = await hub.open(pair.device, { baudRate: 115200 }, 'test');
+    const reader = lease.reader('oldest');
+    await board.write(`${'a'.repeat(40)}b\n`);
+    const failure = await reader.expect(new BoundedRegex('^(a|a)*$', 'm', 300), { timeoutMs: 30_000 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RegexTooSlowError);
+    await board.write('READY\n');
+    expect((await lease.reader('oldest').expect(new BoundedRegex('RE(AD)+Y'), { timeoutMs: 5000 })).match).toEqual(['READY', 'AD']);
   });
 
   it('keeps memory flat under a 10 MB flood and tells the slow reader how much it missed', async () => {

@@ -1,6 +1,7 @@
 // An elicitation form (ACP `elicitation/create`, mode form) as fields a face can ask
 // one by one, and the person's typed answers checked against each field's schema.
 import type { ElicitationContentValue, ElicitationPropertySchema, ElicitationSchema } from '@agentclientprotocol/sdk';
+import { BoundedRegex } from '../../../boards/bounded-regex.js';
 
 export interface FormField {
   name: string;
@@ -118,8 +119,8 @@ function pick(options: { value: string }[], text: string): string | undefined {
 
 function safeTest(pattern: string, text: string): boolean {
   try {
-    return new RegExp(pattern, 'u').test(text);
+    return new BoundedRegex(pattern, 'u').test(text);
   } catch {
-    return true; // a pattern we cannot read is the agent's to check
+    return true; // a pattern we cannot read, or that backtracks too long, is the agent's to check
   }
 }
