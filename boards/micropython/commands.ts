@@ -1,9 +1,9 @@
 // The MicroPython board commands run inside the bridge (`terminal/create` of `boardbridge
 // run-script ...`) and by the CLI: run-script, stop-script, camera-info. The MCP tools run_script,
 // stop_script and camera_info call runScript / stopScript / cameraInfoOver* directly.
-import { promises as fs } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readRegularFile } from '../../context-providers/regular-file.js';
 import type { CommandIo, CommandTable, InProcessCommand } from '../command.js';
 import { cameraInfoOverRepl, cameraInfoOverUsbdbg, describeCameraInfo } from './camera-info.js';
 import { openSerialLink, type ByteLink } from './link.js';
@@ -64,7 +64,7 @@ export function micropythonCommands(deps: MicropythonDeps = {}): CommandTable {
     const seconds = values.timeout === undefined ? undefined : Number(values.timeout);
     if (seconds !== undefined && !(seconds > 0)) throw new UsageError(`--timeout wants a number of seconds, got "${String(values.timeout)}"`);
     const file = resolve(io.cwd, positionals[0]);
-    const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    const text = await readRegularFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       throw new Error(`cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
     });
     const output = crlfToLf();

@@ -5,8 +5,9 @@
 // looks cut off is read again until it stops changing. A slow stat poll catches
 // what a watcher can miss (the folder itself replaced, a new MPLAB X version folder).
 // Only a real change of the followed project, script or port is reported.
-import { existsSync, promises as fs, statSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../../context-providers/regular-file.js';
 import type { Selection } from '../../context-providers/types.js';
 import { errorMessage } from '../session/errors.js';
 import { IDE_TITLE, mplabxFollowedProject, readMplabxProjects, readOpenmvState, settingsFileOf, thisEnvironment, type Environment, type IdeKind, type Read } from './ide-projects.js';
@@ -124,7 +125,7 @@ export class IdeFollower {
     this.statSeen = statKey(place.file);
     let text: string;
     try {
-      text = await fs.readFile(place.file, ENCODING[this.options.ide]);
+      text = await readRegularFile(place.file, ENCODING[this.options.ide]);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return this.report(code === 'ENOENT' ? this.missing(place.file) : `cannot read ${this.title}'s settings ${place.file}: ${errorMessage(error)}`);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +106,11 @@ describe('run-script, stop-script and camera-info on the MicroPython WebAssembly
     const missing = terminal();
     expect(await run(['nope.py', '--port', board.path], missing.io)).toBe(EXIT.failed);
     expect(missing.text()).toBe(`cannot read ${join(workspace, 'nope.py')}: no such file\n`);
+    // A FIFO in place of the script is refused at once, not waited on.
+    execFileSync('mkfifo', [join(workspace, 'pipe.py')]);
+    const fifo = terminal();
+    expect(await run(['pipe.py', '--port', board.path], fifo.io)).toBe(EXIT.failed);
+    expect(fifo.text()).toBe(`cannot read ${join(workspace, 'pipe.py')}: a FIFO (named pipe), not a regular file\n`);
     const noPort = terminal();
     expect(await run(['blink.py'], noPort.io)).toBe(EXIT.usage);
     expect(noPort.text()).toContain('--port is required\nusage: run-script <file> --port <port>');
