@@ -47,10 +47,17 @@ export function chooseBoard(selection: Selection, sketch: SketchProject | undefi
   return undefined;
 }
 
-function noBoardMessage(dir: string, installed: InstalledPlatforms): string {
+function noBoardMessage(dir: string, installed: InstalledPlatforms, sketch: SketchProject | undefined): string {
   const examples = [...installed.platforms.values()].slice(0, 3).flatMap((platform) => [...platform.load().boards.keys()].slice(0, 2).map((id) => `${platform.id}:${id}`));
+  // Profiles without a default one that names them: say which there are (arduino-cli needs --profile then).
+  const yaml = sketch?.yaml;
+  const named = yaml?.profiles.filter((profile) => profile.fqbn) ?? [];
+  const profiles = yaml && named.length > 0
+    ? [`  • ${yaml.file} has the profiles ${named.map((profile) => `${profile.name} (${profile.fqbn})`).join(', ')} but ${yaml.defaultProfile ? `its default_profile "${yaml.defaultProfile}" is none of them` : 'no default_profile'}: add "default_profile: ${named[0].name}" to it`]
+    : [];
   return [
     `No board selected for the sketch in ${dir}. Pick one of:`,
+    ...profiles,
     '  • pass --fqbn VENDOR:ARCH:BOARD (e.g. arduino:avr:uno)',
     `  • add "default_fqbn: <fqbn>" to ${dir}/sketch.yaml (arduino-cli board attach -b <fqbn> does this)`,
     '  • select the board in Arduino IDE 2.x (the extension passes it on)',
@@ -104,7 +111,7 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
       sketchbookDirs: options.sketchbookDirs ?? (ide?.userDir ? [ide.userDir] : undefined),
     });
     const choice = chooseBoard(selection, sketch);
-    if (!choice) throw new ArduinoBoardError(noBoardMessage(project.root, installed));
+    if (!choice) throw new ArduinoBoardError(noBoardMessage(project.root, installed, sketch), sketch?.yaml?.profiles.flatMap((profile) => (profile.fqbn ? [profile.fqbn] : [])) ?? []);
     let board;
     try {
       board = resolveFqbn(choice.fqbn, installed);

@@ -84,6 +84,10 @@ describe('the Arduino provider', () => {
     expect(error).toBeInstanceOf(ArduinoBoardError);
     expect((error as Error).message).toContain('--fqbn');
     expect((error as Error).message).toContain('default_fqbn');
+    // It has profiles but no default_profile: the message names them and how to pick one.
+    expect((error as Error).message).toContain(`${join(sketch, 'sketch.yaml')} has the profiles avr1 (arduino:avr:uno), avr2 (arduino:avr:uno), samd (arduino:samd:mkr1000)`);
+    expect((error as Error).message).toContain('but no default_profile: add "default_profile: avr1" to it');
+    expect((error as ArduinoBoardError).choices).toContain('arduino:samd:mkr1000');
   });
 
   test('an unknown board is an error naming the nearest installed board', async () => {
