@@ -233,7 +233,10 @@ export function exitedError(agent: AgentProcess, exit: AgentExit, what: string):
   return new BridgeError(
     'agent_exited',
     `${launch.title} ${how} during ${what}${tail ? `; its last words:\n${tail}` : ''}`,
-    'nothing written is lost (see the journal); start the session again or run: boardbridge doctor',
+    // Before a session there is nothing of its to lose: what helps is seeing the agent fail by itself.
+    what === 'start-up'
+      ? `run it by hand to see why it stops: ${commandLine({ command: launch.command, args: launch.args })}; or run: boardbridge doctor`
+      : 'nothing written is lost (see the journal); start the session again or run: boardbridge doctor',
   );
 }
 

@@ -24,7 +24,7 @@ export interface TerminalLogin {
 }
 
 /** The login as a shell line a person can copy. */
-export function commandLine(login: TerminalLogin): string {
+export function commandLine(login: { command: string; args: readonly string[] }): string {
   return [login.command, ...login.args].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 

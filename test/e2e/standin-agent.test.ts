@@ -34,6 +34,15 @@ describe('boardbridge run with a stand-in agent', () => {
     expect(errors[0].hint).toContain('nothing written is lost');
   });
 
+  it('says to run the agent by hand when it exits before a session starts, not that nothing is lost', async () => {
+    const { sketch } = tempSketch();
+    const r = await runCli(['run', 'hi', '--json', '--workspace', sketch, '--agent-command', "sh -c 'exit 3'"], {});
+    expect(r.code).toBe(1);
+    const [error] = ofType(r.events, 'error');
+    expect(error).toMatchObject({ code: 'agent_exited', message: 'sh exited with code 3 during start-up' });
+    expect(error.hint).toBe("run it by hand to see why it stops: sh -c 'exit 3'; or run: boardbridge doctor");
+  });
+
   it('keeps the file the agent wrote before crashing, and its journal entry', async () => {
     const { root, sketch } = tempSketch();
     const target = path.join(sketch, 'notes.txt');
