@@ -14,8 +14,12 @@ import { startModelServer, type ModelServer } from '../support/model-server/inde
 import { claudeCommand, startServe } from '../panel/serve-process.js';
 import { repoRoot } from './run-cli.js';
 
-/** What the package may weigh: the tarball in bytes and its number of files (measured 395 kB, 303 files on 2026-12-01). */
-const BUDGET = { packedBytes: 400_000, files: 350 };
+/**
+ * What the package may weigh: the tarball in bytes and its number of files. Measured 403 kB and
+ * 305 files on 2026-12-01, of which 108 kB (unpacked) are the cited boards/data files, shipped
+ * twice: as the build imports them (dist/boards/data) and as the context cites them by line.
+ */
+const BUDGET = { packedBytes: 450_000, files: 350 };
 /** What a build needs from the checkout; everything else (tests, fixtures, docs) stays out of the copy. */
 const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'bridge', 'boards', 'context-providers', 'bench', 'ide-plugins'];
 
