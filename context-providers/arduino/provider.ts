@@ -106,7 +106,7 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
       import('./resolve.js'),
       import('./sketch.js'),
     ]);
-    const sketch = readSketch(project.root);
+    const sketch = await readSketch(project.root);
 
     // The IDE's own data folder and sketchbook are where its platforms and libraries are.
     const installed = await discoverPlatforms({
