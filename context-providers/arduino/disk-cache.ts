@@ -27,8 +27,16 @@ export function defaultCacheDir(home = homedir()): string {
   return process.env.BOARDBRIDGE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(home, '.cache'), 'boardbridge');
 }
 
-// The code that builds contexts: every module of this folder, the shared ones above it, and the data files it reads.
+let code: string | undefined;
+
+// The code that builds contexts: every module of this folder, the shared ones above it, and the
+// data files it reads. Taken once per process: contexts and boards share it.
 function codeFingerprint(): string {
+  code ??= takeCodeFingerprint();
+  return code;
+}
+
+function takeCodeFingerprint(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const hash = createHash('sha1');
   for (const dir of [here, join(here, 'core-tables'), join(here, '..'), join(here, '../../boards/data')]) {
@@ -45,8 +53,6 @@ function codeFingerprint(): string {
 
 /** One kind of value under `<dir>/<folder>/` (`contexts`, `boards`). */
 export class DiskCache<T> {
-  private code: string | undefined;
-
   constructor(
     private readonly dir: string,
     private readonly folder: string,
@@ -56,10 +62,6 @@ export class DiskCache<T> {
     return join(this.dir, this.folder, `${createHash('sha1').update(key).digest('hex')}.json`);
   }
 
-  private fingerprint(): string {
-    this.code ??= codeFingerprint();
-    return this.code;
-  }
 
   /** The stored value and the extra files it watches, when none of the files it was stored with changed. */
   get(key: string): { value: T; watched: string[] } | undefined {
@@ -69,7 +71,7 @@ export class DiskCache<T> {
     } catch {
       return undefined;
     }
-    if (entry.key !== key || entry.code !== this.fingerprint() || !Array.isArray(entry.stamps) || !Array.isArray(entry.watched)) return undefined;
+    if (entry.key !== key || entry.code !== codeFingerprint() || !Array.isArray(entry.stamps) || !Array.isArray(entry.watched)) return undefined;
     for (const [file, previous] of entry.stamps) if (stamp(file) !== previous) return undefined;
     return { value: entry.value, watched: entry.watched };
   }
@@ -77,7 +79,7 @@ export class DiskCache<T> {
   /** `inputs` and `watched` are stamped; never fails the caller: a cache that cannot be written is only slower. */
   set(key: string, value: T, inputs: string[], watched: string[] = []): void {
     const stamps: Array<[string, string]> = [...new Set([...inputs, ...watched])].map((file) => [file, stamp(file)]);
-    const text = JSON.stringify({ code: this.fingerprint(), key, stamps, watched, value } satisfies Entry<T>);
+    const text = JSON.stringify({ code: codeFingerprint(), key, stamps, watched, value } satisfies Entry<T>);
     if (text.length > MAX_ENTRY_BYTES) return;
     const target = this.file(key);
     const temp = `${target}.${process.pid}.tmp`;
