@@ -5,8 +5,10 @@
 //    `node dist/bridge/cli/main.js context --fqbn arduino:avr:uno <sketch>`; when that CLI does not
 //    know Arduino sketches yet, this file run as a child with `--once` (provider only) stands in,
 //    and the output says so. Targets: cold STM32 < 50 ms, warm < 1 ms, Uno cold process < 300 ms.
+// 3. The UNO R4, Pico and a Nucleo from a cold process: without the on-disk caches, after a
+//    sketch edit (only the board stored) and with the context stored, as ratios to `node -e 0`.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,15 +122,29 @@ for (let run = 0; run < runs; run++) baseline32.push(spawnTimed(['-e', '0']).ela
 const base = median(baseline32);
 process.stdout.write(`\n32-bit boards (${runs} runs each; node -e 0 median ${ms(base)})\n`);
 const cacheDir = join(repo, '.tmp', 'bench-arduino', 'context-cache');
+// A copy of Blink that each "after a sketch edit" run changes, with a later mtime than the last.
+const editedSketch = join(repo, '.tmp', 'bench-arduino', 'EditedBlink');
+mkdirSync(editedSketch, { recursive: true });
+const blinkText = readFileSync(join(sketch, 'Blink.ino'), 'utf8');
+const editSketch = (run: number): void => {
+  const file = join(editedSketch, 'EditedBlink.ino');
+  writeFileSync(file, `${blinkText}\n// edit ${run}\n`);
+  utimesSync(file, new Date(), new Date(Date.now() + (run + 1) * 1000));
+};
 for (const fqbn of boards32) {
-  const timed = (env: Record<string, string>): number => {
-    const result = spawnTimed([cli, 'context', '--fqbn', fqbn, sketch], { ARDUINO_DIRECTORIES_DATA: dataDir32, ...env });
+  const timed = (env: Record<string, string>, folder = sketch): number => {
+    const result = spawnTimed([cli, 'context', '--fqbn', fqbn, folder], { ARDUINO_DIRECTORIES_DATA: dataDir32, ...env });
     if (result.status !== 0) throw new Error(`context ${fqbn} failed: ${result.stderr}`);
     return result.elapsed;
   };
-  // Without the on-disk context cache (every run parses the platform), then with it primed.
+  // Without the on-disk caches (every run parses the platform), then after a sketch edit (the
+  // stored context misses, the stored board does not), then with the context stored.
   const uncached = Array.from({ length: runs }, () => timed({ BOARDBRIDGE_NO_CACHE: '1' }));
   timed({ BOARDBRIDGE_CACHE_DIR: cacheDir });
+  const edited = Array.from({ length: runs }, (_, run) => {
+    editSketch(run);
+    return timed({ BOARDBRIDGE_CACHE_DIR: cacheDir }, editedSketch);
+  });
   const cached = Array.from({ length: runs }, () => timed({ BOARDBRIDGE_CACHE_DIR: cacheDir }));
   resolveFqbn(fqbn, installed32);
   const warm: number[] = [];
@@ -137,8 +153,10 @@ for (const fqbn of boards32) {
     resolveFqbn(fqbn, installed32);
     warm.push(performance.now() - start);
   }
-  process.stdout.write(`  ${fqbn}: cold process context median ${ms(median(uncached))} (${(median(uncached) / base).toFixed(2)}× node -e 0) without the context cache, ${ms(median(cached))} (${(median(cached) / base).toFixed(2)}×) with it; warm resolve median ${ms(median(warm))}\n`);
+  const ratio = (values: number[]): string => `${ms(median(values))} (${(median(values) / base).toFixed(2)}×)`;
+  process.stdout.write(`  ${fqbn}: cold process context median ${ratio(uncached)} without the on-disk caches, ${ratio(edited)} after a sketch edit (board stored), ${ratio(cached)} with the context stored; warm resolve median ${ms(median(warm))}\n`);
 }
+process.stdout.write(`  (× is the ratio to node -e 0; load average ${loadavg().map((value) => value.toFixed(1)).join(' ')} on ${cpus().length} cores while measuring)\n`);
 
 function spawnTimed(args: string[], env: Record<string, string> = {}): { elapsed: number; status: number | null; stdout: string; stderr: string } {
   const start = process.hrtime.bigint();

@@ -82,8 +82,8 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
     pins: pinMap.pins,
     buses: pinMap.buses,
     toolchain: {
-      name: board.platform.load().properties.get('name') ?? board.platform.id,
-      version: board.platform.load().properties.get('version') ?? board.platform.version,
+      name: board.platformName,
+      version: board.platformVersion,
       path: board.platformPath,
       options: board.options.map((option) => ({ name: option.optionLabel, value: option.valueLabel, ...(source(`menu.${option.option}.${option.value}`) ? { source: source(`menu.${option.option}.${option.value}`) } : {}) })),
       upload: {

@@ -1,25 +1,25 @@
-// Built contexts kept on disk between processes, so a `boardbridge context` (or a new chat) on an
-// unchanged sketch and platform does not parse a 2.9 MB boards.txt again. An entry holds the
-// stamp (mtime and size, or absence) of every file the context was built from, as ContextCache
-// does in memory, and the code's own fingerprint: a changed file or a rebuilt boardbridge misses.
+// Values kept on disk between processes: built contexts, so a `boardbridge context` (or a new
+// chat) on an unchanged sketch and platform does not parse a 2.9 MB boards.txt again, and
+// resolved boards, so an edited sketch does not either. An entry holds the stamp (mtime and size,
+// or absence) of every file the value was built from, as ContextCache does in memory, and the
+// code's own fingerprint: a changed file or a rebuilt boardbridge misses.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HardwareContext } from '../types.js';
 import { stamp } from './cache.js';
 
 const MAX_ENTRIES = 200;
 // Larger contexts are not worth a file of their own (a huge sketch folder's inputs).
 const MAX_ENTRY_BYTES = 4 * 1024 * 1024;
 
-interface Entry {
+interface Entry<T> {
   code: string;
   key: string;
   stamps: Array<[string, string]>;
   watched: string[];
-  context: HardwareContext;
+  value: T;
 }
 
 /** The cache folder: $BOARDBRIDGE_CACHE_DIR, else $XDG_CACHE_HOME/boardbridge, else ~/.cache/boardbridge. */
@@ -27,8 +27,16 @@ export function defaultCacheDir(home = homedir()): string {
   return process.env.BOARDBRIDGE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(home, '.cache'), 'boardbridge');
 }
 
-// The code that builds contexts: every module of this folder, the shared ones above it, and the data files it reads.
+let code: string | undefined;
+
+// The code that builds contexts: every module of this folder, the shared ones above it, and the
+// data files it reads. Taken once per process: contexts and boards share it.
 function codeFingerprint(): string {
+  code ??= takeCodeFingerprint();
+  return code;
+}
+
+function takeCodeFingerprint(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const hash = createHash('sha1');
   for (const dir of [here, join(here, 'core-tables'), join(here, '..'), join(here, '../../boards/data')]) {
@@ -43,37 +51,35 @@ function codeFingerprint(): string {
   return hash.digest('hex');
 }
 
-export class DiskContextCache {
-  private code: string | undefined;
-
-  constructor(private readonly dir: string) {}
+/** One kind of value under `<dir>/<folder>/` (`contexts`, `boards`). */
+export class DiskCache<T> {
+  constructor(
+    private readonly dir: string,
+    private readonly folder: string,
+  ) {}
 
   private file(key: string): string {
-    return join(this.dir, 'contexts', `${createHash('sha1').update(key).digest('hex')}.json`);
+    return join(this.dir, this.folder, `${createHash('sha1').update(key).digest('hex')}.json`);
   }
 
-  private fingerprint(): string {
-    this.code ??= codeFingerprint();
-    return this.code;
-  }
 
-  /** The stored context and the extra files it watches, when none of them changed. */
-  get(key: string): { context: HardwareContext; watched: string[] } | undefined {
-    let entry: Entry;
+  /** The stored value and the extra files it watches, when none of the files it was stored with changed. */
+  get(key: string): { value: T; watched: string[] } | undefined {
+    let entry: Entry<T>;
     try {
-      entry = JSON.parse(readFileSync(this.file(key), 'utf8')) as Entry;
+      entry = JSON.parse(readFileSync(this.file(key), 'utf8')) as Entry<T>;
     } catch {
       return undefined;
     }
-    if (entry.key !== key || entry.code !== this.fingerprint() || !Array.isArray(entry.stamps) || !Array.isArray(entry.watched)) return undefined;
+    if (entry.key !== key || entry.code !== codeFingerprint() || !Array.isArray(entry.stamps) || !Array.isArray(entry.watched)) return undefined;
     for (const [file, previous] of entry.stamps) if (stamp(file) !== previous) return undefined;
-    return { context: entry.context, watched: entry.watched };
+    return { value: entry.value, watched: entry.watched };
   }
 
-  /** Never fails the caller: a cache that cannot be written is only slower. */
-  set(key: string, context: HardwareContext, watched: string[]): void {
-    const stamps: Array<[string, string]> = [...new Set([...context.inputs, ...watched])].map((file) => [file, stamp(file)]);
-    const text = JSON.stringify({ code: this.fingerprint(), key, stamps, watched, context } satisfies Entry);
+  /** `inputs` and `watched` are stamped; never fails the caller: a cache that cannot be written is only slower. */
+  set(key: string, value: T, inputs: string[], watched: string[] = []): void {
+    const stamps: Array<[string, string]> = [...new Set([...inputs, ...watched])].map((file) => [file, stamp(file)]);
+    const text = JSON.stringify({ code: codeFingerprint(), key, stamps, watched, value } satisfies Entry<T>);
     if (text.length > MAX_ENTRY_BYTES) return;
     const target = this.file(key);
     const temp = `${target}.${process.pid}.tmp`;

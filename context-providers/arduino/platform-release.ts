@@ -1,7 +1,7 @@
 // One installed platform folder (`hardware/<vendor>/<arch>[/<version>]`): its boards, menus and
 // platform properties, read lazily on first use and shaped the way arduino-cli's loader does.
 import type { Finding } from '../types.js';
-import { loadPropertiesFile, loadWithLocal, Properties, type OsSuffix } from './properties.js';
+import { loadPropertiesFile, loadWithLocal, Properties, type FirstLevelGroups, type OsSuffix } from './properties.js';
 
 export interface BoardDefinition {
   id: string;
@@ -88,7 +88,7 @@ function readPlatform(dir: string, os?: OsSuffix): PlatformData {
     programmers.set(id, props);
   }
 
-  const grouped = boardsFile.properties.firstLevelOf();
+  const grouped = boardsFile.properties.firstLevelGroups();
   const menuLabels = grouped.get('menu') ?? new Properties();
   grouped.delete('menu');
   const networkTools = pluggableAware ? new Map<string, string>() : convertNetworkPatterns(properties);
@@ -228,7 +228,7 @@ function addNetworkUpload(id: string, props: Properties, networkTools: Map<strin
   props.set(`upload_port.${index}.board`, id);
 }
 
-function lazyBoards(raw: Map<string, Properties>, prepare: (id: string, props: Properties) => BoardDefinition): BoardTable {
+function lazyBoards(raw: FirstLevelGroups, prepare: (id: string, props: Properties) => BoardDefinition): BoardTable {
   const built = new Map<string, BoardDefinition>();
   const get = (id: string): BoardDefinition | undefined => {
     const props = raw.get(id);

@@ -8,7 +8,6 @@ import type { Finding } from '../types.js';
 import { PlatformRelease } from './platform-release.js';
 import { loadPropertiesFile, Properties, type OsSuffix } from './properties.js';
 import { compareVersions } from './version.js';
-import { readYamlFile, yamlMap, yamlString } from './yaml.js';
 import { arduinoDataDir, arduinoSketchbookDir, thisSystem } from '../../boards/system-paths.js';
 import { isDir } from './folders.js';
 import { readRegularFileSync } from '../regular-file.js';
@@ -87,7 +86,7 @@ export async function discoverPlatforms(options: DiscoverOptions = {}): Promise<
     inputs: [],
     warnings: [],
   };
-  const configured = readCliConfig(home, result);
+  const configured = await readCliConfig(home, result);
   const dataDirs = options.dataDirs ?? [configured.data || arduinoDataDir(thisSystem(home))];
   const sketchbooks = options.sketchbookDirs ?? [configured.user || arduinoSketchbookDir(thisSystem(home))];
   result.sketchbookDirs = sketchbooks.map((dir) => resolve(dir));
@@ -107,11 +106,13 @@ export async function discoverPlatforms(options: DiscoverOptions = {}): Promise<
   return result;
 }
 
-function readCliConfig(home: string, result: InstalledPlatforms): { data?: string; user?: string } {
+async function readCliConfig(home: string, result: InstalledPlatforms): Promise<{ data?: string; user?: string }> {
   const fromEnv = { data: process.env.ARDUINO_DIRECTORIES_DATA, user: process.env.ARDUINO_DIRECTORIES_USER };
   for (const file of cliConfigFiles(home)) {
     if (!existsSync(file)) continue;
     result.inputs.push(file);
+    // The yaml package takes longer to load than most contexts take to build: only when there is a file.
+    const { readYamlFile, yamlMap, yamlString } = await import('./yaml.js');
     const parsed = readYamlFile(file);
     result.warnings.push(...parsed.warnings);
     const section = yamlMap(yamlMap(parsed.value).directories);

@@ -21,6 +21,15 @@ export const EXPANSION_ROUNDS = 10;
  */
 export const MAX_EXPANDED_LENGTH = 1 << 20;
 
+/** Groups of keys by their first segment, in order of first appearance (Properties.firstLevelGroups). */
+export interface FirstLevelGroups {
+  readonly size: number;
+  has(head: string): boolean;
+  get(head: string): Properties | undefined;
+  keys(): IterableIterator<string>;
+  delete(head: string): boolean;
+}
+
 /**
  * An ordered key/value map that remembers where each key was last set. Setting an existing key
  * moves it to the end, as arduino-cli does: the order decides board order and menu defaults.
@@ -115,16 +124,46 @@ export class Properties {
 
   /** Groups dotted keys by their first segment in one pass (`FirstLevelOf`); undotted keys are skipped. */
   firstLevelOf(): Map<string, Properties> {
-    const groups = new Map<string, Properties>();
-    for (const [key, value] of this.values) {
+    const groups = this.firstLevelGroups();
+    return new Map([...groups.keys()].map((head) => [head, groups.get(head)!]));
+  }
+
+  /**
+   * The groups of firstLevelOf, each made the first time it is asked for: pico's boards.txt has
+   * 44,000 keys in 152 boards and a context needs one. This map must not change while they are used.
+   */
+  firstLevelGroups(): FirstLevelGroups {
+    const keysOf = new Map<string, string[]>();
+    for (const key of this.values.keys()) {
       const dot = key.indexOf('.');
       if (dot < 0) continue;
       const head = key.slice(0, dot);
-      let group = groups.get(head);
-      if (!group) groups.set(head, (group = new Properties()));
-      group.append(key.slice(dot + 1), value, this.origins.get(key));
+      const keys = keysOf.get(head);
+      if (keys) keys.push(key);
+      else keysOf.set(head, [key]);
     }
-    return groups;
+    const made = new Map<string, Properties>();
+    const get = (head: string): Properties | undefined => {
+      let group = made.get(head);
+      if (group) return group;
+      const keys = keysOf.get(head);
+      if (!keys) return undefined;
+      made.set(head, (group = new Properties()));
+      for (const key of keys) group.append(key.slice(head.length + 1), this.values.get(key)!, this.origins.get(key));
+      return group;
+    };
+    return {
+      get size() {
+        return keysOf.size;
+      },
+      has: (head) => keysOf.has(head),
+      get,
+      keys: () => keysOf.keys(),
+      delete: (head) => {
+        made.delete(head);
+        return keysOf.delete(head);
+      },
+    };
   }
 
   /** Replaces `{key}` with this map's values, recursively, for at most EXPANSION_ROUNDS rounds. */

@@ -6,7 +6,8 @@ import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection, SourceRef } from '../types.js';
 import { ContextCache } from './cache.js';
-import { defaultCacheDir, DiskContextCache } from './disk-cache.js';
+import { BoardCache } from './board-cache.js';
+import { defaultCacheDir, DiskCache } from './disk-cache.js';
 import type { DiscoverOptions, InstalledPlatforms } from './platforms.js';
 import { renderArduinoContext } from './render.js';
 import type { BuildSize } from './sketch-check.js';
@@ -16,7 +17,7 @@ import type { SketchProject } from './sketch.js';
 export interface ArduinoProviderOptions extends DiscoverOptions {
   /** Flash/RAM of the sketch's last build, when the caller knows it (e.g. from compile --json). */
   buildSize?(sketchDir: string): BuildSize | undefined;
-  /** Keep built contexts in this folder between processes (DiskContextCache); default: none. */
+  /** Keep built contexts and resolved boards in this folder between processes (DiskCache, BoardCache); default: none. */
   cacheDir?: string;
 }
 
@@ -65,11 +66,21 @@ function noBoardMessage(dir: string, installed: InstalledPlatforms, sketch: Sket
   ].join('\n');
 }
 
+/** What else decides a context beyond the sketch and selection: where platforms are looked for. */
+export function cacheEnvironment(options: DiscoverOptions): string {
+  return JSON.stringify([options.dataDirs, options.sketchbookDirs, options.includeDebian, options.hardwareDirs, options.builtinLibraryDirs, options.home, options.os, process.env.ARDUINO_DIRECTORIES_DATA, process.env.ARDUINO_DIRECTORIES_USER, process.env.HOME]);
+}
+
+/** The BoardCache key of a board: the FQBN as given, under one environment. */
+export function boardCacheKey(options: DiscoverOptions, fqbn: string): string {
+  return `${cacheEnvironment(options)}\0${fqbn}`;
+}
+
 export function createArduinoProvider(options: ArduinoProviderOptions = {}): ContextProvider {
   const cache = new ContextCache();
-  const disk = options.cacheDir ? new DiskContextCache(options.cacheDir) : undefined;
-  // What else decides a context beyond the sketch and selection: where platforms are looked for.
-  const environment = JSON.stringify([options.dataDirs, options.sketchbookDirs, options.includeDebian, options.hardwareDirs, options.builtinLibraryDirs, options.home, options.os, process.env.ARDUINO_DIRECTORIES_DATA, process.env.ARDUINO_DIRECTORIES_USER, process.env.HOME]);
+  const disk = options.cacheDir ? new DiskCache<HardwareContext>(options.cacheDir, 'contexts') : undefined;
+  const boards = options.cacheDir ? new BoardCache(options.cacheDir) : undefined;
+  const environment = cacheEnvironment(options);
 
   async function detect(root: string): Promise<DetectedProject | undefined> {
     let dir = root;
@@ -91,8 +102,8 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
     const diskKey = disk && !options.buildSize && !ide?.lastCompile ? `${environment}\0${key}` : undefined;
     const stored = diskKey ? disk!.get(diskKey) : undefined;
     if (stored) {
-      cache.set(key, stored.context, stored.watched);
-      return stored.context;
+      cache.set(key, stored.value, stored.watched);
+      return stored.value;
     }
     // What builds a context loads only when it must be built: a stored one needs none of it.
     const [{ buildBoardContext, libraryFolders }, { addLastCompile, applyIdeProperties, ideBuildProperties, lastCompileSize }, { discoverPlatforms }, { ResolveError, resolveFqbn }, { readSketch }] = await Promise.all([
@@ -102,7 +113,7 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
       import('./resolve.js'),
       import('./sketch.js'),
     ]);
-    const sketch = readSketch(project.root);
+    const sketch = await readSketch(project.root);
 
     // The IDE's own data folder and sketchbook are where its platforms and libraries are.
     const installed = await discoverPlatforms({
@@ -112,9 +123,13 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
     });
     const choice = chooseBoard(selection, sketch);
     if (!choice) throw new ArduinoBoardError(noBoardMessage(project.root, installed, sketch), sketch?.yaml?.profiles.flatMap((profile) => (profile.fqbn ? [profile.fqbn] : [])) ?? []);
-    let board;
+    const boardKey = boardCacheKey(options, choice.fqbn);
+    let board = boards?.get(boardKey, installed);
     try {
-      board = resolveFqbn(choice.fqbn, installed);
+      if (!board) {
+        board = resolveFqbn(choice.fqbn, installed);
+        boards?.set(boardKey, board, installed);
+      }
     } catch (error) {
       if (error instanceof ResolveError) {
         const from = choice.source ? ` (from ${choice.source.file})` : '';
@@ -136,7 +151,7 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
     // A boards.local.txt or a new library folder appearing must rebuild too.
     const watched = [...board.platform.files(), ...libraryFolders(board, installed).map((folder) => folder.dir), project.root];
     cache.set(key, context, watched);
-    if (diskKey) disk!.set(diskKey, context, watched);
+    if (diskKey) disk!.set(diskKey, context, context.inputs, watched);
     return context;
   }
 

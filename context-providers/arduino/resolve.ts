@@ -43,6 +43,9 @@ export interface ResolvedBoard {
   /** Absent when the board names no variant. */
   variantPath?: string;
   platform: PlatformRelease;
+  /** platform.txt's `name` and `version` (else the platform id and its folder's version). */
+  platformName: string;
+  platformVersion: string;
   /** The board's own definition (menus, labels) for listing choices. */
   board: BoardDefinition;
   /** Problems reading the platform files; never fatal. */
@@ -125,9 +128,7 @@ export function resolveFqbn(fqbnText: string, installed: InstalledPlatforms): Re
 
   const { values: properties, origins: sources } = build.release();
   const variantPath = variant ? join(variantPlatform.dir, 'variants', variant) : undefined;
-  const expand = (text: string, extra: Record<string, string> = {}): string =>
-    expandReferences(text, (key) => extra[key] ?? properties.get(key));
-  return {
+  return withExpansion({
     fqbn: normalisedFqbn(fqbn, board),
     requestedFqbn: formatFqbn(fqbn),
     vendor: platform.vendor,
@@ -142,18 +143,32 @@ export function resolveFqbn(fqbnText: string, installed: InstalledPlatforms): Re
     corePath: join(corePlatform.dir, 'cores', core),
     variantPath,
     platform,
+    platformName: data.properties.get('name') ?? platform.id,
+    platformVersion: data.properties.get('version') ?? platform.version,
     board,
     warnings: [...data.warnings],
+  });
+}
+
+/**
+ * Adds the expansion functions over the board's own properties map. The object is completed in
+ * place, so a stored board's lazy `board` getter (board-cache.ts) is not read here.
+ */
+export function withExpansion(fields: Omit<ResolvedBoard, 'expand' | 'expanded' | 'expandForTool'>): ResolvedBoard {
+  const { properties } = fields;
+  const expand = (text: string, extra: Record<string, string> = {}): string =>
+    expandReferences(text, (key) => extra[key] ?? properties.get(key));
+  return Object.assign(fields, {
     expand,
-    expanded: (key) => {
+    expanded: (key: string) => {
       const value = properties.get(key);
       return value === undefined ? undefined : expand(value);
     },
-    expandForTool: (tool, text, extra = {}) => {
+    expandForTool: (tool: string, text: string, extra: Record<string, string> = {}) => {
       const prefix = `tools.${tool}.`;
       return expandReferences(text, (key) => extra[key] ?? properties.get(prefix + key) ?? properties.get(key));
     },
-  };
+  });
 }
 
 const layerCache = new WeakMap<BoardDefinition, Map<string, Properties>>();

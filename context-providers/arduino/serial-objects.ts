@@ -4,13 +4,13 @@
 // (Renesas, mbed), `extern HardwareSerial Serial2;` (ESP32). A name the headers mention only in a
 // branch that is false here is uncertain: the condition may depend on a header not read.
 import { existsSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import type { Finding, Knowledge } from '../types.js';
 import { tokenize } from './c-tokens.js';
 import { preprocess } from './preprocessor.js';
 import type { ResolvedBoard } from './resolve.js';
-import type { VariantHeader } from './variant-header.js';
 import { readRegularFileSync } from '../regular-file.js';
+import { isInside, type VariantHeader } from './variant-header.js';
 
 export interface SerialObjects {
   /** Objects that exist for this board. */
@@ -23,11 +23,6 @@ export interface SerialObjects {
 }
 
 const SERIAL_NAME = /^Serial(\d+|USB)?$/;
-
-function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep);
-}
 
 function fromPortMacros(variant: VariantHeader): Set<string> {
   const ports = new Set<string>(['Serial']);

@@ -3,7 +3,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../types.js';
-import { readYamlFile, yamlMap, yamlString } from './yaml.js';
 import { isDir } from './folders.js';
 import { sketchMainFile } from './sketch-main.js';
 
@@ -39,7 +38,7 @@ const SOURCE = /\.(ino|pde|c|cpp|cc|cxx|S|h|hh|hpp|tpp|ipp)$/;
 /** The main sketch file when `dir` is a sketch folder, else undefined. */
 export { sketchMainFile };
 
-export function readSketch(dir: string): SketchProject | undefined {
+export async function readSketch(dir: string): Promise<SketchProject | undefined> {
   const main = sketchMainFile(dir);
   if (!main) return undefined;
   const files = [main, ...listSources(dir, false).filter((file) => file !== main)];
@@ -47,11 +46,13 @@ export function readSketch(dir: string): SketchProject | undefined {
   if (isDir(src)) files.push(...listSources(src, true));
   const project: SketchProject = { dir, main, files, warnings: [] };
   const yamlFile = ['sketch.yaml', 'sketch.yml'].map((name) => join(dir, name)).find((file) => existsSync(file));
-  if (yamlFile) project.yaml = readSketchYaml(yamlFile, project.warnings);
+  if (yamlFile) project.yaml = await readSketchYaml(yamlFile, project.warnings);
   return project;
 }
 
-function readSketchYaml(file: string, warnings: Finding[]): NonNullable<SketchProject['yaml']> {
+async function readSketchYaml(file: string, warnings: Finding[]): Promise<NonNullable<SketchProject['yaml']>> {
+  // The yaml package takes longer to load than most contexts take to build: only when there is a file.
+  const { readYamlFile, yamlMap, yamlString } = await import('./yaml.js');
   const parsed = readYamlFile(file);
   warnings.push(...parsed.warnings);
   const root = yamlMap(parsed.value);

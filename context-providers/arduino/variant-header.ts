@@ -126,9 +126,29 @@ export function readVariantHeader(board: ResolvedBoard): VariantHeader {
   };
 }
 
+/** True when `path` is below `dir` (and is not `dir`). */
 export function isInside(path: string, dir: string): boolean {
+  // The preprocessor asks this for every #include it meets; path.relative resolves both paths
+  // each time, so clean absolute POSIX paths (what join gives) are compared as text.
+  if (isCleanAbsolute(path) && isCleanAbsolute(dir)) {
+    const head = dir === '/' ? dir : `${dir}/`;
+    return path.length > head.length && path.startsWith(head) && !path.startsWith('..', head.length);
+  }
   const rel = relative(dir, path);
   return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep);
+}
+
+function isCleanAbsolute(path: string): boolean {
+  return (
+    sep === '/' &&
+    path.startsWith('/') &&
+    (path === '/' || !path.endsWith('/')) &&
+    !path.includes('//') &&
+    !path.includes('/./') &&
+    !path.includes('/../') &&
+    !path.endsWith('/.') &&
+    !path.endsWith('/..')
+  );
 }
 
 const DECLARATION_WORDS = new Set(['static', 'const', 'constexpr', 'extern', 'volatile', 'unsigned', 'signed', 'uint8_t', 'int8_t', 'uint16_t', 'int16_t', 'uint32_t', 'int32_t', 'int', 'long', 'short', 'char', 'byte', 'pin_size_t', 'PinName']);

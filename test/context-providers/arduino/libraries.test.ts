@@ -52,13 +52,13 @@ describe("a sketch's includes resolve in arduino-cli's priority order", () => {
     ]).libraries;
   });
 
-  const resolveSketch = () => {
-    const sketch = readSketch(join(OWN_FIXTURES, 'sketches/Libraries'))!;
+  const resolveSketch = async () => {
+    const sketch = (await readSketch(join(OWN_FIXTURES, 'sketches/Libraries')))!;
     return resolveIncludes(sketch.files, uno, libraries);
   };
 
-  test('sketch-local, user, platform and toolchain headers each resolve to where the build finds them', () => {
-    const byInclude = new Map(resolveSketch().libraries.map((ref) => [ref.include, ref]));
+  test('sketch-local, user, platform and toolchain headers each resolve to where the build finds them', async () => {
+    const byInclude = new Map((await resolveSketch()).libraries.map((ref) => [ref.include, ref]));
     expect(byInclude.get('local.h')?.location).toBe('sketch');
     expect(byInclude.get('Servo.h')).toMatchObject({ name: 'Servo', location: 'user', version: '1.1.8' });
     expect(byInclude.get('FlatLib.h')).toMatchObject({ name: 'FlatLib', location: 'user' });
@@ -68,13 +68,13 @@ describe("a sketch's includes resolve in arduino-cli's priority order", () => {
     expect(byInclude.has('CommentedOut.h')).toBe(false);
   });
 
-  test("the platform's avr-specific Wire outranks a user Wire that claims every architecture", () => {
-    const wire = resolveSketch().libraries.find((ref) => ref.include === 'Wire.h');
+  test("the platform's avr-specific Wire outranks a user Wire that claims every architecture", async () => {
+    const wire = (await resolveSketch()).libraries.find((ref) => ref.include === 'Wire.h');
     expect(wire).toMatchObject({ location: 'platform', version: '1.0' });
   });
 
-  test('an unknown header, an incompatible library and unmet depends become findings with file:line', () => {
-    const { findings } = resolveSketch();
+  test('an unknown header, an incompatible library and unmet depends become findings with file:line', async () => {
+    const { findings } = await resolveSketch();
     const ino = join(OWN_FIXTURES, 'sketches/Libraries/Libraries.ino');
     expect(findings.find((finding) => finding.code === 'include-unresolved')).toMatchObject({ severity: 'error', file: ino, line: 6 });
     expect(findings.find((finding) => finding.code === 'library-incompatible')).toMatchObject({ file: ino, line: 3 });

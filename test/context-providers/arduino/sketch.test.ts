@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import { readSketch } from '../../../context-providers/arduino/sketch.js';
 import { FIXTURES, OWN_FIXTURES, TMP } from './paths.js';
 
-test("arduino-cli's sketch.yaml profiles are read with fqbn, programmer, platforms and libraries", () => {
+test("arduino-cli's sketch.yaml profiles are read with fqbn, programmer, platforms and libraries", async () => {
   const dir = join(TMP, 'ProfileRead');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'src/util'), { recursive: true });
@@ -13,7 +13,7 @@ test("arduino-cli's sketch.yaml profiles are read with fqbn, programmer, platfor
   writeFileSync(join(dir, 'src/util/deep.h'), '');
   writeFileSync(join(dir, 'notes.txt'), '');
   cpSync(join(FIXTURES, 'sketch_with_profile/sketch.yaml'), join(dir, 'sketch.yaml'));
-  const sketch = readSketch(dir)!;
+  const sketch = (await readSketch(dir))!;
   expect(sketch.files).toEqual([join(dir, 'ProfileRead.ino'), join(dir, 'helper.cpp'), join(dir, 'src/util/deep.h')]);
   expect(sketch.warnings).toEqual([]);
   expect(sketch.yaml?.profiles).toEqual([
@@ -23,8 +23,8 @@ test("arduino-cli's sketch.yaml profiles are read with fqbn, programmer, platfor
   ]);
 });
 
-test('default_fqbn and default_port are read from sketch.yaml, and a folder without <name>.ino is no sketch', () => {
-  const sketch = readSketch(join(OWN_FIXTURES, 'sketches/WithYaml'))!;
+test('default_fqbn and default_port are read from sketch.yaml, and a folder without <name>.ino is no sketch', async () => {
+  const sketch = (await readSketch(join(OWN_FIXTURES, 'sketches/WithYaml')))!;
   expect(sketch.yaml).toMatchObject({ defaultFqbn: 'arduino:avr:nano:cpu=atmega328old', defaultFqbnLine: 2, defaultPort: '/dev/ttyUSB0', defaultProfile: 'uno' });
-  expect(readSketch(join(OWN_FIXTURES, 'sketches'))).toBeUndefined();
+  expect(await readSketch(join(OWN_FIXTURES, 'sketches'))).toBeUndefined();
 });

@@ -32,13 +32,13 @@ test('a syntax error is a warning naming file:line, and what parses before it is
   expect(parsed.value).toMatchObject({ default_fqbn: 'arduino:avr:uno' });
 });
 
-test('a sketch.yaml profile written with flow sequences gives its libraries and the fqbn line, for the context and for compile/upload defaults', () => {
+test('a sketch.yaml profile written with flow sequences gives its libraries and the fqbn line, for the context and for compile/upload defaults', async () => {
   const dir = join(TMP, 'FlowYaml');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'FlowYaml.ino'), 'void setup() {}\nvoid loop() {}\n');
   writeFileSync(join(dir, 'sketch.yaml'), "profiles:\n  uno:\n    fqbn: arduino:avr:uno\n    platforms: [{platform: arduino:avr (1.8.6)}]\n    libraries: [Servo (1.2.2)]\ndefault_profile: uno\ndefault_fqbn: 'arduino:avr:nano'\ndefault_port: /dev/ttyACM0 # the Nano\n");
-  const sketch = readSketch(dir)!;
+  const sketch = (await readSketch(dir))!;
   expect(sketch.warnings).toEqual([]);
   expect(sketch.yaml).toMatchObject({ defaultFqbn: 'arduino:avr:nano', defaultFqbnLine: 7, defaultPort: '/dev/ttyACM0', defaultProfile: 'uno' });
   expect(sketch.yaml?.profiles).toEqual([{ name: 'uno', fqbn: 'arduino:avr:uno', fqbnLine: 3, programmer: undefined, platforms: ['arduino:avr (1.8.6)'], libraries: ['Servo (1.2.2)'] }]);

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { chipSource, esp32Chip, ESP32_CHIPS_FILE, knownEsp32Chips } from '../../../../context-providers/arduino/core-tables/esp32-chips.js';
+import { chipFileProblem, chipSource, esp32Chip, ESP32_CHIPS_FILE, knownEsp32Chips } from '../../../../context-providers/arduino/core-tables/esp32-chips.js';
 import { FIXTURES } from '../paths.js';
 
 const SDK = join(FIXTURES, 'data_dir_32bit/packages/cm/hardware/esp32/1.7.5/tools/sdk/include');
@@ -55,5 +55,22 @@ describe('esp32-chips.json', () => {
     expect(header('driver/driver/uart.h')).toMatch(/UART_NUM_2 = 0x2,[^\n]*\n\s*UART_NUM_MAX,/);
     expect(chip.uarts.value).toBe(3);
     expect(header('soc/soc/gpio_pins.h')).toMatch(new RegExp(`#define GPIO_PIN_COUNT\\s+${chip.gpioCount.value}\\b`));
+  });
+
+  test('a changed data file is refused at its first wrong figure, by path', () => {
+    const data = () => JSON.parse(readFileSync(ESP32_CHIPS_FILE, 'utf8'));
+    expect(chipFileProblem(data())).toBeUndefined();
+    const zeroUarts = data();
+    zeroUarts.chips.esp32c3.uarts.value = 0;
+    expect(chipFileProblem(zeroUarts)).toBe('chips.esp32c3.uarts.value: expected an integer from 1');
+    const extraKey = data();
+    extraKey.chips.esp32.adc[0].note = 'x';
+    expect(chipFileProblem(extraKey)).toBe('chips.esp32.adc.0.note: not a known key');
+    const noSource = data();
+    delete noSource.chips.esp32s3.strapping.source;
+    expect(chipFileProblem(noSource)).toBe('chips.esp32s3.strapping.source: missing');
+    const optionalLeftOut = data();
+    delete optionalLeftOut.chips.esp32.psram;
+    expect(chipFileProblem(optionalLeftOut)).toBeUndefined();
   });
 });
