@@ -4,20 +4,8 @@
 import readline from 'node:readline';
 import type { Command } from 'commander';
 import type { DeviceConsent } from '../mcp/hardware-tool.js';
+import { BOARD_COMMANDS } from './board-commands.js';
 import { EXIT } from './errors.js';
-
-const BOARD_COMMANDS: Array<[string, string]> = [
-  ['compile', 'compile a sketch: boardbridge compile [sketch] [--fqbn F]'],
-  ['upload', 'compile and upload: boardbridge upload [sketch] [--port P] [--fqbn F]'],
-  ['monitor', 'serial monitor: boardbridge monitor --port P [--baud B] [--for 5s] [--until REGEX] [--timestamps]'],
-  ['ports', 'list serial ports and the boards they identify as'],
-  ['simulate', 'run the sketch on a simulated board (avr8js): boardbridge simulate [sketch] [--fqbn F] [--for 5s] [--pin A0=512] [--vcd out.vcd] [--json]'],
-  ['build', 'build an MPLAB project: boardbridge build [project.X | VS Code project folder] [--conf C] [--production]'],
-  ['program', 'program the device of an MPLAB project with ipecmd'],
-  ['run-script', 'run a MicroPython script on a camera: boardbridge run-script FILE --port P'],
-  ['stop-script', 'stop the running script: boardbridge stop-script --port P'],
-  ['camera-info', 'firmware, arch and sensor of a camera: boardbridge camera-info --port P'],
-];
 
 export function registerBoardCommands(program: Command): void {
   for (const [name, description] of BOARD_COMMANDS) {

@@ -1,17 +1,26 @@
 #!/usr/bin/env node
 // The boardbridge command line: faces for people and scripts over the bridge core.
 import { Command } from 'commander';
-import { registerAcp } from './acp.js';
-import { registerAgents } from './agents.js';
-import { registerBoardCommands } from './board.js';
-import { registerChat } from './chat.js';
-import { registerContext } from './context.js';
+import { BOARD_COMMANDS } from './board-commands.js';
 import { printError } from './errors.js';
-import { registerRun } from './run.js';
-import { registerMcp } from './mcp.js';
-import { registerServe } from './serve.js';
-import { registerSetup } from './setup.js';
-import { registerUndo } from './undo.js';
+
+type Register = (program: Command) => void;
+
+// Each command's module, in the order `--help` lists them. Only the module of the command named
+// is loaded (loading them all is most of a cached `boardbridge context`'s time); help, no
+// command or an unknown one loads them all, so commander can list them or suggest the nearest.
+const MODULES: ReadonlyArray<readonly [names: readonly string[], load: () => Promise<Register>]> = [
+  [['chat'], async () => (await import('./chat.js')).registerChat],
+  [['run'], async () => (await import('./run.js')).registerRun],
+  [['context'], async () => (await import('./context.js')).registerContext],
+  [['agents', 'doctor'], async () => (await import('./agents.js')).registerAgents],
+  [['undo'], async () => (await import('./undo.js')).registerUndo],
+  [['mcp'], async () => (await import('./mcp.js')).registerMcp],
+  [['serve'], async () => (await import('./serve.js')).registerServe],
+  [BOARD_COMMANDS.map(([name]) => name), async () => (await import('./board.js')).registerBoardCommands],
+  [['acp'], async () => (await import('./acp.js')).registerAcp],
+  [['setup'], async () => (await import('./setup.js')).registerSetup],
+];
 
 const program = new Command()
   .name('boardbridge')
@@ -19,18 +28,16 @@ const program = new Command()
   .version('0.1.0')
   .showHelpAfterError();
 
-registerChat(program);
-registerRun(program);
-registerContext(program);
-registerAgents(program);
-registerUndo(program);
-registerMcp(program);
-registerServe(program);
-registerBoardCommands(program);
-registerAcp(program);
-registerSetup(program);
+async function main(): Promise<void> {
+  const named = process.argv[2];
+  const chosen = MODULES.filter(([names]) => names.includes(named));
+  const loading = named === '--version' || named === '-V' ? [] : chosen.length > 0 ? chosen : MODULES;
+  const registers = await Promise.all(loading.map(([, load]) => load()));
+  for (const register of registers) register(program);
+  await program.parseAsync(process.argv);
+}
 
-program.parseAsync(process.argv).catch((error: unknown) => {
+main().catch((error: unknown) => {
   printError(error);
   process.exitCode = 1;
 });
