@@ -43,7 +43,6 @@ export class BoardCache {
     const { discovery: _, platformId: __, properties, sources, ...fields } = stored;
     const board = withExpansion({
       ...fields,
-      warnings: stored.warnings,
       properties: new Map(properties),
       sources: new Map(sources),
       platform,

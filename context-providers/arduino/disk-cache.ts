@@ -62,7 +62,6 @@ export class DiskCache<T> {
     return join(this.dir, this.folder, `${createHash('sha1').update(key).digest('hex')}.json`);
   }
 
-
   /** The stored value and the extra files it watches, when none of the files it was stored with changed. */
   get(key: string): { value: T; watched: string[] } | undefined {
     let entry: Entry<T>;

@@ -67,7 +67,7 @@ function noBoardMessage(dir: string, installed: InstalledPlatforms, sketch: Sket
 }
 
 /** What else decides a context beyond the sketch and selection: where platforms are looked for. */
-export function cacheEnvironment(options: DiscoverOptions): string {
+function cacheEnvironment(options: DiscoverOptions): string {
   return JSON.stringify([options.dataDirs, options.sketchbookDirs, options.includeDebian, options.hardwareDirs, options.builtinLibraryDirs, options.home, options.os, process.env.ARDUINO_DIRECTORIES_DATA, process.env.ARDUINO_DIRECTORIES_USER, process.env.HOME]);
 }
 
