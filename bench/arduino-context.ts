@@ -14,10 +14,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { discoverPlatforms } from '../context-providers/arduino/platforms.js';
 import { resolveFqbn } from '../context-providers/arduino/resolve.js';
+import { fixture } from '../test/support/fixtures.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = join(repo, 'dist', 'bridge', 'cli', 'main.js');
-const stm32 = resolve(repo, '../shared/fixtures/arduino/stm32duino');
+const stm32 = fixture('arduino', 'stm32duino');
 const sketch = join(repo, 'test', 'fixtures', 'arduino', 'sketches', 'Blink');
 const runs = Number(process.env.BENCH_RUNS ?? 7);
 
@@ -114,7 +115,7 @@ process.stdout.write(`  (load average ${loadavg().map((value) => value.toFixed(1
 // 3. 32-bit boards from the real platforms: a cold process printing the context (against
 //    `node -e 0` measured in the same run; target ≤ 2×), and warm resolution of the board
 //    (target ≤ 1 ms), for the UNO R4, the Pico (a 2.9 MB boards.txt) and a Nucleo.
-const dataDir32 = resolve(repo, '../shared/fixtures/arduino/data_dir_32bit');
+const dataDir32 = fixture('arduino', 'data_dir_32bit');
 const boards32 = ['arduino:renesas_uno:minima', 'rp2040:rp2040:rpipico', 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE'];
 const installed32 = await discoverPlatforms({ dataDirs: [dataDir32], sketchbookDirs: [], includeDebian: false, home: join(repo, '.tmp', 'bench-arduino') });
 const baseline32: number[] = [];

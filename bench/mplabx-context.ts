@@ -9,10 +9,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixture } from '../test/support/fixtures.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = join(repo, 'dist', 'bridge', 'cli', 'main.js');
-const shared = resolve(repo, '../shared/fixtures/mplabx');
+const shared = fixture('mplabx');
 const own = join(repo, 'test', 'fixtures', 'mplabx');
 const runs = Number(process.env.BENCH_RUNS ?? 7);
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fixture } from '../support/fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { diagnosticToFinding, parseGccDiagnostics } from '../../boards/toolchains/gcc-diagnostics.js';
 
-// The golden pairs from arduino-cli (../shared/fixtures/SOURCES.md), beside the checkout.
-const GOLDEN = fileURLToPath(new URL('../../../shared/fixtures/arduino/compiler_outputs', import.meta.url));
+// The golden pairs from arduino-cli (the fixtures' SOURCES.md).
+const GOLDEN = fixture('arduino', 'compiler_outputs');
 const golden = (name: string) => ({
   output: readFileSync(`${GOLDEN}/${name}`, 'utf8'),
   expected: JSON.parse(readFileSync(`${GOLDEN}/${name}.json`, 'utf8')) as unknown,

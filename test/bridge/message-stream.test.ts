@@ -121,12 +121,24 @@ describe('messageStream', () => {
 
   it('reads nothing more once the SDK closed the connection (no "Controller is already closed" crash)', async () => {
     const stdout = new PassThrough();
-    const connection = client({ name: 't' }).onNotification(methods.client.session.update, () => undefined).connect(messageStream(stdout, new PassThrough()));
-    connection.close();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    stdout.write('{"jsonrpc":"2.0","method":"session/update","params":{}}\n');
-    stdout.end('{"jsonrpc":"2.0","method":"x"}\n');
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    const updates: unknown[] = [];
+    const crashes: unknown[] = [];
+    const crashed = (error: unknown) => void crashes.push(error);
+    process.on('uncaughtException', crashed);
+    process.on('unhandledRejection', crashed);
+    try {
+      const connection = client({ name: 't' }).onNotification(methods.client.session.update, (n) => void updates.push(n)).connect(messageStream(stdout, new PassThrough()));
+      connection.close();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      stdout.write('{"jsonrpc":"2.0","method":"session/update","params":{}}\n');
+      stdout.end('{"jsonrpc":"2.0","method":"x"}\n');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      process.off('uncaughtException', crashed);
+      process.off('unhandledRejection', crashed);
+    }
+    expect(crashes).toEqual([]);
+    expect(updates).toEqual([]);
   });
 
   it('counts as open only requests the SDK answers under their own id, so malformed ones cannot stop the reading', async () => {

@@ -2,9 +2,10 @@
 // ../shared/fixtures/arduino/data_dir_32bit. Beyond the golden file, every PWM, analog, DAC and
 // interrupt fact of every pin is checked against the table line it cites: the line must exist
 // and name the pin's peripheral or port (so a golden file written from a wrong reading fails).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { expectGolden } from '../../support/golden.js';
 import { arduinoContextSchema } from '../../../context-providers/arduino/context-schema.js';
 import { createArduinoProvider } from '../../../context-providers/arduino/provider.js';
 import { renderArduinoContext } from '../../../context-providers/arduino/render.js';
@@ -86,11 +87,7 @@ describe('golden contexts of 32-bit boards', () => {
     expect(unchecked).toEqual([]);
     const file = join(GOLDEN, `${name}.json`);
     const actual = portable(context);
-    if (process.env.UPDATE_GOLDENS === '1') {
-      mkdirSync(GOLDEN, { recursive: true });
-      writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
-    }
-    expect(actual).toEqual(JSON.parse(readFileSync(file, 'utf8')));
+    expectGolden(file, actual);
     console.log(`${fqbn}: ${context.pins.length} pins, ${checked} pin facts checked against their cited lines`);
   });
 

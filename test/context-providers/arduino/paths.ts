@@ -2,9 +2,10 @@
 // Debian packages the CI image installs (docs/hardware-rig.md).
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
+import { fixture } from '../../support/fixtures.js';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-export const FIXTURES = resolve(REPO_ROOT, '../shared/fixtures/arduino');
+export const FIXTURES = fixture('arduino');
 export const OWN_FIXTURES = resolve(REPO_ROOT, 'test/fixtures/arduino');
 export const DATA_DIR = resolve(FIXTURES, 'data_dir');
 export const USER_HARDWARE = resolve(FIXTURES, 'user_hardware');

@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { expectGolden as expectGoldenFile } from '../../support/golden.js';
 import { arduinoContextSchema } from '../../../context-providers/arduino/context-schema.js';
 import { ArduinoBoardError, createArduinoProvider } from '../../../context-providers/arduino/provider.js';
 import type { HardwareContext } from '../../../context-providers/types.js';
@@ -20,11 +21,7 @@ function expectGolden(name: string, context: HardwareContext): void {
   const file = join(GOLDEN, `${name}.json`);
   arduinoContextSchema.parse(context);
   const actual = portable(context);
-  if (process.env.UPDATE_GOLDENS === '1') {
-    mkdirSync(GOLDEN, { recursive: true });
-    writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
-  }
-  expect(actual).toEqual(JSON.parse(readFileSync(file, 'utf8')));
+  expectGoldenFile(file, actual);
 }
 
 const debianProvider = () => createArduinoProvider({ dataDirs: [], sketchbookDirs: [SKETCHBOOK], home: TMP });

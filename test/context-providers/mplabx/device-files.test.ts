@@ -1,8 +1,9 @@
 // Device facts from pack files: the real ATmega328P/ATmega2560 .atdf files
 // (Rahix/avr-device, Apache-2.0) and small .atdf/.PIC files written for these tests.
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { expectGolden } from '../../support/golden.js';
 import { createMplabxProvider, parseAtdf, parseEdc } from '../../../context-providers/mplabx/index.js';
 import { atmegaPackRoot, goldenDir, ownFixtures, ownPacks, portable, sharedFixtures, removeTempDirs, tempDir } from './support.js';
 
@@ -38,8 +39,7 @@ describe('.atdf device files', () => {
     // The pack is copied to a temporary folder; keep only the file name of its sources.
     for (const pin of pins) pin.source.file = pin.source.file.replace(/^.*\/atdf\//, '<pack>/atdf/');
     const file = join(goldenDir, 'atmega328p.pins.json');
-    if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) writeFileSync(file, `${JSON.stringify(pins, null, 2)}\n`);
-    expect(pins).toEqual(JSON.parse(readFileSync(file, 'utf8')));
+    expectGolden(file, pins);
     expect(context.pins.find((p) => p.names.includes('LED'))).toMatchObject({ number: 17, names: ['PB5', 'LED'] });
     expect(context.pins.find((p) => p.names[0] === 'PD2')).toMatchObject({ interrupt: 0, capabilities: expect.arrayContaining(['interrupt']) });
     expect(context.buses).toContainEqual(expect.objectContaining({ kind: 'uart', name: 'USART0', pins: { TXD: 'PD1', RXD: 'PD0', XCK: 'PD4' } }));

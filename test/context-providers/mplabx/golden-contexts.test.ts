@@ -1,9 +1,9 @@
 // Golden contexts of the real fixture projects: device, toolchain, packs,
 // options and missing sources, with no device pack installed (as in CI).
-// Set UPDATE_GOLDEN=1 to rewrite the golden files after a deliberate change.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// Set UPDATE_GOLDENS=1 to rewrite the golden files after a deliberate change.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { expectGolden } from '../../support/golden.js';
 import { createMplabxProvider } from '../../../context-providers/mplabx/index.js';
 import { goldenDir, ownFixtures, portable, repoRoot, sharedFixtures } from './support.js';
 
@@ -24,8 +24,7 @@ describe('MPLAB X contexts of the fixture projects match their golden JSON', () 
       const context = await provider.load(detected!, { configuration });
       const actual = portable(context, { [sharedFixtures]: '<shared-fixtures>/mplabx', [ownFixtures]: '<fixtures>/mplabx', [repoRoot]: '<repo>' });
       const file = join(goldenDir, golden);
-      if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
-      expect(actual).toEqual(JSON.parse(readFileSync(file, 'utf8')));
+      expectGolden(file, actual);
     });
   }
 

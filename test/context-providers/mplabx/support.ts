@@ -2,11 +2,12 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixture } from '../../support/fixtures.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '../../..');
 /** Real projects from public repositories (see ../shared/fixtures/SOURCES.md). */
-export const sharedFixtures = resolve(repoRoot, '../shared/fixtures/mplabx');
+export const sharedFixtures = fixture('mplabx');
 /** Small projects and pack files written for these tests. */
 export const ownFixtures = resolve(repoRoot, 'test/fixtures/mplabx');
 export const ownPacks = join(ownFixtures, 'packs');

@@ -3,10 +3,11 @@
 // project from ../shared/fixtures, and projects these tests write in the same
 // format for an AVR-GCC ATtiny, a PIC32CM with XC32 and a debug tool, and a
 // dsPIC33A with XC-DSC. Golden contexts with no device pack installed.
-// Set UPDATE_GOLDEN=1 to rewrite the golden files after a deliberate change.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Set UPDATE_GOLDENS=1 to rewrite the golden files after a deliberate change.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { expectGolden } from '../../support/golden.js';
 import { createMplabxProvider } from '../../../context-providers/mplabx/index.js';
 import { goldenDir, portable, removeTempDirs, repoRoot, sharedFixtures, tempDir } from './support.js';
 
@@ -96,8 +97,7 @@ async function contextOf(root: string, configuration?: string) {
 
 function matchesGolden(actual: unknown, name: string): void {
   const file = join(goldenDir, name);
-  if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
-  expect(actual).toEqual(JSON.parse(readFileSync(file, 'utf8')));
+  expectGolden(file, actual);
 }
 
 describe('MPLAB for VS Code projects as the extension writes them', () => {

@@ -1,0 +1,18 @@
+// The one way a test compares with a golden file. A golden is written only when
+// UPDATE_GOLDENS=1 is set for a deliberate change; a missing golden is a failure
+// (so a first run can never pass against its own output).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { expect } from 'vitest';
+
+export const UPDATE_GOLDENS = process.env.UPDATE_GOLDENS === '1';
+
+/** `actual` must equal the JSON in `file`; with UPDATE_GOLDENS=1 the file is (re)written first. */
+export function expectGolden(file: string, actual: unknown): void {
+  if (UPDATE_GOLDENS) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
+  }
+  if (!existsSync(file)) throw new Error(`golden file ${file} is missing: run the test once with UPDATE_GOLDENS=1, look at the file, and commit it`);
+  expect(actual).toEqual(JSON.parse(readFileSync(file, 'utf8')));
+}
