@@ -9,7 +9,7 @@ import { EXIT } from './errors.js';
 
 export function registerBoardCommands(program: Command): void {
   for (const [name, description] of BOARD_COMMANDS) {
-    program
+    const command = program
       .command(name)
       .description(description)
       .helpOption(false)
@@ -18,6 +18,13 @@ export function registerBoardCommands(program: Command): void {
       .option('-y, --yes', 'agree to device changes without asking (for scripts)')
       .argument('[args...]')
       .action(async (args: string[], flags: { yes?: boolean }) => {
+        // The options are the command's own (parsed where it runs), so help is asked for here:
+        // `--help` before a `--` never reaches the command (run-script would run a file of that name).
+        const end = args.indexOf('--');
+        if ((end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h')) {
+          command.outputHelp();
+          return;
+        }
         process.exitCode = await runBoardCommand(name, args, Boolean(flags.yes));
       });
   }

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 // The boardbridge command line: faces for people and scripts over the bridge core.
+import module from 'node:module';
 import { Command } from 'commander';
 import { BOARD_COMMANDS } from './board-commands.js';
 import { printError } from './errors.js';
+
+// V8 keeps the code it compiled for the next start where the runtime can (Node >= 22.1); the
+// commands' chunks, loaded below, are what it saves. Older runtimes have no such function.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 type Register = (program: Command) => void;
 

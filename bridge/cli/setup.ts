@@ -1,11 +1,11 @@
 // `boardbridge setup zed|jetbrains|neovim|emacs|toad`: prints what the editor needs
 // to run boardbridge as its ACP agent; with --write, puts it into the editor's files.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { findExecutable } from '../../boards/executables.js';
 import { findProfile } from '../agents/profiles.js';
 import { EDITORS, editorSetup, type EditorId, type ProxyCommand } from '../setup/editor-configs.js';
+import { cliEntry } from '../cli-entry.js';
 import { EXIT, printError } from './errors.js';
 
 interface SetupFlags {
@@ -94,7 +94,7 @@ export function proxyCommand(flags: SetupFlags): ProxyCommand {
   const board = flags.fqbn ?? flags.board;
   if (board) args.push(flags.fqbn ? '--fqbn' : '--board', board);
   const installed = findExecutable('boardbridge', process.env.PATH ?? '');
-  const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
+  const cli = cliEntry();
   const command = installed ?? process.execPath;
   const agentId = flags.agentCommand ? undefined : (flags.agent ?? FALLBACK_AGENT);
   return { name: flags.name ?? defaultName(flags), command, args: installed ? args : [cli, ...args], agentId };

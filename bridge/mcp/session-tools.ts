@@ -1,10 +1,9 @@
 // What a session hands its agent as the board MCP server: the tools for one
 // workspace, and the `mcpServers` entry that points the agent at them. Shared by
 // BridgeSession and the ACP proxy, so both faces offer the same server the same way.
-import path from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
-import { packageRoot } from '../agents/resolve.js';
+import { cliEntry } from '../cli-entry.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
 import { commandTools } from './command-tools.js';
@@ -47,7 +46,7 @@ export function mcpServerEntry(server: HardwareMcpServer, http: boolean): McpSer
   return {
     name: MCP_SERVER_NAME,
     command: process.execPath,
-    args: [path.join(packageRoot(), 'dist', 'bridge', 'cli', 'main.js'), 'mcp', '--connect', server.url],
+    args: [cliEntry(), 'mcp', '--connect', server.url],
     env: [{ name: MCP_TOKEN_ENV, value: server.token }],
   };
 }

@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dataFile } from '../data-files.js';
 import { stamp } from './cache.js';
 
 const MAX_ENTRIES = 200;
@@ -37,9 +38,15 @@ function codeFingerprint(): string {
 }
 
 function takeCodeFingerprint(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
+  const file = fileURLToPath(import.meta.url);
+  const here = dirname(file);
   const hash = createHash('sha1');
-  for (const dir of [here, join(here, 'core-tables'), join(here, '..'), join(here, '../../boards/data')]) {
+  // Bundled (dist/cli/boardbridge.js and its chunks), this code is inlined in a chunk: the bundle's
+  // files are the code.
+  const bundled = !/^disk-cache\.[jt]s$/.test(basename(file));
+  const cli = basename(here) === 'chunks' ? dirname(here) : here;
+  const folders = bundled ? [cli, join(cli, 'chunks'), dirname(dataFile('esp32-chips.json'))] : [here, join(here, 'core-tables'), join(here, '..'), join(here, '../../boards/data')];
+  for (const dir of folders) {
     let names: string[] = [];
     try {
       names = readdirSync(dir).sort();

@@ -3,9 +3,10 @@
 // CommonJS fast-xml-parser the XML reader loads with createRequire, Monaco's files the
 // panel serves). The bridge keeps the layout packageRoot() expects:
 //   bridge/package.json                    the bridge's own package root
-//   bridge/dist/bridge/cli/main.js         the CLI (also the MCP relay bridge-session starts)
+//   bridge/dist/cli/boardbridge.js         the CLI bundle and its chunks/ (scripts/bundle-cli.mjs; also the MCP relay)
 //   bridge/dist/boards/data/*.json         data files read relative to the code
 //   bridge/ide-plugins/panel/              the panel's page
+//   bridge/bridge/agents/registry/registry-index.json   the ACP Registry's agents
 //   bridge/node_modules/…                  the external packages and what they depend on
 // Usage: node ide-plugins/arduino-extension/build-vsix.mjs [--out file.vsix]
 import { execFileSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFil
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundleCli, EXTERNAL, TARGET } from '../../scripts/bundle-cli.mjs';
 
 const extensionDir = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(extensionDir, '..', '..');
@@ -21,15 +23,10 @@ const out = path.resolve(outArg > 0 ? process.argv[outArg + 1] : path.join(repo,
 // The files that go into the .vsix are gathered beside it.
 const stage = path.join(path.dirname(out), 'vsix-stage');
 
-/** Packages the bridge bundle leaves external, and which of their files it needs. */
-// The ACP SDK too: the bridge reads its zod schemas from the files beside its entry point
-// (bridge/session/sdk-validation.ts), which a bundle would not have; and zod, its peer.
-const EXTERNAL = ['serialport', 'fast-xml-parser', 'monaco-editor', 'uplot', '@agentclientprotocol/sdk', 'zod'];
+/** Which files of the packages the bridge bundle leaves external (EXTERNAL) it needs. */
 const KEEP_ONLY = { 'monaco-editor': ['package.json', 'LICENSE', 'min/vs'], uplot: ['package.json', 'LICENSE', 'dist'] };
 /** The prebuilt serialport bindings for the systems the Arduino IDE runs on (node-gyp-build picks by folder name). */
 const PREBUILDS = ['linux-x64', 'linux-arm64', 'darwin-x64+arm64', 'win32-x64'];
-// The syntax esbuild may emit; the oldest runtime the bundle starts on is BUNDLED_MIN_NODE in src/bridge-process.js.
-const TARGET = 'node18';
 
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
@@ -51,21 +48,13 @@ await build({
 });
 
 const bridge = path.join(stage, 'bridge');
-await build({
-  entryPoints: [path.join(repo, 'bridge', 'cli', 'main.ts')],
-  outfile: path.join(bridge, 'dist', 'bridge', 'cli', 'main.js'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: TARGET,
-  external: EXTERNAL,
-  // CommonJS dependencies inside an ES module bundle still call require() for Node's modules.
-  banner: { js: "import { createRequire as __boardbridgeRequire } from 'node:module';\nconst require = __boardbridgeRequire(import.meta.url);" },
-  logLevel: 'warning',
-});
+// The same bundle as the npm package's bin; the oldest runtime it starts on is BUNDLED_MIN_NODE in src/bridge-process.js.
+await bundleCli(path.join(bridge, 'dist', 'cli'));
 writeFileSync(path.join(bridge, 'package.json'), JSON.stringify({ name: 'boardbridge-bundled', version: rootManifest.version, private: true, type: 'module', license: rootManifest.license }, null, 2));
 cpSync(path.join(repo, 'boards', 'data'), path.join(bridge, 'dist', 'boards', 'data'), { recursive: true });
 cpSync(path.join(repo, 'ide-plugins', 'panel'), path.join(bridge, 'ide-plugins', 'panel'), { recursive: true });
+// The ACP Registry's agents as shipped (bridge/agents/registry/registry.ts reads it from the package root).
+cpSync(path.join(repo, 'bridge', 'agents', 'registry', 'registry-index.json'), path.join(bridge, 'bridge', 'agents', 'registry', 'registry-index.json'));
 for (const dir of packageClosure(EXTERNAL)) copyPackage(dir);
 
 execFileSync(path.join(repo, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--out', out], { cwd: stage, stdio: ['ignore', 'inherit', 'inherit'] });

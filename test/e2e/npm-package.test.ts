@@ -21,7 +21,7 @@ import { repoRoot } from './run-cli.js';
  */
 const BUDGET = { packedBytes: 450_000, files: 350 };
 /** What a build needs from the checkout; everything else (tests, fixtures, docs) stays out of the copy. */
-const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'bridge', 'boards', 'context-providers', 'bench', 'ide-plugins'];
+const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'bridge', 'boards', 'context-providers', 'bench', 'ide-plugins', 'scripts', 'test/support/fixtures.ts'];
 
 interface Packed {
   filename: string;
@@ -96,14 +96,18 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('the npm package', () => {
   it('holds only what runs (the build, board data, panel assets, README, LICENSE), within its size budget', () => {
     const files = packed.files.map((f) => f.path);
-    expect(files).toContain('dist/bridge/cli/main.js');
-    expect(files).toContain('dist/boards/data/openmv-boards.json');
-    expect(files).toContain('dist/boards/data/microchip-families.json');
+    // The CLI is one bundle with the chunks its commands load (scripts/bundle-cli.mjs); no tsc output.
+    expect(files).toContain('dist/cli/boardbridge.js');
+    expect(files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/cli/'))).toEqual([]);
+    expect(files).toContain('boards/data/openmv-boards.json');
+    expect(files).toContain('boards/data/microchip-families.json');
     expect(files).toContain('ide-plugins/panel/index.html');
     expect(files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
     // boards/data/*.json are the cited data files (the copies tsc writes into dist/ are re-indented).
     expect(files).toContain('boards/data/esp32-chips.json');
-    const cited = (f: string) => /^boards\/data\/[^/]+\.json$/.test(f);
+    const cited = (f: string) => /^boards\/data\/[^/]+\.json$/.test(f) || f === 'bridge/agents/registry/registry-index.json';
+    // The ACP Registry's agents ship, so `boardbridge agents` lists them offline.
+    expect(files).toContain('bridge/agents/registry/registry-index.json');
     expect(files.filter((f) => (/^(test|bench|docs|examples|bridge|boards|context-providers)\//.test(f) && !cited(f)) || f.startsWith('dist/bench/') || f.endsWith('.ts') || f.endsWith('.map'))).toEqual([]);
     expect(packed.size).toBeLessThan(BUDGET.packedBytes);
     expect(packed.entryCount).toBeLessThan(BUDGET.files);
@@ -130,6 +134,14 @@ describe('the npm package', () => {
     expect(r.stdout).toContain('Node.js');
     expect(r.stdout).toMatch(/Claude.*not installed[\s\S]*→ npm install -g/);
     expect(r.stdout).toMatch(/arduino-builder|arduino-cli/);
+  });
+
+  it('the installed boardbridge agents lists the ACP Registry’s agents from the index the package ships, offline', async () => {
+    const r = await boardbridge(['agents']);
+    expect(r.code, r.stderr).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('From the ACP Registry'));
+    expect(line).toContain(path.join(prefix, 'lib', 'node_modules', 'boardbridge', 'bridge', 'agents', 'registry', 'registry-index.json'));
+    expect(line).toMatch(/: .*\bauggie\b.*\bopencode\b/);
   });
 
   it('the installed boardbridge context reads the Uno from the installed platform files', async () => {

@@ -1,0 +1,47 @@
+// The command line as one file: esbuild bundles bridge/cli/main.ts and everything it imports,
+// leaving out only the packages a bundle cannot hold (native bindings, packages that read their
+// own files beside them). The npm package's `boardbridge` bin and the .vsix's bridge are this
+// bundle, so a command loads one file instead of resolving some sixty modules.
+//   node scripts/bundle-cli.mjs [outdir]     (default dist/cli: boardbridge.js and chunks/)
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Packages left outside the bundle: serialport (native bindings), fast-xml-parser (CommonJS,
+ * loaded with createRequire), Monaco and uPlot (files the panel serves), the ACP SDK (its zod
+ * schemas are read from the files beside its entry point, bridge/session/sdk-validation.ts) and
+ * zod, its peer.
+ */
+export const EXTERNAL = ['serialport', 'fast-xml-parser', 'monaco-editor', 'uplot', '@agentclientprotocol/sdk', 'zod'];
+
+/** The syntax esbuild may emit: the Arduino IDE's runtime (>= 18.19) must start the bundle. */
+export const TARGET = 'node18';
+
+/**
+ * Bundles the CLI into `outdir`: `boardbridge.js` and the chunks its commands load when they run.
+ * Splitting keeps `import()` lazy: a command loads only its own chunk, and the packages left
+ * external are imported by the chunks that use them, not at start-up.
+ */
+export async function bundleCli(outdir) {
+  await build({
+    entryPoints: { boardbridge: path.join(repo, 'bridge', 'cli', 'main.ts') },
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: TARGET,
+    external: EXTERNAL,
+    // CommonJS dependencies inside an ES module bundle still call require() for Node's modules.
+    banner: { js: "import { createRequire as __boardbridgeRequire } from 'node:module';\nconst require = __boardbridgeRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await bundleCli(path.resolve(process.argv[2] ?? path.join(repo, 'dist', 'cli')));
+}

@@ -1,0 +1,48 @@
+// The npm package's `boardbridge` is the esbuild bundle (dist/cli/boardbridge.js and its chunks);
+// the tests mostly run tsc's build (dist/bridge/cli/main.js). The two must say the same thing:
+// the whole context JSON on five boards and three sketches, and every command's help.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture } from '../support/fixtures.js';
+import { cliMain, repoRoot } from './run-cli.js';
+
+const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.js');
+const sketches = ['Blink', 'PinChecks', 'Libraries'].map((name) => path.join(repoRoot, 'test', 'fixtures', 'arduino', 'sketches', name));
+const boards = ['arduino:avr:uno', 'arduino:avr:mega', 'arduino:renesas_uno:minima', 'rp2040:rp2040:rpipico', 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE'];
+const env = { ...process.env, BOARDBRIDGE_NO_CACHE: '1', ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit') };
+
+function run(cli: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env, cwd: repoRoot });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the bundled command line', () => {
+  it.each(boards)('prints the same context --json as the unbundled build on %s for three sketches', (fqbn) => {
+    for (const sketch of sketches) {
+      const unbundled = run(cliMain, ['context', sketch, '--fqbn', fqbn, '--json']);
+      const bundled = run(bundle, ['context', sketch, '--fqbn', fqbn, '--json']);
+      expect(unbundled.status, unbundled.stderr).toBe(0);
+      expect(bundled.status, bundled.stderr).toBe(0);
+      expect(JSON.parse(bundled.stdout)).toEqual(JSON.parse(unbundled.stdout));
+      expect(bundled.stderr).toBe(unbundled.stderr);
+    }
+  });
+
+  it('answers --help for every command it lists, without running any of them', () => {
+    const top = run(bundle, ['--help']);
+    expect(top.status, top.stderr).toBe(0);
+    const names = top.stdout
+      .split('Commands:')[1]
+      .split('\n')
+      .map((line) => /^ {2}([a-z][\w-]*)/.exec(line)?.[1])
+      .filter((name): name is string => Boolean(name) && name !== 'help');
+    expect(names).toEqual(expect.arrayContaining(['chat', 'run', 'context', 'doctor', 'acp', 'compile', 'upload', 'simulate', 'ports', 'run-script']));
+    for (const name of names) {
+      const help = run(bundle, [name, '--help']);
+      expect(help.status, `${name}: ${help.stderr}`).toBe(0);
+      expect(help.stdout, name).toMatch(new RegExp(`^Usage: boardbridge ${name} `));
+      expect(help.stderr, name).toBe('');
+    }
+  });
+});
