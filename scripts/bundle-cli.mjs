@@ -1,7 +1,8 @@
-// The command line as one file: esbuild bundles bridge/cli/main.ts and everything it imports,
-// leaving out only the packages a bundle cannot hold (native bindings, packages that read their
-// own files beside them). The npm package's `boardbridge` bin and the .vsix's bridge are this
-// bundle, so a command loads one file instead of resolving some sixty modules.
+// The command line as one file and a chunk per command: esbuild bundles bridge/cli/main.ts and
+// the modules it imports, so a command loads a few files instead of resolving some sixty modules.
+// The npm package's `boardbridge` bin is this bundle with the package's dependencies left to
+// node_modules; the .vsix's bridge bundles them too, all but the packages a bundle cannot hold
+// (native bindings, packages that read their own files beside them).
 //   node scripts/bundle-cli.mjs [outdir]     (default dist/cli: boardbridge.js and chunks/)
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,8 +26,11 @@ export const TARGET = 'node18';
  * Splitting keeps `import()` lazy: a command loads only its own chunk, and the packages left
  * external are imported by the chunks that use them, not at start-up.
  */
-export async function bundleCli(outdir) {
+export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
   await build({
+    // The npm package installs its dependencies beside it: the bundle holds boardbridge's own code
+    // only. The .vsix has no node_modules of its own but EXTERNAL's, so it bundles the rest.
+    ...(dependencies === 'external' ? { packages: 'external' } : { external: EXTERNAL }),
     entryPoints: { boardbridge: path.join(repo, 'bridge', 'cli', 'main.ts') },
     outdir,
     splitting: true,
@@ -35,7 +39,6 @@ export async function bundleCli(outdir) {
     platform: 'node',
     format: 'esm',
     target: TARGET,
-    external: EXTERNAL,
     // CommonJS dependencies inside an ES module bundle still call require() for Node's modules.
     banner: { js: "import { createRequire as __boardbridgeRequire } from 'node:module';\nconst require = __boardbridgeRequire(import.meta.url);" },
     logLevel: 'warning',

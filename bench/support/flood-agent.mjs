@@ -1,7 +1,8 @@
 // A stand-in ACP agent for the proxy bench: on session/prompt it replays the
 // recorded session/update lines it is given (BENCH_UPDATES, a JSON Lines file),
 // in bursts of ten, one burst every ten BENCH_GAP_US microseconds, each stamped
-// with the monotonic clock in params._meta.sentNs, then answers end_turn.
+// with the monotonic clock in params._meta.sentNs, then answers end_turn (BENCH_GAP_US=0:
+// all at once, unstamped).
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
@@ -11,6 +12,11 @@ const send = (m) => process.stdout.write(JSON.stringify(m) + '\n');
 
 // Sleeps between bursts of ten (a busy wait would take a whole core from the processes measured).
 function flood(id, sessionId) {
+  // BENCH_GAP_US=0: everything at once, as fast as the pipe takes it (the client's relay is measured).
+  if (gapNs === 0n) {
+    for (const update of updates) send({ jsonrpc: '2.0', method: 'session/update', params: { ...update.params, sessionId } });
+    return send({ jsonrpc: '2.0', id, result: { stopReason: 'end_turn' } });
+  }
   const burst = 10;
   let i = 0;
   const step = () => {

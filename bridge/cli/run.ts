@@ -5,6 +5,7 @@ import { policyFromFlags } from '../services/permission/broker.js';
 import type { BridgeEvent } from '../session/events.js';
 import { AuthRequiredError } from '../session/errors.js';
 import { describeError, EXIT, printError } from './errors.js';
+import { JsonLines } from './json-lines.js';
 import { TextRenderer } from './render-text.js';
 import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './session-setup.js';
 
@@ -33,8 +34,9 @@ export function registerRun(program: Command): void {
 const TERMINATE_GRACE_MS = 3000;
 
 async function run(prompt: string, flags: RunFlags): Promise<number> {
-  const emit = flags.json
-    ? (event: BridgeEvent) => process.stdout.write(JSON.stringify(event) + '\n')
+  const lines = flags.json ? new JsonLines(process.stdout) : undefined;
+  const emit = lines
+    ? (event: BridgeEvent) => lines.write(event)
     : (() => {
         const renderer = new TextRenderer(process.stdout, flags.workspace ?? process.cwd());
         return (event: BridgeEvent) => renderer.render(event);
@@ -51,6 +53,7 @@ async function run(prompt: string, flags: RunFlags): Promise<number> {
     session = await startSession(flags, policy, undefined, emit);
   } catch (error) {
     if (flags.json) emit(error instanceof AuthRequiredError ? authRequiredEvent(error, flags) : { type: 'error', ...describeError(error) });
+    lines?.flush();
     printError(error);
     return EXIT.error;
   }
@@ -58,7 +61,7 @@ async function run(prompt: string, flags: RunFlags): Promise<number> {
   // manager, a closed terminal) cancels too, and ends it after TERMINATE_GRACE_MS if the
   // agent has not ended the turn by then: the agent's group and its terminals go with it.
   let interrupts = 0;
-  const leave = () => void session.close().finally(() => process.exit(EXIT.stopped));
+  const leave = () => void session.close().finally(() => (lines?.flush(), process.exit(EXIT.stopped)));
   const onSignal = () => {
     interrupts++;
     if (interrupts === 1) void session.cancel();
@@ -85,6 +88,7 @@ async function run(prompt: string, flags: RunFlags): Promise<number> {
     process.off('SIGHUP', onTerminate);
     await session.close();
     clearTimeout(terminating);
+    lines?.flush();
   }
 }
 

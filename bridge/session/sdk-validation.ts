@@ -44,8 +44,34 @@ function variantTag(variant: ZodLike): string | undefined {
   return Array.isArray(values) && typeof values[0] === 'string' ? values[0] : undefined;
 }
 
+const CHUNK_TAGS = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
+
+const onlyKeys = (value: object, allowed: (key: string) => boolean): boolean => {
+  for (const key in value) if (!allowed(key)) return false;
+  return true;
+};
+
+/**
+ * A text chunk with nothing else in it — most of what a streaming agent sends — checked by hand:
+ * `{sessionId, update: {sessionUpdate, content: {type: "text", text}}}` with string values and no
+ * other key is exactly what the SDK's schema accepts and returns unchanged, so the schema is not
+ * run for it. Anything else, optional fields included, goes through the schema.
+ */
+function plainTextChunk(params: unknown): params is SessionNotification {
+  if (params === null || typeof params !== 'object') return false;
+  const { sessionId, update } = params as { sessionId?: unknown; update?: unknown };
+  if (typeof sessionId !== 'string' || update === null || typeof update !== 'object') return false;
+  if (!onlyKeys(params, (key) => key === 'sessionId' || key === 'update')) return false;
+  const { sessionUpdate, content } = update as { sessionUpdate?: unknown; content?: unknown };
+  if (typeof sessionUpdate !== 'string' || !CHUNK_TAGS.has(sessionUpdate) || content === null || typeof content !== 'object') return false;
+  if (!onlyKeys(update, (key) => key === 'sessionUpdate' || key === 'content')) return false;
+  const { type, text } = content as { type?: unknown; text?: unknown };
+  return type === 'text' && typeof text === 'string' && onlyKeys(content, (key) => key === 'type' || key === 'text');
+}
+
 /** The params of a `session/update`, checked as the SDK checks them; throws the SDK's ZodError when invalid. */
 export function parseSessionNotification(params: unknown): SessionNotification {
+  if (plainTextChunk(params)) return params;
   const tag = (params as { update?: { sessionUpdate?: unknown } } | null)?.update?.sessionUpdate;
   const schema = (typeof tag === 'string' && byTag.get(tag)) || schemas.zSessionNotification;
   return schema.parse(params) as SessionNotification;

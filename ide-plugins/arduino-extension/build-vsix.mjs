@@ -49,7 +49,7 @@ await build({
 
 const bridge = path.join(stage, 'bridge');
 // The same bundle as the npm package's bin; the oldest runtime it starts on is BUNDLED_MIN_NODE in src/bridge-process.js.
-await bundleCli(path.join(bridge, 'dist', 'cli'));
+await bundleCli(path.join(bridge, 'dist', 'cli'), { dependencies: 'bundled' });
 writeFileSync(path.join(bridge, 'package.json'), JSON.stringify({ name: 'boardbridge-bundled', version: rootManifest.version, private: true, type: 'module', license: rootManifest.license }, null, 2));
 cpSync(path.join(repo, 'boards', 'data'), path.join(bridge, 'dist', 'boards', 'data'), { recursive: true });
 cpSync(path.join(repo, 'ide-plugins', 'panel'), path.join(bridge, 'ide-plugins', 'panel'), { recursive: true });
