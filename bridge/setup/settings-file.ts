@@ -4,7 +4,6 @@
 // root would otherwise write anyway) or anything but a regular file (a FIFO is refused
 // from its stat, never opened), atomically (a temporary file renamed over it, keeping
 // its mode), with a timestamped backup of what was there.
-import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
@@ -25,6 +24,8 @@ import {
   type Stats,
 } from 'node:fs';
 import path from 'node:path';
+import { tempName } from '../services/fs/atomic-write.js';
+import { running } from '../services/fs/stale-temps.js';
 
 /** A reason the file cannot be written, said to the person as it is. */
 export class SettingsFileError extends Error {}
@@ -123,7 +124,7 @@ function backUp(target: SettingsFile, now: Date): string {
 }
 
 function writeAtomically(target: SettingsFile, text: string): void {
-  const temp = path.join(path.dirname(target.real), `.${path.basename(target.real)}.boardbridge-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temp = path.join(path.dirname(target.real), tempName());
   const fd = openSync(temp, 'wx', target.stats ? target.stats.mode & 0o7777 : 0o644);
   try {
     writeSync(fd, text);
@@ -156,7 +157,7 @@ function lock(file: string): () => void {
     }
     const holder = Number(readQuietly(file));
     // A run that died holding the lock left it behind: it holds nothing any more.
-    if (holder > 0 && !alive(holder)) {
+    if (holder > 0 && !running(holder)) {
       rmSync(file, { force: true });
       continue;
     }
@@ -172,14 +173,5 @@ function readQuietly(file: string): string {
     return readFileSync(file, 'utf8');
   } catch {
     return '';
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

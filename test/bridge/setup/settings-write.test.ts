@@ -163,7 +163,7 @@ describe('setup --write into Zed\'s settings.json (JSONC)', () => {
     expect(text.startsWith('// shared by eight runs\n')).toBe(true);
     expect(Object.keys((parse(text) as { agent_servers: object }).agent_servers).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `Agent ${i}`));
     expect(backupsOf(file)).toHaveLength(8);
-    expect(readdirSync(path.dirname(file)).filter((f) => f.includes('lock') || f.startsWith('.settings.json.'))).toEqual([]);
+    expect(readdirSync(path.dirname(file)).filter((f) => f.includes('lock') || f.endsWith('.boardbridge-tmp'))).toEqual([]);
   }, 120_000);
 });
 
