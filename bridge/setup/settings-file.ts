@@ -5,6 +5,7 @@
 // from its stat, never opened), atomically (a temporary file renamed over it, keeping
 // its mode), with a timestamped backup of what was there.
 import {
+  accessSync,
   chmodSync,
   chownSync,
   closeSync,
@@ -61,6 +62,11 @@ export function settingsFile(file: string): SettingsFile {
   if (!stats.isFile()) throw new SettingsFileError(`${file}${real !== file ? ` (${real})` : ''} is ${kindOf(stats)}, not a settings file; nothing was written (pass --file with the settings file to change)`);
   if ((stats.mode & 0o222) === 0) {
     throw new SettingsFileError(`${file}${real !== file ? ` (${real})` : ''} is read-only (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); nothing was written — make it writable (chmod u+w) if boardbridge may change it, or add the lines printed above yourself`);
+  }
+  try {
+    accessSync(real, constants.W_OK);
+  } catch {
+    throw new SettingsFileError(`${file}${real !== file ? ` (${real})` : ''} cannot be written by this user (owner uid ${stats.uid}, mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); nothing was written`);
   }
   return { file, real, stats };
 }
@@ -125,7 +131,12 @@ function backUp(target: SettingsFile, now: Date): string {
 
 function writeAtomically(target: SettingsFile, text: string): void {
   const temp = path.join(path.dirname(target.real), tempName());
-  const fd = openSync(temp, 'wx', target.stats ? target.stats.mode & 0o7777 : 0o644);
+  let fd: number;
+  try {
+    fd = openSync(temp, 'wx', target.stats ? target.stats.mode & 0o7777 : 0o644);
+  } catch (error) {
+    throw new SettingsFileError(`cannot create a file in ${path.dirname(target.real)} to replace ${target.file} atomically (${(error as NodeJS.ErrnoException).code}); nothing was written — the folder must be writable`);
+  }
   try {
     writeSync(fd, text);
     fsyncSync(fd);
@@ -153,7 +164,8 @@ function lock(file: string): () => void {
       closeSync(fd);
       return () => rmSync(file, { force: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw new SettingsFileError(`cannot create the lock ${file} (${code}); nothing was written — the folder must be writable`);
     }
     const holder = Number(readQuietly(file));
     // A run that died holding the lock left it behind: it holds nothing any more.
