@@ -14,6 +14,8 @@ import { EXIT, printError } from './errors.js';
 import { canRenderLive, TextRenderer } from './render-text.js';
 import type { AskElicitation } from '../services/elicitation/elicitation-broker.js';
 import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './session-setup.js';
+import { optionName, permissionQuestion } from './permission-question.js';
+import { terminalLine, terminalText } from './terminal-text.js';
 import { policyFromFlags } from '../services/permission/broker.js';
 
 interface ChatFlags extends AgentFlags {
@@ -70,7 +72,7 @@ async function chat(flags: ChatFlags): Promise<number> {
       }
       if (error instanceof AuthRequiredError && error.logins.length && logins < 2) {
         if (await offerLogin(error)) continue;
-        if (error.hint) process.stderr.write(`  → ${error.hint.split('\n').join('\n  → ')}\n`);
+        if (error.hint) process.stderr.write(`  → ${terminalText(error.hint).split('\n').join('\n  → ')}\n`);
         return EXIT.error;
       }
       printError(error);
@@ -99,16 +101,16 @@ async function chat(flags: ChatFlags): Promise<number> {
     if (text === '/quit' || text === '/exit') break;
     if (text === '/help') process.stdout.write(`${HELP}\n`);
     else if (text === '/modes') {
-      for (const m of session.state.modes.availableModes) process.stdout.write(`${m.id === session.state.modes.currentModeId ? '*' : ' '} ${m.id}  ${m.name}\n`);
+      for (const m of session.state.modes.availableModes) process.stdout.write(`${m.id === session.state.modes.currentModeId ? '*' : ' '} ${terminalLine(`${m.id}  ${m.name}`)}\n`);
     } else if (text.startsWith('/mode ')) {
       await session.setMode(text.slice(6).trim()).catch(printError);
     } else if (text === '/config') {
       if (!session.state.configOptions.length) process.stdout.write('This agent offers no session options.\n');
-      for (const o of session.state.configOptions) process.stdout.write(`${describeOption(o)}\n`);
+      for (const o of session.state.configOptions) process.stdout.write(`${terminalLine(describeOption(o))}\n`);
     } else if (text.startsWith('/config ')) {
       const [id, ...words] = text.slice(8).trim().split(/\s+/);
       const value = configValue(session.state.configOptions.find((o) => o.id === id), words.join(' '));
-      if (typeof value === 'object') process.stdout.write(`${value.error}\n`);
+      if (typeof value === 'object') process.stdout.write(`${terminalLine(value.error)}\n`);
       else await session.setConfigOption(id, value).catch(printError);
     } else if (text === '/logout') {
       await session.logout().then(() => process.stdout.write('Logged out. The next session will ask you to log in again.\n'), printError);
@@ -153,7 +155,7 @@ function pickSessionWith(rl: readline.Interface): (sessions: SessionInfo[]) => P
         return resolve(undefined);
       }
       out.write('Earlier sessions in this folder:\n');
-      sessions.slice(0, 20).forEach((s, i) => out.write(`  ${i + 1}. ${s.title ?? '(untitled)'}  ${s.updatedAt ?? ''}  ${s.sessionId}\n`));
+      sessions.slice(0, 20).forEach((s, i) => out.write(`  ${i + 1}. ${terminalLine(`${s.title ?? '(untitled)'}  ${s.updatedAt ?? ''}  ${s.sessionId}`)}\n`));
       const ask = () =>
         rl.question(`Resume which (1-${Math.min(sessions.length, 20)}, n for a new session) [1]: `, (answer) => {
           const text = answer.trim();
@@ -172,13 +174,13 @@ function pickSessionWith(rl: readline.Interface): (sessions: SessionInfo[]) => P
 function askWith(rl: readline.Interface, renderer: TextRenderer): AskPerson {
   return (pending: PendingPermission, signal: AbortSignal) =>
     new Promise((resolve) => {
-      const { options, toolCall } = pending.request;
+      const { options } = pending.request;
       let chosen = defaultOption(options);
       const out = process.stdout;
       renderer.pause('your answer to a permission');
-      out.write(`\n\x07Permission needed${pending.category === 'device' ? ' (changes a device)' : ''}: ${toolCall.title ?? toolCall.toolCallId}\n`);
-      options.forEach((o, i) => out.write(`  ${i + 1}. ${o.name}  [${o.kind}]${i === chosen ? '  (Enter)' : ''}\n`));
-      const promptText = () => `Choose 1-${options.length}${process.stdin.isTTY ? ' (or ↑/↓ and Enter)' : ''}${chosen >= 0 ? ` [${chosen + 1}. ${options[chosen].name}]` : ''}: `;
+      out.write(`\n\x07${permissionQuestion(pending).join('\n')}\n`);
+      options.forEach((o, i) => out.write(`  ${i + 1}. ${optionName(o)}  [${terminalLine(o.kind)}]${i === chosen ? '  (Enter)' : ''}\n`));
+      const promptText = () => `Choose 1-${options.length}${process.stdin.isTTY ? ' (or ↑/↓ and Enter)' : ''}${chosen >= 0 ? ` [${chosen + 1}. ${optionName(options[chosen])}]` : ''}: `;
       const onKey = (_: string, key: { name?: string } | undefined) => {
         if (key?.name !== 'up' && key?.name !== 'down') return;
         chosen = chosen < 0 ? (key.name === 'up' ? options.length - 1 : 0) : (chosen + (key.name === 'up' ? options.length - 1 : 1)) % options.length;
@@ -220,3 +222,4 @@ function defaultOption(options: PermissionOption[]): number {
   }
   return -1;
 }
+

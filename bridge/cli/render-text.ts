@@ -10,6 +10,7 @@ import type { BridgeEvent } from '../session/events.js';
 import type { ToolCallState } from '../session/state.js';
 import { diffLines } from './line-diff.js';
 import { LiveArea } from './live-area.js';
+import { terminalLine as one, terminalSafe } from './terminal-text.js';
 
 const useColor = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR;
 
@@ -79,11 +80,13 @@ export class TextRenderer {
     this.live?.draw();
   }
 
-  render(event: BridgeEvent): void {
+  render(raw: BridgeEvent): void {
+    // Everything the agent sent passes the one sanitiser before it is shown (or kept for the live lines).
+    const event = terminalSafe(raw);
     this.track(event);
     switch (event.type) {
       case 'session_started':
-        return this.line(this.dim(`${event.agent.name ?? event.agent.id} ${event.agent.version ?? ''} · session ${event.sessionId} · ${event.cwd}`));
+        return this.line(this.dim(one(`${event.agent.name ?? event.agent.id} ${event.agent.version ?? ''} · session ${event.sessionId} · ${event.cwd}`)));
       case 'context_sent':
         return this.line(this.dim(event.full ? `↳ hardware context: ${event.board} (${event.chars} chars, as ${event.form})` : `↳ hardware context unchanged: ${event.board}`));
       case 'message_chunk':
@@ -92,22 +95,22 @@ export class TextRenderer {
         return this.toolCall(event.toolCall);
       case 'plan':
         this.line(this.bold('Plan'));
-        for (const entry of event.entries) this.line(`  ${entry.status === 'completed' ? '☑' : entry.status === 'in_progress' ? '◐' : '☐'} ${entry.content}`);
+        for (const entry of event.entries) this.line(`  ${entry.status === 'completed' ? '☑' : entry.status === 'in_progress' ? '◐' : '☐'} ${one(entry.content)}`);
         return;
       case 'mode':
-        return this.line(this.dim(`mode: ${event.currentModeId}`));
+        return this.line(this.dim(`mode: ${one(event.currentModeId)}`));
       case 'permission_decision':
         if (event.by === 'person') return;
-        return this.line(this.dim(`permission ${event.outcome}${event.optionKind ? ` (${event.optionKind})` : ''} by ${event.by}${event.reason ? `: ${event.reason}` : ''}`));
+        return this.line(this.dim(`permission ${event.outcome}${event.optionKind ? ` (${event.optionKind})` : ''} by ${event.by}${event.reason ? `: ${one(event.reason)}` : ''}`));
       case 'elicitation_decision':
         if (event.by === 'person') return;
         return this.line(this.dim(event.by === 'policy' ? 'the agent\'s form was declined: nobody here to answer it' : 'the agent\'s form was cancelled'));
       case 'elicitation_complete':
-        return this.line(this.dim(`the agent says the page it opened is done (${event.elicitationId})`));
+        return this.line(this.dim(`the agent says the page it opened is done (${one(event.elicitationId)})`));
       case 'file_written':
-        return this.line(this.dim(`${event.created ? 'created' : 'wrote'} ${this.rel(event.path)} (undo: boardbridge undo)`));
+        return this.line(this.dim(`${event.created ? 'created' : 'wrote'} ${one(this.rel(event.path))} (undo: boardbridge undo)`));
       case 'terminal_started':
-        return this.line(this.dim(`$ ${event.command}${event.inProcess ? '   (run by boardbridge)' : ''}`));
+        return this.line(this.dim(`$ ${one(event.command)}${event.inProcess ? '   (run by boardbridge)' : ''}`));
       case 'terminal_output':
         this.terminalTails.set(event.terminalId, ((this.terminalTails.get(event.terminalId) ?? '') + event.text).slice(-FAILED_TAIL_CHARS));
         return;
@@ -129,7 +132,7 @@ export class TextRenderer {
         if (event.hint) this.line(`  → ${event.hint}`);
         return;
       case 'notice':
-        return this.line(`${event.severity}: ${event.title}${event.description ? ` — ${event.description}` : ''}`);
+        return this.line(one(`${event.severity}: ${event.title}${event.description ? ` — ${event.description}` : ''}`));
       default:
         return;
     }
@@ -180,7 +183,7 @@ export class TextRenderer {
   }
 
   private liveLines(): string[] {
-    const lines = [...this.running.values()].map((call) => `${STATUS_MARK[call.status] ?? '·'} ${call.kind} ${call.title || call.toolCallId}`);
+    const lines = [...this.running.values()].map((call) => `${STATUS_MARK[call.status] ?? '·'} ${one(`${call.kind} ${call.title || call.toolCallId}`)}`);
     if (this.turnStarted === undefined) return lines;
     const seconds = Math.floor((Date.now() - this.turnStarted) / 1000);
     const frame = SPINNER[seconds % SPINNER.length];
@@ -191,9 +194,9 @@ export class TextRenderer {
   private waitReason(): string {
     if (this.waitingFor) return this.waitingFor;
     const terminal = [...this.terminals.values()].at(-1);
-    if (terminal) return `a terminal: ${terminal}`;
+    if (terminal) return `a terminal: ${one(terminal)}`;
     const tool = [...this.running.values()].filter((c) => c.status === 'in_progress').at(-1);
-    if (tool) return `a tool: ${tool.title || tool.kind}`;
+    if (tool) return `a tool: ${one(tool.title || tool.kind)}`;
     return 'the model';
   }
 
@@ -230,7 +233,7 @@ export class TextRenderer {
       return;
     }
     this.running.delete(call.toolCallId);
-    this.line(`${STATUS_MARK[call.status] ?? '·'} ${call.kind} ${call.title || call.toolCallId} ${this.dim(`[${call.status}]`)}`);
+    this.line(`${STATUS_MARK[call.status] ?? '·'} ${one(`${call.kind} ${call.title || call.toolCallId}`)} ${this.dim(`[${call.status}]`)}`);
     this.showDiffs(call);
   }
 
@@ -239,7 +242,7 @@ export class TextRenderer {
     for (const item of call.content) {
       if (item.type !== 'diff' || this.shownDiffs.has(`${call.toolCallId}|${item.path}`)) continue;
       this.shownDiffs.add(`${call.toolCallId}|${item.path}`);
-      this.line(this.dim(`  ${this.rel(item.path)}`));
+      this.line(this.dim(`  ${one(this.rel(item.path))}`));
       const lines = diffLines(item.oldText ?? '', item.newText);
       if (!lines) {
         this.line(this.dim('  (too large to show)'));

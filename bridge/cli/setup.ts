@@ -80,6 +80,7 @@ async function write(result: ReturnType<typeof editorSetup>): Promise<number> {
     return EXIT.error;
   }
   for (const file of written.changed) process.stderr.write(`boardbridge setup: wrote ${file}\n`);
+  for (const change of written.changes) process.stderr.write(`boardbridge setup:   ${change}\n`);
   for (const backup of written.backups) process.stderr.write(`boardbridge setup: the previous version is in ${backup}\n`);
   if (!written.changed.length && result.kind !== 'command-line') process.stderr.write(`boardbridge setup: ${result.file} already has it; nothing changed\n`);
   for (const note of written.notes) process.stderr.write(`boardbridge setup: ${note}\n`);

@@ -4,11 +4,12 @@
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { commandLine, type AuthRequiredError, type TerminalLogin } from '../session/errors.js';
+import { terminalLine, terminalText } from './terminal-text.js';
 
 /** Asks, runs the agent's login command with the terminal handed over, and says whether it succeeded. */
 export async function offerLogin(error: AuthRequiredError, out: NodeJS.WriteStream = process.stdout): Promise<boolean> {
   const login = error.logins[0];
-  out.write(`${error.message}\nIt offers a login in this terminal: ${commandLine(login)}   (${login.name})\n`);
+  out.write(`${terminalText(error.message)}\nIt offers a login in this terminal: ${terminalLine(`${commandLine(login)}   (${login.name})`)}\n`);
   if (!process.stdin.isTTY) {
     out.write('Run that in a terminal, then start the chat again.\n');
     return false;

@@ -1,9 +1,11 @@
 // What each ACP editor needs to run `boardbridge acp`, in that editor's own
 // documented format: Zed's settings.json `agent_servers` (type custom),
 // JetBrains' ~/.jetbrains/acp.json `agent_servers`, CodeCompanion's and
-// avante.nvim's Lua tables, an agent-shell config for Emacs, and Toad's command line.
+// avante.nvim's Lua tables, an agent-shell config for Emacs (loaded from the init file
+// Emacs really reads), and Toad's command line.
 import os from 'node:os';
 import path from 'node:path';
+import { emacsPlaces } from './emacs-init.js';
 
 export const EDITORS = ['zed', 'jetbrains', 'neovim', 'emacs', 'toad'] as const;
 export type EditorId = (typeof EDITORS)[number];
@@ -25,7 +27,7 @@ export type EditorSetup =
   /** A key set inside a JSON (or JSONC) settings file, everything else kept. */
   | { editor: EditorId; kind: 'json'; file: string; keyPath: string[]; value: Record<string, unknown>; text: string }
   /** A file of boardbridge's own that the editor's config loads (Lua, Emacs Lisp). */
-  | { editor: EditorId; kind: 'own-file'; file: string; content: string; text: string; loadLine?: { file: string; line: string } }
+  | { editor: EditorId; kind: 'own-file'; file: string; content: string; text: string; loadLine?: { file: string; line: string }; note?: string }
   /** Nothing to write: the editor takes the agent on its command line. */
   | { editor: EditorId; kind: 'command-line'; text: string };
 
@@ -50,10 +52,10 @@ export function editorSetup(editor: EditorId, proxy: ProxyCommand, env: NodeJS.P
       return { editor, kind: 'own-file', file, content, text };
     }
     case 'emacs': {
-      const dir = path.join(home, '.emacs.d');
-      const file = path.join(dir, 'boardbridge-acp.el');
+      const places = emacsPlaces(home, config);
+      const file = path.join(places.dir, 'boardbridge-acp.el');
       const content = emacsConfig(proxy);
-      return { editor, kind: 'own-file', file, content, text: content, loadLine: { file: path.join(dir, 'init.el'), line: `(load ${elispString(file)} nil t)` } };
+      return { editor, kind: 'own-file', file, content, text: content, loadLine: { file: places.init, line: `(load ${elispString(file)} nil t)` }, ...(places.skipped ? { note: places.skipped } : {}) };
     }
     case 'toad':
       return { editor, kind: 'command-line', text: `toad acp ${shellQuote([proxy.command, ...proxy.args].map(shellQuote).join(' '))}\n` };

@@ -17,7 +17,7 @@ describe('the default answer to a permission in chat (stand-in agent)', { timeou
     at = await screen.waitFor('permission answer: {"outcome":{"outcome":"selected","optionId":"allow_once"}}', at);
 
     screen.type('permission-kinds allow_always,reject_always\r');
-    const asked = await screen.waitFor('Permission needed: Edit Blink.ino', at);
+    const asked = await screen.waitFor(/Permission needed · edit · the request says:\r?\n  │ Edit Blink\.ino/, at);
     at = await screen.waitFor('[2. reject always]: ', asked);
     expect(screen.text.slice(asked, at)).toMatch(/1\. allow always\s+\[allow_always\]\r?\n/);
     expect(screen.text.slice(asked, at)).toMatch(/2\. reject always\s+\[reject_always\]  \(Enter\)/);
@@ -25,7 +25,7 @@ describe('the default answer to a permission in chat (stand-in agent)', { timeou
     at = await screen.waitFor('permission answer: {"outcome":{"outcome":"selected","optionId":"reject_always"}}', at);
 
     screen.type('permission-kinds allow_always\r');
-    const only = await screen.waitFor('Permission needed: Edit Blink.ino', at);
+    const only = await screen.waitFor(/Permission needed · edit · the request says:\r?\n  │ Edit Blink\.ino/, at);
     at = await screen.waitFor('Choose 1-1 (or ↑/↓ and Enter): ', only);
     expect(screen.text.slice(only, at)).not.toContain('(Enter)');
     screen.type('\r');

@@ -1,6 +1,6 @@
 // Elicitation (elicitation/create, form and URL) against the stand-in agent: no agent
 // here asks for a form offline. run declines by policy; chat asks the person.
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endScreens, startInPty, type Screen } from './pty-screen.js';
@@ -61,7 +61,7 @@ describe('elicitation (stand-in agent)', { timeout: 120_000 }, () => {
     expect(await s.exited()).toBe(0);
   });
 
-  it('chat opens a URL elicitation in the browser ($BROWSER) and accepts when the person is done', async () => {
+  it('chat opens a URL elicitation in the browser ($BROWSER) once the person says yes, and accepts when the person is done', async () => {
     const { sketch, root, env } = setUp();
     const seen = path.join(root, 'opened.txt');
     const browser = path.join(root, 'browser.sh');
@@ -70,7 +70,10 @@ describe('elicitation (stand-in agent)', { timeout: 120_000 }, () => {
     const s = chat(sketch, { ...env, BROWSER: browser });
     await s.waitFor('› ');
     s.type('elicit-url\r');
-    const asked = await s.waitFor('Open: https://example.invalid/authorize?code=1');
+    const asked = await s.waitFor('The page: https://example.invalid/authorize?code=1');
+    await s.waitFor('Open it in your browser? [y/N] ', asked);
+    expect(existsSync(seen)).toBe(false);
+    s.type('y\r');
     await s.waitFor('Press Enter when you are done there', asked);
     expect(readFileSync(seen, 'utf8').trim()).toBe('https://example.invalid/authorize?code=1');
     s.type('\r');

@@ -1,6 +1,8 @@
 // A command in a real pseudo-terminal (util-linux `script`), read as a person sees it
 // and typed into as a person types.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { cliMain, repoRoot, tempSketch } from './run-cli.js';
 
@@ -71,20 +73,45 @@ export function endScreens(): void {
  * (capture-pane renders cursor movement and rewritten lines), for live terminal output.
  */
 export class TmuxScreen {
-  private constructor(readonly name: string) {}
+  private constructor(
+    readonly name: string,
+    private readonly server: string[],
+  ) {}
 
-  static start(words: string[], env: Record<string, string>, size = { columns: 120, rows: 40 }): TmuxScreen {
+  /**
+   * `server.socket` runs the window on a tmux server of its own (`tmux -L`), started with
+   * `server.options` (e.g. `set -s set-clipboard on`), so a test can change server options
+   * and read its paste buffers without touching other windows.
+   */
+  static start(words: string[], env: Record<string, string>, size = { columns: 120, rows: 40 }, server: { socket?: string; options?: string[] } = {}): TmuxScreen {
     const name = `bb-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     const line = `${Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ')} ${words.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
-    execFileSync('tmux', ['new-session', '-d', '-s', name, '-x', String(size.columns), '-y', String(size.rows), 'env', '-i', 'sh', '-c', line]);
-    const screen = new TmuxScreen(name);
+    const flags: string[] = [];
+    if (server.socket) flags.push('-L', server.socket);
+    if (server.options) {
+      const conf = path.join(mkdtempSync(path.join(os.tmpdir(), 'bb-tmux-')), 'tmux.conf');
+      writeFileSync(conf, server.options.join('\n') + '\n');
+      flags.push('-f', conf);
+    }
+    execFileSync('tmux', [...flags, 'new-session', '-d', '-s', name, '-x', String(size.columns), '-y', String(size.rows), 'env', '-i', 'sh', '-c', line]);
+    const screen = new TmuxScreen(name, server.socket ? ['-L', server.socket] : []);
     tmuxScreens.add(screen);
     return screen;
   }
 
+  /** A tmux command against this window's server. */
+  tmux(args: string[]): string {
+    return execFileSync('tmux', [...this.server, ...args], { encoding: 'utf8' });
+  }
+
   /** The visible screen, one string per row. */
   capture(): string {
-    return execFileSync('tmux', ['capture-pane', '-p', '-t', this.name], { encoding: 'utf8' });
+    return this.tmux(['capture-pane', '-p', '-t', this.name]);
+  }
+
+  /** The visible screen with the attributes of its text (bold, hidden, colours) as SGR sequences. */
+  captureStyled(): string {
+    return this.tmux(['capture-pane', '-e', '-p', '-t', this.name]);
   }
 
   async waitFor(needle: string | RegExp, timeoutMs = 60_000): Promise<string> {
@@ -98,17 +125,17 @@ export class TmuxScreen {
   }
 
   type(text: string): void {
-    execFileSync('tmux', ['send-keys', '-t', this.name, '-l', text]);
+    this.tmux(['send-keys', '-t', this.name, '-l', text]);
   }
 
   key(name: string): void {
-    execFileSync('tmux', ['send-keys', '-t', this.name, name]);
+    this.tmux(['send-keys', '-t', this.name, name]);
   }
 
   kill(): void {
     tmuxScreens.delete(this);
     try {
-      execFileSync('tmux', ['kill-session', '-t', this.name], { stdio: 'ignore' });
+      execFileSync('tmux', [...this.server, 'kill-session', '-t', this.name], { stdio: 'ignore' });
     } catch {
       // already gone
     }

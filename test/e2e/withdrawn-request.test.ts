@@ -10,7 +10,7 @@ describe('a request the agent withdraws (stand-in agent)', { timeout: 120_000 },
     const { screen } = chatWithStandin();
     await screen.waitFor('› ');
     screen.type('withdraw-permission\r');
-    const asked = await screen.waitFor(/Permission needed.*: Erase the board/);
+    const asked = await screen.waitFor(/Permission needed .*the request says:\r?\n  │ Erase the board/);
     const withdrawn = await screen.waitFor('(permission request withdrawn)', asked);
     await screen.waitFor('permission answer: {"outcome":{"outcome":"cancelled"}}', withdrawn);
     screen.type('/quit\r');

@@ -19,7 +19,18 @@ describe('which browser serve opens', () => {
     expect(browserCommand(url, {}, 'linux')).toEqual({ skipped: 'no desktop (DISPLAY is not set)' });
     expect(browserCommand(url, { WAYLAND_DISPLAY: 'wayland-0' }, 'linux')).toEqual({ command: ['xdg-open', url] });
     expect(browserCommand(url, {}, 'darwin')).toEqual({ command: ['open', url] });
-    expect(browserCommand(url, {}, 'win32')).toEqual({ command: ['cmd', '/c', 'start', '""', url] });
+    expect(browserCommand(url, {}, 'win32')).toEqual({ command: ['rundll32', 'url.dll,FileProtocolHandler', url] });
+  });
+
+  it('opens only http(s) addresses, normalised, and never hands cmd.exe a URL whose & it would run', () => {
+    const desktop = { DISPLAY: ':0' };
+    expect(browserCommand('file:///etc/passwd', desktop, 'linux')).toEqual({ skipped: 'only http and https pages are opened, this is a file: address' });
+    expect(browserCommand('javascript:alert(1)//&calc.exe', desktop, 'win32')).toEqual({ skipped: 'only http and https pages are opened, this is a javascript: address' });
+    expect(browserCommand('not a url', desktop, 'linux')).toEqual({ skipped: 'it is not a valid URL' });
+    const windows = browserCommand('https://example.invalid/a b"c&calc.exe', {}, 'win32').command!;
+    expect(windows.slice(0, 2)).toEqual(['rundll32', 'url.dll,FileProtocolHandler']);
+    expect(windows[2]).toBe('https://example.invalid/a%20b%22c&calc.exe');
+    expect(windows).not.toContain('cmd');
   });
 });
 

@@ -26,7 +26,8 @@ export async function removeStaleTemps(journals: SessionJournal[], guard: Worksp
   return removed;
 }
 
-function running(pid: number): boolean {
+/** Whether process `pid` still runs (EPERM: it does, as another user). */
+export function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
