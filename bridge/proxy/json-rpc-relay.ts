@@ -280,8 +280,9 @@ export class JsonRpcRelay {
   // JSON-RPC 2.0: a request's id is a string or a number; `"id": null` (or any other value) is no
   // notification and no request this side may answer under its id: Invalid Request, id null.
   private invalidRequest(back: WritableStreamDefaultWriter<AnyMessage>, message: Message): void {
-    this.hooks.log?.(`relay: refused ${message.method} with id ${JSON.stringify(message.id)} (a request id is a string or a number)`);
-    this.send(back, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${message.method} has id ${JSON.stringify(message.id)}; a request id is a string or a number, and a notification has no id` } });
+    const what = `${String(message.method).slice(0, 100)} has id ${String(JSON.stringify(message.id)).slice(0, 60)}`;
+    this.hooks.log?.(`relay: refused a request: ${what}`);
+    this.send(back, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${what}; a request id is a string or a number, and a notification has no id` } });
   }
 
   private agentResponse(message: Message): void {
