@@ -3,6 +3,8 @@
 // and hands over this token, bound to one image, part and programmer so it
 // cannot authorise programming anything else. Same shape as the Arduino
 // upload consent (boards/upload/consent.ts).
+import { shownText } from '../consent-text.js';
+
 const consentBrand: unique symbol = Symbol('ProgramConsent');
 
 export interface ProgramTarget {
@@ -26,7 +28,7 @@ export interface ProgramConsent {
 
 /** The question the permission broker shows. */
 export function describeProgram(target: ProgramTarget): string {
-  return `program ${target.image} into ${target.device} with the ${target.tool} programmer (MPLAB IPE), erasing what the part holds?`;
+  return `program ${shownText(target.image)} into ${shownText(target.device)} with the ${shownText(target.tool)} programmer (MPLAB IPE), erasing what the part holds?`;
 }
 
 /** Called by the permission broker once the person (or a policy they set) said yes. */

@@ -1,6 +1,8 @@
 // Uploading changes a device, so it needs a person's consent (DESIGN.md, "Least authority").
 // boards/ never asks; the bridge's permission broker asks and hands over this token, which is
 // bound to one image, board and port so it cannot authorise some other upload.
+import { shownText } from '../consent-text.js';
+
 const consentBrand: unique symbol = Symbol('UploadConsent');
 
 export interface UploadTarget {
@@ -20,7 +22,7 @@ export interface UploadConsent {
 
 /** The question the permission broker shows: "upload build/x.hex to Arduino Uno on /dev/ttyACM0?" */
 export function describeUpload(target: UploadTarget): string {
-  return `upload ${target.image} to ${target.boardName ?? target.fqbn} on ${target.port}?`;
+  return `upload ${shownText(target.image)} to ${shownText(target.boardName ?? target.fqbn)} on ${shownText(target.port)}?`;
 }
 
 /** Called by the permission broker once the person (or a policy they set) said yes. */

@@ -1,9 +1,10 @@
 // One agent process in its own process group: stdout carries ACP, stderr goes to
 // a bounded log, and closing ends the whole group (as does the bridge's death: see
-// group-watchdog.ts).
+// group-watchdog.ts) and what the agent started outside it (agent-descendants.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { spawnForm } from '../../boards/executables.js';
+import { AGENT_MARK_ENV, agentDescendants, newAgentMark, signalFound } from './agent-descendants.js';
 import { endGroup } from '../services/terminal/process-group.js';
 import { startWatchdog, type GroupWatchdog } from '../services/terminal/group-watchdog.js';
 import { messageStream } from './message-stream.js';
@@ -24,16 +25,19 @@ export class AgentProcess {
   readonly exited: Promise<AgentExit>;
   private readonly child: ChildProcess;
   private readonly watchdog?: GroupWatchdog;
+  /** Inherited by everything the agent starts, so what leaves its process group is still found. */
+  private readonly mark = newAgentMark();
   private exit?: AgentExit;
 
   /** `onStderr` also gets the agent's stderr as it comes (the ACP proxy passes it on to the editor's log). */
   constructor(readonly launch: AgentLaunch, cwd: string, baseEnv: NodeJS.ProcessEnv = process.env, onStderr?: (text: string) => void) {
     this.watchdog = startWatchdog();
-    const form = spawnForm(launch.command, launch.args, { env: { ...baseEnv, ...launch.env } });
+    const env = { ...baseEnv, ...launch.env, [AGENT_MARK_ENV]: this.mark };
+    const form = spawnForm(launch.command, launch.args, { env });
     this.child = spawn(form.command, form.args, {
       windowsVerbatimArguments: form.windowsVerbatimArguments,
       cwd,
-      env: { ...baseEnv, ...launch.env },
+      env,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -74,8 +78,13 @@ export class AgentProcess {
 
   /** Ends the agent and everything it started; its children get the grace too (Claude Code writes its session file). */
   async close(): Promise<void> {
+    const pid = this.child.pid;
+    // Found before the group ends: once the agent is gone, its orphans no longer descend from it.
+    const outside = pid === undefined ? [] : agentDescendants(pid, this.mark);
+    signalFound(outside, 'SIGTERM');
     this.child.stdin?.end();
     await endGroup(this.child, 1500, true);
     this.watchdog?.disarm();
+    if (pid !== undefined) signalFound([...outside, ...agentDescendants(pid, this.mark)], 'SIGKILL');
   }
 }

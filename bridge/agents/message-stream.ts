@@ -4,7 +4,10 @@
 // What an agent sends cannot exhaust the bridge: a line has a size limit, a message a
 // depth limit, and an agent that does not read its answers gets no more requests
 // taken until it does (what it writes meanwhile is kept, up to about one message).
-// A request refused for its size or depth is still answered.
+// A request refused for its size or depth is still answered. The editor's side of
+// `boardbridge acp` is read without pause instead (editorMessageStream): its answers
+// and cancels must get through whatever is open, so a request over the limits is
+// answered with an error rather than held.
 import type { Readable, Writable } from 'node:stream';
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { nestsDeeperThan, peekMessage, type RpcId } from './json-peek.js';
@@ -26,7 +29,11 @@ export const MAX_OPEN_REQUESTS = 16;
  * terminal/kill or its updates going unread behind them.
  */
 export const MAX_WAITING_REQUESTS = 256;
-const WAITING_METHODS = new Set(['terminal/wait_for_exit', 'session/request_permission', 'elicitation/create']);
+const WAITING_METHODS: ReadonlySet<string> = new Set(['terminal/wait_for_exit', 'session/request_permission', 'elicitation/create']);
+/** What an editor asks that waits on a model, a person or a login (a turn, a session's start, authenticate). */
+const EDITOR_WAITING_METHODS: ReadonlySet<string> = new Set(['session/prompt', 'session/new', 'session/load', 'session/resume', 'authenticate']);
+/** Other editor requests open at once (set_mode, list, ...): they are answered at once by a working agent. */
+export const MAX_OPEN_EDITOR_REQUESTS = 64;
 
 const BACKLOG_SLACK = 1024 * 1024;
 
@@ -36,6 +43,10 @@ export interface MessageStreamOptions {
   maxDepth?: number;
   maxOpenRequests?: number;
   maxWaitingRequests?: number;
+  /** Methods counted against maxWaitingRequests (default: an agent's terminal/wait_for_exit, request_permission, elicitation). */
+  waitingMethods?: ReadonlySet<string>;
+  /** What a request over the limits gets: reading holds until one is answered (default), or an error answer at once. */
+  overLimit?: 'hold' | 'refuse';
 }
 
 /** A message the bridge could neither take nor answer: whatever waits for it cannot finish. */
@@ -47,6 +58,11 @@ type Refusal = 'too_large' | 'too_deep' | 'not_json';
 
 export function messageStream(stdout: Readable, stdin: Writable, options: MessageStreamOptions = {}): AgentMessageStream {
   return new AgentMessageStream(stdout, stdin, options);
+}
+
+/** The editor's side of `boardbridge acp` (our stdin and stdout): always read, over-limit requests refused. */
+export function editorMessageStream(input: Readable, output: Writable, options: Pick<MessageStreamOptions, 'onSkippedLine' | 'maxOpenRequests' | 'maxWaitingRequests'> = {}): AgentMessageStream {
+  return new AgentMessageStream(input, output, { maxOpenRequests: MAX_OPEN_EDITOR_REQUESTS, waitingMethods: EDITOR_WAITING_METHODS, ...options, overLimit: 'refuse' });
 }
 
 /** The line limit: options first, then BOARDBRIDGE_MAX_MESSAGE_MB, then 64 MiB. */
@@ -147,9 +163,15 @@ export class AgentMessageStream implements Stream {
   }
 
   private held(): boolean {
-    const limit = this.options.maxOpenRequests ?? MAX_OPEN_REQUESTS;
-    const waitingLimit = this.options.maxWaitingRequests ?? MAX_WAITING_REQUESTS;
-    return this.openCount - this.waitingCount >= limit || this.waitingCount >= waitingLimit || (this.openCount > 0 && this.stdin.writableNeedDrain);
+    // Refusing instead of holding, reading stops only for a peer that reads none of what it is sent.
+    if (this.options.overLimit === 'refuse') return this.stdin.writableLength > this.maxLineBytes + BACKLOG_SLACK;
+    return this.full(false) || this.full(true) || (this.openCount > 0 && this.stdin.writableNeedDrain);
+  }
+
+  /** Whether the open requests of one kind (waiting or not) are at their limit. */
+  private full(waiting: boolean): boolean {
+    if (waiting) return this.waitingCount >= (this.options.maxWaitingRequests ?? MAX_WAITING_REQUESTS);
+    return this.openCount - this.waitingCount >= (this.options.maxOpenRequests ?? MAX_OPEN_REQUESTS);
   }
 
   private pump(): void {
@@ -223,9 +245,14 @@ export class AgentMessageStream implements Stream {
     if (!this.sdkBusy && this.interceptor?.(message)) return;
     this.markSdkBusy();
     if (isRequest(message)) {
+      const waits = (this.options.waitingMethods ?? WAITING_METHODS).has(message.method);
+      if (this.options.overLimit === 'refuse' && this.full(waits)) {
+        this.answer(message.id, overLimitError(message.method, waits ? this.waitingCount : this.openCount - this.waitingCount));
+        return;
+      }
       this.open.set(message.id, (this.open.get(message.id) ?? 0) + 1);
       this.openCount++;
-      if (WAITING_METHODS.has(message.method)) {
+      if (waits) {
         this.waiting.set(message.id, (this.waiting.get(message.id) ?? 0) + 1);
         this.waitingCount++;
       }
@@ -288,6 +315,10 @@ export class AgentMessageStream implements Stream {
   private skipped(line: string, reason: string): void {
     this.options.onSkippedLine?.(line.slice(0, 200), reason);
   }
+}
+
+function overLimitError(method: string, open: number): { code: number; message: string } {
+  return { code: -32603, message: `boardbridge refused ${method}: ${open} requests like it are still open; answer or cancel some, then send it again` };
 }
 
 function refusalError(method: string, what: string, refusal: Refusal): { code: number; message: string } {

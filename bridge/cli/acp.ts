@@ -24,7 +24,7 @@ export function registerAcp(program: Command): void {
 }
 
 async function runAcp(flags: AcpFlags): Promise<void> {
-  const [{ AcpProxy }, { messageStream }, { BridgeHardware }, { ContextService }, { allProviders }, { stateDir }] = await Promise.all([
+  const [{ AcpProxy }, { editorMessageStream }, { BridgeHardware }, { ContextService }, { allProviders }, { stateDir }] = await Promise.all([
     import('../proxy/acp-proxy.js'),
     import('../agents/message-stream.js'),
     import('../hardware/bridge-hardware.js'),
@@ -46,7 +46,7 @@ async function runAcp(flags: AcpFlags): Promise<void> {
   const proxy = new AcpProxy({
     launch,
     agentCwd: flags.workspace,
-    editor: messageStream(process.stdin, process.stdout, { onSkippedLine: (line, reason) => log(`skipped a line from the editor (${reason}): ${line}`) }),
+    editor: editorMessageStream(process.stdin, process.stdout, { onSkippedLine: (line, reason) => log(`skipped a line from the editor (${reason}): ${line}`) }),
     selection: selectionOf(flags),
     env: process.env,
     contexts: new ContextService(allProviders()),

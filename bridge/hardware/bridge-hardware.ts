@@ -3,6 +3,7 @@
 // operation that changes a device asks through the consent function it is given.
 import { boardCommands, grantUpload, SerialHub, type UploadTarget } from '../../boards/index.js';
 import type { CommandTable, InProcessCommand } from '../../boards/command.js';
+import { shownText } from '../../boards/consent-text.js';
 import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
 import { micropythonCommands } from '../../boards/micropython/commands.js';
 import { openHubLink } from '../../boards/micropython/hub-link.js';
@@ -40,7 +41,7 @@ export class BridgeHardware {
       ...micropythonCommands({ running: this.runningScripts, openLink: (path) => openHubLink(this.hub, path, `${owner}: run-script`) }),
     ]);
     const runScript = table.get('run-script');
-    if (runScript) table.set('run-script', withConsent(runScript, consent, 'run_script', (argv) => `run ${argv[0] ?? 'a script'} on the camera${portOf(argv)} (it replaces what runs there)?`));
+    if (runScript) table.set('run-script', withConsent(runScript, consent, 'run_script', (argv) => `run ${argv[0] === undefined ? 'a script' : shownText(argv[0])} on the camera${portOf(argv)} (it replaces what runs there)?`));
     return table;
   }
 
@@ -51,7 +52,7 @@ export class BridgeHardware {
 
 function portOf(argv: string[]): string {
   const i = argv.findIndex((a) => a === '--port' || a === '-p');
-  return i >= 0 && argv[i + 1] ? ` on ${argv[i + 1]}` : '';
+  return i >= 0 && argv[i + 1] ? ` on ${shownText(argv[i + 1])}` : '';
 }
 
 function withConsent(command: InProcessCommand, consent: DeviceConsent, tool: string, question: (argv: string[]) => string): InProcessCommand {

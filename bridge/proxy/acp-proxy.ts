@@ -53,7 +53,7 @@ export class AcpProxy {
   readonly agent?: AgentProcess;
   private readonly relay: JsonRpcRelay;
   private readonly sessions = new Map<string, ProxySession>();
-  private readonly local = new LocalAnswers(() => this.editorCaps, this.sessions, (method, params) => this.relay.requestEditor(method, params));
+  private readonly local = new LocalAnswers(() => this.editorCaps, this.sessions);
   private readonly agentCommands = new Map<string, AvailableCommand[]>();
   private editorCaps: ClientCapabilities = {};
   private agentInit?: InitializeResponse;

@@ -1,8 +1,10 @@
 // The proxy's wire: JSON-RPC messages between the editor and the agent, forwarded
 // as they are, in the order they arrive. Hooks may take a method over (answer it,
 // or change its params or result); everything else — unknown and `_` extension
-// methods included — passes through untouched. Requests the proxy sends the editor
-// itself use ids of their own, so they never collide with the agent's.
+// methods included — passes through untouched. Every request that goes to the
+// editor, the agent's as well as the proxy's own, gets an id the relay assigns;
+// an answer is matched by the relay's table of those ids, so no id an agent picks
+// can stand for one of the proxy's requests (a device consent, say).
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 
@@ -15,6 +17,11 @@ export type Outcome =
   | { answer: unknown }
   | { error: RpcError };
 
+/** Forward an agent request to the editor and hear its answer before the agent does. */
+export interface AgentForward {
+  answered: (answer: { result?: unknown; error?: RpcError }) => void;
+}
+
 export interface RpcError {
   code: number;
   message: string;
@@ -24,8 +31,11 @@ export interface RpcError {
 export interface RelayHooks {
   /** Editor requests the proxy takes part in (the rest pass through); may be async: later editor messages wait. */
   editorRequest?: (method: string, params: unknown) => Promise<Outcome> | Outcome | undefined;
-  /** Agent requests the proxy answers itself, decided at once (undefined: forward to the editor). */
-  agentRequest?: (method: string, params: unknown) => Promise<unknown> | undefined;
+  /**
+   * Agent requests the proxy answers itself (a promise of the result), or forwards and hears the
+   * editor's answer of (`{ answered }`), decided at once (undefined: forward to the editor).
+   */
+  agentRequest?: (method: string, params: unknown) => Promise<unknown> | AgentForward | undefined;
   /** Agent notifications, changed or dropped (undefined) before the editor sees them. */
   agentNotification?: (method: string, params: unknown) => unknown;
   editorNotification?: (method: string, params: unknown) => void;
@@ -42,18 +52,25 @@ export interface RelayHooks {
 
 const CANCEL_REQUEST = '$/cancel_request';
 
+/** What an editor-side id stands for: an agent request forwarded under it, or one of the proxy's own. */
+type AtEditor =
+  | { agentId: JsonRpcId; answered?: AgentForward['answered'] }
+  | { resolve: (r: unknown) => void; reject: (e: RpcError) => void };
+
 export class JsonRpcRelay {
   private readonly toEditor: WritableStreamDefaultWriter<AnyMessage>;
   private readonly toAgent: WritableStreamDefaultWriter<AnyMessage>;
   /** Editor request ids waiting for the agent's answer, with what to do with it. */
   private readonly atAgent = new Map<JsonRpcId, { after?: (result: unknown) => unknown; failed?: (error: RpcError) => void }>();
-  /** Ids of requests sent to the editor: a forwarded agent request (its id) or one of the proxy's own. */
-  private readonly atEditor = new Map<JsonRpcId, { agentId: JsonRpcId } | { resolve: (r: unknown) => void; reject: (e: RpcError) => void }>();
-  private readonly agentIdsAtEditor = new Map<JsonRpcId, JsonRpcId>();
+  /** Requests open at the editor, by the id the relay gave them there (no other ids go to the editor). */
+  private readonly atEditor = new Map<number, AtEditor>();
+  /** The editor-side id of each open agent request, by the agent's id: where its $/cancel_request goes. */
+  private readonly agentIdsAtEditor = new Map<JsonRpcId, number>();
   private editorQueue: Promise<void> = Promise.resolve();
   private editorBusy = 0;
-  private ownIds = 0;
+  private editorIds = 0;
   private agentAlive = true;
+  private editorAlive = true;
 
   constructor(
     editor: Stream,
@@ -62,13 +79,14 @@ export class JsonRpcRelay {
   ) {
     this.toEditor = editor.writable.getWriter();
     this.toAgent = agent.writable.getWriter();
-    void this.pump(editor.readable, (m) => this.fromEditor(m)).then(() => hooks.editorClosed?.());
+    void this.pump(editor.readable, (m) => this.fromEditor(m)).then(() => this.editorEnded());
     void this.pump(agent.readable, (m) => this.fromAgent(m)).then(() => (hooks.agentClosed ? hooks.agentClosed() : this.agentEnded()));
   }
 
   /** A request of the proxy's own to the editor (device consent, say). */
   requestEditor(method: string, params: unknown): Promise<unknown> {
-    const id = `boardbridge-${++this.ownIds}`;
+    if (!this.editorAlive) return Promise.reject<unknown>({ code: -32603, message: 'the editor has closed the connection' });
+    const id = ++this.editorIds;
     return new Promise((resolve, reject) => {
       this.atEditor.set(id, { resolve, reject });
       this.send(this.toEditor, { jsonrpc: '2.0', id, method, params });
@@ -95,6 +113,18 @@ export class JsonRpcRelay {
     this.atAgent.clear();
   }
 
+  // Nothing answers the proxy's own requests any more: they fail rather than wait forever.
+  private editorEnded(): void {
+    this.editorAlive = false;
+    for (const [id, pending] of this.atEditor) {
+      if ('reject' in pending) {
+        this.atEditor.delete(id);
+        pending.reject({ code: -32603, message: 'the editor closed the connection before it answered' });
+      }
+    }
+    this.hooks.editorClosed?.();
+  }
+
   close(): void {
     void this.toEditor.close().catch(() => undefined);
     void this.toAgent.close().catch(() => undefined);
@@ -119,8 +149,11 @@ export class JsonRpcRelay {
     }
   }
 
-  // Editor → agent keeps its order even when a hook takes its time (a prompt waits for its context).
+  // Editor → agent keeps its order even when a hook takes its time (a prompt waits for its context);
+  // answers to requests sent to the editor wait for nothing (a permission answer must reach the agent
+  // while the editor's next prompt is being prepared).
   private fromEditor(message: Message): void {
+    if (!hasMethod(message)) return this.editorResponse(message);
     if (this.editorBusy === 0) {
       void this.handleEditor(message);
       return;
@@ -129,10 +162,10 @@ export class JsonRpcRelay {
     this.editorQueue = this.editorQueue.then(() => this.handleEditor(message)).finally(() => this.editorBusy--);
   }
 
-  private handleEditor(message: Message): void | Promise<void> {
-    if (typeof message.method !== 'string') return this.editorResponse(message);
+  private handleEditor(message: Message & { method: string }): void | Promise<void> {
     const id = message.id;
-    if (id === undefined || id === null) {
+    if (id !== undefined && !isId(id)) return this.invalidRequest(this.toEditor, message);
+    if (id === undefined) {
       // $/cancel_request passes as it is: editor ids reach the agent unchanged.
       this.hooks.editorNotification?.(message.method, message.params);
       if (this.agentAlive) this.send(this.toAgent, message);
@@ -185,11 +218,17 @@ export class JsonRpcRelay {
   private editorResponse(message: Message): void {
     const id = message.id;
     if (id === undefined || id === null) return this.hooks.log?.(`relay: the editor sent a message without method or id: ${JSON.stringify(message).slice(0, 200)}`);
-    const pending = this.atEditor.get(id);
+    // Only an id the relay gave out, of the same JSON type, finds its request.
+    const pending = typeof id === 'number' ? this.atEditor.get(id) : undefined;
     if (!pending) return this.hooks.log?.(`relay: the editor answered unknown request ${JSON.stringify(id)}`);
-    this.atEditor.delete(id);
+    this.atEditor.delete(id as number);
     if ('agentId' in pending) {
-      this.agentIdsAtEditor.delete(pending.agentId);
+      if (this.agentIdsAtEditor.get(pending.agentId) === id) this.agentIdsAtEditor.delete(pending.agentId);
+      try {
+        pending.answered?.({ result: message.result, error: message.error as RpcError | undefined });
+      } catch (error) {
+        this.hooks.log?.(`relay: ${error instanceof Error ? error.stack : String(error)}`);
+      }
       if (this.agentAlive) this.send(this.toAgent, { ...message, id: pending.agentId });
       return;
     }
@@ -200,7 +239,8 @@ export class JsonRpcRelay {
   private fromAgent(message: Message): void {
     if (typeof message.method !== 'string') return this.agentResponse(message);
     const id = message.id;
-    if (id === undefined || id === null) {
+    if (id !== undefined && !isId(id)) return this.invalidRequest(this.toAgent, message);
+    if (id === undefined) {
       if (message.method === CANCEL_REQUEST) return this.agentCancels(message);
       const hook = this.hooks.agentNotification;
       if (!hook) return this.send(this.toEditor, message);
@@ -208,32 +248,41 @@ export class JsonRpcRelay {
       if (params === undefined) return;
       return this.send(this.toEditor, params === message.params ? message : { ...message, params });
     }
-    let local: Promise<unknown> | undefined;
+    let local: Promise<unknown> | AgentForward | undefined;
     try {
       local = this.hooks.agentRequest?.(message.method, message.params);
     } catch (error) {
       local = Promise.reject(error);
     }
-    if (local) {
+    if (local instanceof Promise) {
       void local.then(
         (result) => this.agentAlive && this.send(this.toAgent, { jsonrpc: '2.0', id, result: result ?? {} }),
         (error: unknown) => this.agentAlive && this.send(this.toAgent, { jsonrpc: '2.0', id, error: asRpcError(error) }),
       );
       return;
     }
-    // The agent's id goes to the editor as it is, unless one of ours already has it.
-    const editorId = this.atEditor.has(id) ? `boardbridge-agent-${++this.ownIds}` : id;
-    this.atEditor.set(editorId, { agentId: id });
+    if (!this.editorAlive) return this.send(this.toAgent, { jsonrpc: '2.0', id, error: { code: -32603, message: 'the editor has closed the connection' } });
+    // The editor sees the relay's id, never the agent's: ids the agent picks cannot reach the editor.
+    const editorId = ++this.editorIds;
+    this.atEditor.set(editorId, { agentId: id, answered: local?.answered });
     this.agentIdsAtEditor.set(id, editorId);
-    this.send(this.toEditor, editorId === id ? message : { ...message, id: editorId });
+    this.send(this.toEditor, { ...message, id: editorId });
   }
 
   private agentCancels(message: Message): void {
     const requestId = (message.params as { requestId?: JsonRpcId } | undefined)?.requestId;
-    const editorId = requestId === undefined ? undefined : this.agentIdsAtEditor.get(requestId);
-    // A cancel of a request the proxy answers itself has nothing to reach.
+    const editorId = requestId === undefined || !isId(requestId) ? undefined : this.agentIdsAtEditor.get(requestId);
+    // A cancel of a request the proxy answers itself, or of none open, has nothing to reach.
     if (editorId === undefined) return;
-    this.send(this.toEditor, editorId === requestId ? message : { ...message, params: { ...(message.params as object), requestId: editorId } });
+    this.send(this.toEditor, { ...message, params: { ...(message.params as object), requestId: editorId } });
+  }
+
+  // JSON-RPC 2.0: a request's id is a string or a number; `"id": null` (or any other value) is no
+  // notification and no request this side may answer under its id: Invalid Request, id null.
+  private invalidRequest(back: WritableStreamDefaultWriter<AnyMessage>, message: Message): void {
+    const what = `${String(message.method).slice(0, 100)} has id ${String(JSON.stringify(message.id)).slice(0, 60)}`;
+    this.hooks.log?.(`relay: refused a request: ${what}`);
+    this.send(back, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${what}; a request id is a string or a number, and a notification has no id` } });
   }
 
   private agentResponse(message: Message): void {
@@ -259,6 +308,14 @@ export class JsonRpcRelay {
   private send(writer: WritableStreamDefaultWriter<AnyMessage>, message: Message): void {
     writer.write(message as AnyMessage).catch((error: unknown) => this.hooks.log?.(`relay: write failed: ${error instanceof Error ? error.message : String(error)}`));
   }
+}
+
+function hasMethod(message: Message): message is Message & { method: string } {
+  return typeof message.method === 'string';
+}
+
+function isId(id: unknown): id is JsonRpcId {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
 }
 
 export function asRpcError(error: unknown): RpcError {

@@ -1,13 +1,15 @@
 // Which of the agent's requests the bridge answers itself, and how: fs and
-// terminals for an editor that lacks them, `boardbridge …` board commands in
-// terminals (always: they share the bridge's serial hub), and the permission asks
-// of the board server's own tools (those ask the editor themselves before any
-// device change). Everything else goes to the editor.
+// terminals for an editor that lacks them, and `boardbridge …` board commands in
+// terminals (always: they share the bridge's serial hub). Everything else goes to
+// the editor, every permission request included: an agent's request is never
+// answered here, whatever its title or command says (the board server's device
+// changes ask the editor again, with the exact operation).
 import type { ClientCapabilities, CreateTerminalRequest, ReadTextFileRequest, RequestPermissionRequest, WriteTextFileRequest } from '@agentclientprotocol/sdk';
 import { methods, RequestError } from '@agentclientprotocol/sdk';
-import { grantedCommandLines, pickOption } from '../services/permission/broker.js';
+import { grantedCommandLines } from '../services/permission/broker.js';
 import { classify } from '../services/permission/classify.js';
 import { boardCommandOf } from '../services/terminal/terminal-service.js';
+import type { AgentForward } from './json-rpc-relay.js';
 import type { ProxySession } from './proxy-session.js';
 
 type TerminalRequest = { sessionId: string; terminalId: string };
@@ -18,12 +20,10 @@ export class LocalAnswers {
   constructor(
     private readonly editorCaps: () => ClientCapabilities,
     private readonly sessions: ReadonlyMap<string, ProxySession>,
-    /** Sends a request on to the editor and gives its answer. */
-    private readonly askEditor: (method: string, params: unknown) => Promise<unknown>,
   ) {}
 
-  /** The bridge's answer, or undefined: the editor answers. */
-  answer(method: string, params: unknown): Promise<unknown> | undefined {
+  /** The bridge's answer; or the editor answers (undefined), and the bridge hears it first (AgentForward). */
+  answer(method: string, params: unknown): Promise<unknown> | AgentForward | undefined {
     const caps = this.editorCaps();
     const p = params as { sessionId?: string; terminalId?: string } | undefined;
     switch (method) {
@@ -54,24 +54,20 @@ export class LocalAnswers {
         return this.terminalCall(method, session, params as TerminalRequest);
       }
       case methods.client.session.requestPermission: {
-        // The board server's own tools ask the editor themselves, with the exact operation, before any device change.
+        // What the editor allows is what the proxy's own terminals may run this turn: every command
+        // for an editor without terminals, the board commands the proxy runs itself for one with them.
         const request = params as RequestPermissionRequest;
         if (!request?.toolCall || !Array.isArray(request.options)) return undefined;
-        const category = classify(request.toolCall);
-        if (category === 'own-tool') {
-          const allow = pickOption(request.options, ['allow_once', 'allow_always']);
-          return allow ? Promise.resolve({ outcome: { outcome: 'selected', optionId: allow.optionId } }) : undefined;
-        }
-        // Where the proxy runs terminals itself, what the editor allows is what they may run.
         const session = p?.sessionId ? this.sessions.get(p.sessionId) : undefined;
-        const lines = grantedCommandLines(request.toolCall, category);
-        if (caps.terminal || !session || lines.length === 0) return undefined;
-        return this.askEditor(method, params).then((response) => {
-          const chosen = (response as { outcome?: { outcome?: string; optionId?: string } } | undefined)?.outcome;
-          const option = chosen?.outcome === 'selected' ? request.options.find((entry) => entry.optionId === chosen.optionId) : undefined;
-          if (option?.kind.startsWith('allow')) session.grant(lines);
-          return response;
-        });
+        const lines = grantedCommandLines(request.toolCall, classify(request.toolCall));
+        if (!session || lines.length === 0) return undefined;
+        return {
+          answered: ({ result }) => {
+            const chosen = (result as { outcome?: { outcome?: string; optionId?: string } } | undefined)?.outcome;
+            const option = chosen?.outcome === 'selected' ? request.options.find((entry) => entry.optionId === chosen.optionId) : undefined;
+            if (option?.kind.startsWith('allow')) session.grant(lines);
+          },
+        };
       }
       default:
         return undefined;

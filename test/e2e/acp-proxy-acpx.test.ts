@@ -123,8 +123,9 @@ describe('acpx (a real ACP client) drives boardbridge acp in front of the real c
     expect(existsSync(path.join(run.root, 'state', 'journal'))).toBe(false);
     // The upload asked the client, with the exact operation, and went ahead once allowed.
     const asked = messages.filter((m) => m.method === 'session/request_permission').map((m) => (m.params?.toolCall as { title: string }).title);
-    // claude asks for its Write itself (forwarded as it is); the board tool's own permission is the proxy's to answer.
-    expect(asked).toEqual([`Write ${path.join(run.sketch, 'notes.txt')}`, expect.stringMatching(new RegExp(`^upload .*Blink\\.ino\\.hex to .* on ${port.replace(/[/.]/g, '\\$&')}\\?$`))]);
+    // claude asks for each tool itself, the board tools too (forwarded as they are: the proxy answers no
+    // permission by a tool's name); the upload then asks again, as the exact operation.
+    expect(asked).toEqual(['mcp__boardbridge__board_info', `Write ${path.join(run.sketch, 'notes.txt')}`, 'mcp__boardbridge__upload', expect.stringMatching(new RegExp(`^upload .*Blink\\.ino\\.hex to .* on ${port.replace(/[/.]/g, '\\$&')}\\?$`))]);
     expect(scripted[3].conversation?.lastToolResult).toMatch(/Uploaded .*Blink\.ino\.hex/);
     // The client has exited: the agent and its process group are gone.
     expect(await groupGone(agentPid(run.log))).toBe(true);

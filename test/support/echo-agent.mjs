@@ -2,7 +2,9 @@
 // request with what it received ({echo: {method, params}}), keeps every
 // notification, and on `_test/call_client` / `_test/notify_client` sends the
 // client the request or notification it is given (answering with the client's reply);
-// `_test/flood` sends a burst of updates before its answer.
+// `_test/flood` sends a burst of updates before its answer; `_test/spawn` starts a
+// command in a session of its own (setsid), as an agent's shell may, and gives its pid.
+import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 const received = [];
@@ -41,6 +43,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       // `count` updates in one burst, then the answer: a client must see them all before it.
       for (let seq = 0; seq < params.count; seq++) send({ method: 'session/update', params: { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${seq} ` } } } });
       return send({ id, result: { sent: params.count } });
+    case '_test/spawn': {
+      const child = spawn(params.command, params.args ?? [], { detached: true, stdio: 'ignore' });
+      child.unref();
+      return send({ id, result: { pid: child.pid } });
+    }
     case '_test/notify_client':
       send({ method: params.method, params: params.params });
       return send({ id, result: {} });

@@ -50,4 +50,34 @@ describe('the JSON-RPC relay', () => {
     agent.send({ id: 'c1', result: { ok: 1 } });
     expect((await changed).result).toEqual({ ok: 1, seen: true });
   });
+
+  it('passes the editor\'s answer to the agent at once while a prompt is still being prepared', async () => {
+    const editor = new ScriptedEditor();
+    const agent = scriptedAgent();
+    let release!: () => void;
+    new JsonRpcRelay(editor.stream, agent.stream, {
+      editorRequest: (method, params) => (method === 'session/prompt' ? new Promise((resolve) => (release = () => resolve({ forward: params }))) : undefined),
+    });
+    const asked = editor.next((m) => m.method === 'session/request_permission');
+    agent.send({ id: 'perm-1', method: 'session/request_permission', params: {} });
+    const request = await asked;
+    void editor.request('session/prompt', { sessionId: 's', prompt: [] }, 'p1');
+    await new Promise((r) => setTimeout(r, 20));
+    editor.send({ id: request.id, result: { outcome: { outcome: 'cancelled' } } });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(agent.received).toEqual([{ jsonrpc: '2.0', id: 'perm-1', result: { outcome: { outcome: 'cancelled' } } }]);
+    release();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(agent.received.map((m) => (m as { method?: string }).method)).toEqual([undefined, 'session/prompt']);
+  });
+
+  it('fails its own requests to the editor when the editor closes, instead of waiting for ever', async () => {
+    const editor = new ScriptedEditor();
+    const agent = scriptedAgent();
+    const relay = new JsonRpcRelay(editor.stream, agent.stream, {});
+    const consent = relay.requestEditor('session/request_permission', {});
+    await editor.next((m) => m.method === 'session/request_permission');
+    editor.close();
+    await expect(consent).rejects.toMatchObject({ message: 'the editor closed the connection before it answered' });
+  });
 });
