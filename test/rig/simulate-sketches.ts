@@ -220,3 +220,37 @@ void loop() {
   }
 }
 `;
+
+/** Mega 2560 pin-change interrupts of group 0 (PCINT0_vect) on D10 (PB4) and D53 (PB0), counted per pin. */
+export const MEGA_PIN_CHANGE = `volatile unsigned changes;
+volatile uint8_t last;
+
+ISR(PCINT0_vect) {
+  changes++;
+  last = PINB;
+}
+
+void setup() {
+  Serial.begin(115200);
+  pinMode(10, INPUT_PULLUP);
+  pinMode(53, INPUT_PULLUP);
+  PCMSK0 = _BV(PCINT4) | _BV(PCINT0);
+  PCIFR = _BV(PCIF0);
+  PCICR = _BV(PCIE0);
+}
+
+void loop() {
+  static unsigned seen;
+  noInterrupts();
+  unsigned count = changes;
+  uint8_t pins = last;
+  interrupts();
+  if (count != seen) {
+    seen = count;
+    Serial.print("changes=");
+    Serial.print(count);
+    Serial.print(" PINB&0x11=");
+    Serial.println(pins & 0x11, HEX);
+  }
+}
+`;

@@ -17,6 +17,7 @@ import {
   MEGA_INTERRUPT_PINS,
   MEGA_INTERRUPTS,
   MEGA_PHASE_CORRECT_PWM,
+  MEGA_PIN_CHANGE,
   MEGA_PWM_PINS,
   MEGA_SERIALS,
 } from '../../rig/simulate-sketches.js';
@@ -144,6 +145,22 @@ describe('the Mega 2560 in avr8js against simavr on the same .hex', () => {
       runOnSimavr(hex, board.clockHz, 0.4, { mcu: 'atmega2560', inputs: simavrSteps }),
     ]);
     for (const pin of MEGA_INTERRUPT_PINS) expect(theirs.serial, `D${pin} under simavr`).toMatch(new RegExp(`^D${pin}=\\d+\\r$`, 'm'));
+    expect(ours.serial.text).toBe(theirs.serial);
+  });
+
+  it('pin-change interrupts of group 0 on D10 and D53 driven by the same levels: the same counts (simavr 1.6 has pin-change interrupts on port B only)', async () => {
+    const board = await mega();
+    const hex = await build('MegaPinChange', MEGA_PIN_CHANGE);
+    const script: Array<[number, number, 0 | 1]> = [
+      [10, 20, 1], [53, 20, 1],
+      [10, 100, 0], [53, 130, 0], [10, 160, 1], [53, 190, 1], [10, 220, 0],
+    ];
+    const simavrSteps = await Promise.all(script.map(async ([pin, ms, level]) => `${Math.round((ms / 1000) * board.clockHz)}:${await portPin(pin)}=${level}`));
+    const [ours, theirs] = await Promise.all([
+      onAvr8js(hex, 0.3, script.map(([pin, ms, level]) => `${pin}=${level ? 'high' : 'low'}@${ms}ms`)),
+      runOnSimavr(hex, board.clockHz, 0.3, { mcu: 'atmega2560', inputs: simavrSteps }),
+    ]);
+    expect(theirs.serial.match(/^changes=\d+ PINB&0x11=[0-9A-F]+\r$/gm)?.length, theirs.serial).toBeGreaterThanOrEqual(4);
     expect(ours.serial.text).toBe(theirs.serial);
   });
 });
