@@ -9,6 +9,7 @@ import type { SourceRef } from '../../context-providers/types.js';
 import { evaluate } from '../../context-providers/arduino/c-expression.js';
 import { expandMacros, preprocess, type Macro } from '../../context-providers/arduino/preprocessor.js';
 import { readRegularFileSync } from '../../context-providers/regular-file.js';
+import { avrDeviceMacro } from '../../context-providers/arduino/variant-header.js';
 
 export interface HeaderValue {
   value: number;
@@ -95,16 +96,14 @@ function cite(macro: Macro): string {
 
 /**
  * Reads `avr/io.h` from the first of `includeDirs` that has it, for `mcu` (build.mcu, e.g.
- * `atmega2560`): the chip macro is the `__AVR_…__` name avr/io.h tests whose spelling matches
- * the MCU case-insensitively (avr-gcc -mmcu=atmega2560 defines __AVR_ATmega2560__).
+ * `atmega2560`) defined as avr-gcc -mmcu=atmega2560 defines it (__AVR_ATmega2560__).
  */
 export function readAvrIoHeader(mcu: string, includeDirs: string[]): AvrIoHeader {
   const dir = includeDirs.find((candidate) => existsSync(join(candidate, 'avr', 'io.h')));
   if (!dir) throw new AvrHeaderError(mcu, `no avr/io.h in ${includeDirs.join(', ') || '(no toolchain include folder)'}`);
   const ioH = join(dir, 'avr', 'io.h');
-  const wanted = `__avr_${mcu.toLowerCase()}__`;
-  const chipMacro = readRegularFileSync(ioH, 'utf8').match(/\b__AVR_[A-Za-z0-9_]+__\b/g)?.find((name) => name.toLowerCase() === wanted);
-  if (!chipMacro) throw new AvrHeaderError(mcu, `${ioH} does not know this chip (no ${wanted.toUpperCase()} there)`);
+  const chipMacro = avrDeviceMacro(mcu);
+  if (!new RegExp(`\\b${chipMacro}\\b`).test(readRegularFileSync(ioH, 'utf8'))) throw new AvrHeaderError(mcu, `${ioH} does not know this chip (no ${chipMacro} there)`);
   const avrDir = join(dir, 'avr');
   const result = preprocess([ioH], {
     defines: { __ASSEMBLER__: '1', [chipMacro]: '1' },

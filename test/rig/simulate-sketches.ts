@@ -254,3 +254,51 @@ void loop() {
   }
 }
 `;
+
+/**
+ * Timer3's compare channel C as an interrupt: OCF3C read, cleared by writing 1 to it, set again,
+ * then OCIE3C enabled with the flag pending (the interrupt runs at once, datasheet 17.11.37),
+ * each hit stamped with TCNT3.
+ */
+export const MEGA_COMPARE_C = `volatile unsigned hits;
+volatile unsigned stamp;
+
+ISR(TIMER3_COMPC_vect) {
+  hits++;
+  stamp = TCNT3;
+}
+
+void setup() {
+  Serial.begin(115200);
+  TCCR3A = 0;
+  TCCR3B = _BV(WGM32) | _BV(CS31);
+  OCR3A = 19999;
+  OCR3C = 5000;
+  delay(25);
+  Serial.print("flag=");
+  Serial.println((TIFR3 >> OCF3C) & 1);
+  TIFR3 = _BV(OCF3C);
+  Serial.print("cleared=");
+  Serial.println((TIFR3 >> OCF3C) & 1);
+  delay(25);
+  TIMSK3 = _BV(OCIE3C);
+  unsigned early = hits;
+  Serial.print("at once=");
+  Serial.println(early);
+}
+
+void loop() {
+  static unsigned seen;
+  noInterrupts();
+  unsigned count = hits;
+  unsigned at = stamp;
+  interrupts();
+  if (count != seen && count <= 4) {
+    seen = count;
+    Serial.print("hit ");
+    Serial.print(count);
+    Serial.print(" at TCNT3=");
+    Serial.println(at / 100);
+  }
+}
+`;

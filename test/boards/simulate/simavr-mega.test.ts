@@ -13,6 +13,7 @@ import { ArduinoBuilder, debianLayout } from '../../../boards/toolchains/arduino
 import { runOnSimavr } from '../../rig/simavr-trace.js';
 import {
   MEGA_ANALOG,
+  MEGA_COMPARE_C,
   MEGA_FAST_PWM,
   MEGA_INTERRUPT_PINS,
   MEGA_INTERRUPTS,
@@ -162,5 +163,22 @@ describe('the Mega 2560 in avr8js against simavr on the same .hex', () => {
     ]);
     expect(theirs.serial.match(/^changes=\d+ PINB&0x11=[0-9A-F]+\r$/gm)?.length, theirs.serial).toBeGreaterThanOrEqual(4);
     expect(ours.serial.text).toBe(theirs.serial);
+  });
+
+  it('Timer3 compare channel C as an interrupt: its flag read, cleared by writing 1, then each compare match', async () => {
+    const board = await mega();
+    const hex = await build('MegaCompareC', MEGA_COMPARE_C);
+    const [ours, theirs] = await Promise.all([onAvr8js(hex, 0.12), runOnSimavr(hex, board.clockHz, 0.12, { mcu: 'atmega2560' })]);
+    // The line after enabling OCIE3C with OCF3C set differs: the datasheet (7.8 Reset and
+    // Interrupt Handling) says a flag set while its interrupt was disabled "will be set and
+    // remembered until the interrupt is enabled", so the interrupt runs at once, as here;
+    // simavr 1.6 waits for the next compare match.
+    const [before, after] = theirs.serial.split(/at once=0\r\n/);
+    expect(before).toBe('flag=1\r\ncleared=0\r\n');
+    expect(after).toMatch(/^(hit \d at TCNT3=\d+\r\n){4}$/);
+    const [ourBefore, ourAfter] = ours.serial.text.split(/at once=1\r\n/);
+    expect(ourBefore).toBe(before);
+    // The first hit here is the remembered one; the compare matches after it are simavr's 2nd to 4th.
+    expect(ourAfter?.split('\r\n').slice(1), ours.serial.text).toEqual(after.split('\r\n').slice(1));
   });
 });
