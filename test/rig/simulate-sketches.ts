@@ -257,7 +257,7 @@ void loop() {
 
 /**
  * Timer3's compare channel C as an interrupt: OCF3C read, cleared by writing 1 to it, set again,
- * then OCIE3C enabled with the flag pending (the interrupt runs at once, datasheet 17.11.37),
+ * then OCIE3C enabled with the flag pending (the interrupt runs at once, datasheet 7.8),
  * each hit stamped with TCNT3.
  */
 export const MEGA_COMPARE_C = `volatile unsigned hits;
