@@ -67,4 +67,9 @@ describe('chip configurations from avr-libc’s device headers', () => {
     expect(files.get(overflow.file)![overflow.line! - 1]).toMatch(/TIMER0_OVF_vect\s+_VECTOR\(23\)/);
     expect(mega.timers[0].ovfInterrupt).toBe(46);
   });
+
+  it('without avr-libc’s headers the Mega is refused with what to install; a chip the header does not know is named', () => {
+    expect(() => mcuConfig('atmega2560', ['/nonexistent-include'])).toThrow(/^atmega2560: no avr\/io\.h in \/nonexistent-include; install avr-libc \(Debian: apt install avr-libc\)/);
+    expect(() => readAvrIoHeader('atmega9999', INCLUDE)).toThrow(/^atmega9999: \/usr\/lib\/avr\/include\/avr\/io\.h does not know this chip \(no __AVR_ATmega9999__ there\)/);
+  });
 });

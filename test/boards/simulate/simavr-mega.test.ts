@@ -75,7 +75,6 @@ describe('the Mega 2560 in avr8js against simavr on the same .hex', () => {
       const window = <T extends { t: number }>(edges: T[]) => edges.filter((e) => e.t > 2 * period && e.t < seconds - period);
       const ourEdges = window(allOurs);
       const theirEdges = window(allTheirs);
-      if (process.env.MEGA_DEBUG) console.log(pin, ourEdges.slice(0, 4).map((e) => `${e.level}@${(e.t * 16e6).toFixed(0)}`).join(' '), '|', theirEdges.slice(0, 4).map((e) => `${e.level}@${(e.t * 16e6).toFixed(0)}`).join(' '), ourEdges.length, theirEdges.length);
       expect(ourEdges.length, `D${pin}: ${ourEdges.length} edges here, ${theirEdges.length} under simavr`).toBe(theirEdges.length);
       expect(ourEdges.length).toBeGreaterThanOrEqual(40);
       expect(ourEdges.map((e) => e.level)).toEqual(theirEdges.map((e) => e.level));
