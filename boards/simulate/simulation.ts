@@ -1,7 +1,7 @@
-// One run of a compiled sketch on the simulated AVR (the ATmega328P unless `mcu` says otherwise): exact cycle counts for time,
-// scripted inputs applied at their cycle, serial output streamed as the USART sends it, and
-// the run ends at the simulated time, on a matching line, when the sketch halts, or at the
-// wall-clock limit (reported as such).
+// One run of a compiled sketch on a simulated AVR (the ATmega328P unless `mcu` names another):
+// exact cycle counts for time, scripted inputs applied at their cycle, serial output streamed as
+// the USART sends it (the other USARTs' kept apart), and the run ends at the simulated time, on
+// a matching line, when the sketch halts, or at the wall-clock limit (reported as such).
 import { PinState } from 'avr8js';
 import { AvrMachine } from './avr-machine.js';
 import type { PinInput } from './inputs.js';
