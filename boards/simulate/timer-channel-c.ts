@@ -26,6 +26,9 @@ export function addChannelC(timer: AVRTimer, cpu: CPU, config: AVRTimerConfig): 
   if (!config.OCRC) return;
   const internals = timer as unknown as TimerInternals;
   const count = internals.count;
+  if (typeof count !== 'function' || typeof internals.updateCompPin !== 'function' || !internals.OCFC) {
+    throw new Error('avr8js AVRTimer no longer has the count/updateCompPin/OCFC members boards/simulate/timer-channel-c.ts completes (written for avr8js 0.21.1); check its channel C and update the file');
+  }
   // Replaced before anything schedules it: avr8js always schedules `this.count`, so the wrapper runs.
   internals.count = (reschedule = true, external = false) => {
     const delta = cpu.cycles - internals.lastCycle;
