@@ -75,6 +75,7 @@ export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
     const result = await simulate({
       hex: report.image,
       clockHz: board.clockHz,
+      mcu: board.mcu,
       pins: board.pins,
       forSeconds: forMs / 1000,
       ...(until ? { until } : {}),

@@ -1,61 +1,41 @@
-// An ATmega328P in avr8js: the CPU, its three timers, USART0, ADC, EEPROM, watchdog and the
-// GPIO ports the variant's pins sit on, wired the way avr8js documents for this chip.
-// avr8js ships peripheral configurations (register addresses and interrupt vectors) for the
-// ATmega328P only; see simulatable.ts for what that means for other boards.
-import {
-  adcConfig,
-  avrInstruction,
-  AVRADC,
-  AVRClock,
-  AVREEPROM,
-  AVRIOPort,
-  AVRTimer,
-  AVRUSART,
-  AVRWatchdog,
-  clockConfig,
-  CPU,
-  EEPROMMemoryBackend,
-  eepromConfig,
-  portBConfig,
-  portCConfig,
-  portDConfig,
-  timer0Config,
-  timer1Config,
-  timer2Config,
-  usart0Config,
-  watchdogConfig,
-  type AVRPortConfig,
-} from 'avr8js';
+// An AVR chip in avr8js: the CPU, its timers, USARTs, ADC, EEPROM, watchdog and the GPIO ports
+// the variant's pins sit on, wired the way avr8js documents, from the chip's configuration
+// (mcu-config.ts: avr8js's own for the ATmega328P, built from avr-libc's header for the others).
+import { avrInstruction, AVRADC, AVRClock, AVREEPROM, AVRIOPort, AVRTimer, AVRUSART, AVRWatchdog, CPU, EEPROMMemoryBackend } from 'avr8js';
 import { loadIntelHex } from './intel-hex.js';
-
-/** ATmega328P datasheet, "Memories": 32 KiB flash, 2 KiB SRAM, 1 KiB EEPROM. */
-const FLASH_BYTES = 32 * 1024;
-const SRAM_BYTES = 2048;
-const EEPROM_BYTES = 1024;
-
-const PORTS: Record<string, AVRPortConfig> = { B: portBConfig, C: portCConfig, D: portDConfig };
+import { ATMEGA328P, type McuConfig } from './mcu-config.js';
+import { addChannelC } from './timer-channel-c.js';
 
 export class AvrMachine {
   readonly cpu: CPU;
+  /** USART0, the core's `Serial`. */
   readonly usart: AVRUSART;
+  /** Every USART, `Serial` first, then `Serial1`, … */
+  readonly usarts: Array<{ name: string; usart: AVRUSART }>;
   readonly adc: AVRADC;
   readonly ports = new Map<string, AVRIOPort>();
 
-  constructor(hex: string, readonly clockHz: number) {
-    const flash = new Uint8Array(FLASH_BYTES);
+  constructor(
+    hex: string,
+    readonly clockHz: number,
+    readonly mcu: McuConfig = ATMEGA328P,
+  ) {
+    const flash = new Uint8Array(mcu.flashBytes);
     loadIntelHex(hex, flash);
-    this.cpu = new CPU(new Uint16Array(flash.buffer), SRAM_BYTES);
-    for (const config of [timer0Config, timer1Config, timer2Config]) new AVRTimer(this.cpu, config);
-    this.usart = new AVRUSART(this.cpu, usart0Config, clockHz);
-    this.adc = new AVRADC(this.cpu, adcConfig);
-    new AVREEPROM(this.cpu, new EEPROMMemoryBackend(EEPROM_BYTES), eepromConfig);
-    const clock = new AVRClock(this.cpu, clockHz, clockConfig);
-    new AVRWatchdog(this.cpu, watchdogConfig, clock);
-    for (const [name, config] of Object.entries(PORTS)) this.ports.set(name, new AVRIOPort(this.cpu, config));
+    this.cpu = new CPU(new Uint16Array(flash.buffer), mcu.sramBytes);
+    for (const config of mcu.timers) addChannelC(new AVRTimer(this.cpu, config), this.cpu, config);
+    this.usarts = mcu.usarts.map(({ name, config }) => ({ name, usart: new AVRUSART(this.cpu, config, clockHz) }));
+    this.usart = this.usarts[0].usart;
+    this.adc = new AVRADC(this.cpu, mcu.adc);
+    new AVREEPROM(this.cpu, new EEPROMMemoryBackend(mcu.eepromBytes), mcu.eeprom);
+    const clock = new AVRClock(this.cpu, clockHz, mcu.clock);
+    new AVRWatchdog(this.cpu, mcu.watchdog, clock);
+    for (const [name, config] of Object.entries(mcu.ports)) this.ports.set(name, new AVRIOPort(this.cpu, config));
   }
 
-  static portNames(): string[] {
-    return Object.keys(PORTS);
+  /** The port letters of the chip (the ATmega328P's when none is given). */
+  static portNames(mcu: McuConfig = ATMEGA328P): string[] {
+    return Object.keys(mcu.ports);
   }
 
   /** Runs instructions until the cycle count reaches `cycle` or `halt()` says stop. */

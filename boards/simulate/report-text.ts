@@ -9,6 +9,9 @@ export function formatSimulation(result: SimulationResult, board: string): strin
     `Stopped: ${result.stop.detail}.`,
     `Serial: ${result.serial.bytes} bytes${result.serial.baud ? ` at ${result.serial.baud} baud` : ''}.`,
   ];
+  for (const other of result.otherSerial ?? []) {
+    lines.push(`${other.name}: ${other.bytes} bytes${other.baud ? ` at ${other.baud} baud` : ''}: ${JSON.stringify(other.text.length > 200 ? `${other.text.slice(0, 200)}…` : other.text)}.`);
+  }
   if (result.pins.length === 0) lines.push('Pins: no pin changed.');
   else lines.push('Pins:', ...result.pins.map((pin) => `  ${formatPin(pin)}`));
   for (const note of result.notes ?? []) lines.push(`Note: ${note}.`);

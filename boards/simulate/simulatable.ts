@@ -1,14 +1,16 @@
 // Which boards the simulator can run, from the installed boards.txt: those whose resolved
-// `build.mcu` is the ATmega328P, the only chip avr8js ships peripheral configurations for.
-// avr8js's CPU does handle 22-bit program counters and it has port configurations A–L, but its
-// timer, USART and ADC configurations carry the ATmega328P's register addresses and interrupt
-// vectors (Timer0 overflow: vector 16 at word 0x20; the ATmega2560's is vector 23, avr-libc's
-// iom2560.h), so the Mega would need configurations avr8js does not ship: not simulated here.
+// `build.mcu` is one of SIMULATED_MCUS — the ATmega328P, whose peripheral configurations avr8js
+// ships, and the ATmega2560, whose configurations mcu-config.ts builds from avr-libc's header
+// next to the board's compiler (avr8js's own carry the 328P's addresses and vectors: Timer0
+// overflow is vector 16 there, vector 23 in iom2560.h).
 import type { InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
 import { fullFqbn, resolveFqbn, type ResolvedBoard } from '../../context-providers/arduino/resolve.js';
-import { SIMULATED_MCU } from '../../context-providers/arduino/simulated-mcu.js';
+import { toolchainIncludeDirs } from '../../context-providers/arduino/includes.js';
+import { isSimulatedMcu, SIMULATED_MCUS } from '../../context-providers/arduino/simulated-mcu.js';
 import { readVariantHeader } from '../../context-providers/arduino/variant-header.js';
 import { pinName, type PinNaming } from './inputs.js';
+import { AvrHeaderError } from './avr-io-header.js';
+import { mcuConfig, type McuConfig } from './mcu-config.js';
 import { readVariantPorts, type PinPort } from './variant-ports.js';
 
 export interface SimulatedBoard {
@@ -17,6 +19,8 @@ export interface SimulatedBoard {
   buildFqbn: string;
   name: string;
   clockHz: number;
+  /** The chip's peripheral configuration for avr8js. */
+  mcu: McuConfig;
   header: string;
   pins: Array<PinPort & { name: string }>;
   naming: PinNaming;
@@ -25,7 +29,7 @@ export interface SimulatedBoard {
 export class NotSimulatableError extends Error {
   constructor(what: string, simulatable: string[]) {
     super(
-      `not simulatable: ${what}. The simulator (avr8js) runs ATmega328P boards; installed ones: ${simulatable.join(', ') || 'none'}`,
+      `not simulatable: ${what}. The simulator (avr8js) runs ${SIMULATED_MCUS.map(chipName).join(' and ')} boards; installed ones: ${simulatable.join(', ') || 'none'}`,
     );
     this.name = 'NotSimulatableError';
   }
@@ -34,13 +38,20 @@ export class NotSimulatableError extends Error {
 export function simulatedBoard(fqbn: string, installed: InstalledPlatforms): SimulatedBoard {
   const board = resolveFqbn(fqbn, installed);
   const mcu = board.expanded('build.mcu');
-  if (mcu !== SIMULATED_MCU) {
+  if (!isSimulatedMcu(mcu)) {
     throw new NotSimulatableError(`${board.name} (${fqbn}) has build.mcu=${mcu ?? '(none)'}`, simulatableBoards(installed));
   }
   const fCpu = board.expanded('build.f_cpu');
   const clockHz = fCpu ? Number(fCpu.replace(/[uUlL]+$/, '')) : NaN;
   if (!Number.isFinite(clockHz) || clockHz <= 0) {
     throw new NotSimulatableError(`${board.name} (${fqbn}) has no readable build.f_cpu ("${fCpu ?? ''}")`, simulatableBoards(installed));
+  }
+  let chip: McuConfig;
+  try {
+    chip = mcuConfig(mcu!, toolchainIncludeDirs(board));
+  } catch (error) {
+    if (!(error instanceof AvrHeaderError)) throw error;
+    throw new NotSimulatableError(`${board.name} (${fqbn}): ${error.message}`, simulatableBoards(installed));
   }
   const variant = readVariantHeader(board);
   if (!variant.header) throw new NotSimulatableError(`${board.name} (${fqbn}) has no variant pin header`, simulatableBoards(installed));
@@ -52,10 +63,10 @@ export function simulatedBoard(fqbn: string, installed: InstalledPlatforms): Sim
     analogPins.set(`A${i}`, pin);
   }
   const naming: PinNaming = { pinCount: ports.length, analogPins };
-  return { fqbn, buildFqbn: fullFqbn(board), name: board.name, clockHz, header: variant.header, pins: ports.map((p) => ({ ...p, name: pinName(p.pin, naming) })), naming };
+  return { fqbn, buildFqbn: fullFqbn(board), name: board.name, clockHz, mcu: chip, header: variant.header, pins: ports.map((p) => ({ ...p, name: pinName(p.pin, naming) })), naming };
 }
 
-/** FQBNs (with `cpu=` where the board has that menu) whose build.mcu is the ATmega328P. */
+/** FQBNs (with `cpu=` where the board has that menu) whose build.mcu the simulator runs. */
 export function simulatableBoards(installed: InstalledPlatforms): string[] {
   const found: string[] = [];
   for (const platform of installed.platforms.values()) {
@@ -63,7 +74,7 @@ export function simulatableBoards(installed: InstalledPlatforms): string[] {
       const base = `${platform.id}:${definition.id}`;
       const cpus = definition.menus.get('cpu');
       const candidates = cpus ? [...cpus.keys()].map((cpu) => `${base}:cpu=${cpu}`) : [base];
-      for (const fqbn of candidates) if (mcuOf(fqbn, installed) === SIMULATED_MCU) found.push(fqbn);
+      for (const fqbn of candidates) if (isSimulatedMcu(mcuOf(fqbn, installed))) found.push(fqbn);
     }
   }
   return found;
@@ -77,4 +88,9 @@ function mcuOf(fqbn: string, installed: InstalledPlatforms): string | undefined 
     return undefined;
   }
   return board.expanded('build.mcu');
+}
+
+/** `atmega2560` → `ATmega2560`, `atmega328p` → `ATmega328P`, as the datasheets write them. */
+function chipName(mcu: string): string {
+  return mcu.replace(/^atmega(\d+)(.*)$/, (_, digits: string, rest: string) => `ATmega${digits}${rest.toUpperCase()}`);
 }

@@ -1,10 +1,11 @@
-// One run of a compiled sketch on the simulated ATmega328P: exact cycle counts for time,
-// scripted inputs applied at their cycle, serial output streamed as the USART sends it, and
-// the run ends at the simulated time, on a matching line, when the sketch halts, or at the
-// wall-clock limit (reported as such).
+// One run of a compiled sketch on a simulated AVR (the ATmega328P unless `mcu` names another):
+// exact cycle counts for time, scripted inputs applied at their cycle, serial output streamed as
+// the USART sends it (the other USARTs' kept apart), and the run ends at the simulated time, on
+// a matching line, when the sketch halts, or at the wall-clock limit (reported as such).
 import { PinState } from 'avr8js';
 import { AvrMachine } from './avr-machine.js';
 import type { PinInput } from './inputs.js';
+import type { McuConfig } from './mcu-config.js';
 import { PinTrace, type Level, type PinChange, type PinSummary } from './pin-trace.js';
 import type { PinPort } from './variant-ports.js';
 import type { BoundedRegex } from '../bounded-regex.js';
@@ -12,6 +13,8 @@ import type { BoundedRegex } from '../bounded-regex.js';
 export interface SimulationOptions {
   hex: string;
   clockHz: number;
+  /** The chip (mcu-config.ts); the ATmega328P when not given. */
+  mcu?: McuConfig;
   pins: Array<PinPort & { name: string }>;
   forSeconds: number;
   until?: BoundedRegex;
@@ -33,13 +36,16 @@ export type StopReason = 'time' | 'until' | 'halted' | 'wall-limit' | 'aborted';
 const SERIAL_KEPT = 64 * 1024;
 
 export interface SimulationResult {
-  mcu: 'atmega328p';
+  /** build.mcu of the simulated chip. */
+  mcu: string;
   clockHz: number;
   cycles: number;
   simulatedSeconds: number;
   wallSeconds: number;
   stop: { reason: StopReason; detail: string };
   serial: { text: string; bytes: number; truncated: boolean; baud?: number };
+  /** The chip's other USARTs (`Serial1`, …) that sent anything, each kept like `serial`. */
+  otherSerial?: Array<{ name: string; text: string; bytes: number; truncated: boolean; baud?: number }>;
   pins: PinSummary[];
   trace: { changes: PinChange[]; dropped: number };
   /** What the run could not do as asked, e.g. a scripted level on a pin the sketch drives as an output. */
@@ -47,7 +53,7 @@ export interface SimulationResult {
 }
 
 export async function simulate(options: SimulationOptions): Promise<SimulationResult> {
-  const machine = new AvrMachine(options.hex, options.clockHz);
+  const machine = new AvrMachine(options.hex, options.clockHz, options.mcu);
   const { cpu, usart, adc } = machine;
   const trace = new PinTrace(options.pins.map((p) => ({ number: p.pin, name: p.name, level: 'z' as Level })), options.clockHz, options.traceLimit);
   options.onTrace?.(trace);
@@ -60,7 +66,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     if (state === PinState.Low) return 0;
     return driven.get(pin) ?? (state === PinState.InputPullUp ? 1 : 'z');
   };
-  for (const name of AvrMachine.portNames()) {
+  for (const name of machine.ports.keys()) {
     const indices = options.pins.flatMap((p, i) => (p.port === name ? [i] : []));
     const port = machine.ports.get(name)!;
     port.addListener(() => {
@@ -113,6 +119,15 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       line = '';
     } else if (line.length < 4096) line += text;
   };
+  const others = machine.usarts.slice(1).map(({ name, usart: other }) => {
+    const kept = { name, text: '', bytes: 0, truncated: false, usart: other, decoder: new TextDecoder() };
+    other.onByteTransmit = (byte) => {
+      kept.bytes++;
+      if (kept.text.length < SERIAL_KEPT) kept.text += kept.decoder.decode(new Uint8Array([byte]), { stream: true });
+      else kept.truncated = true;
+    };
+    return kept;
+  });
   const toSend = [...Buffer.from(unescapeSerial(options.serialIn ?? ''))];
   let sentBytes = 0;
   const feed = () => {
@@ -157,13 +172,20 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     notes.push(`${toSend.length} of the ${toSend.length + sentBytes} bytes of --serial-in were not sent: ${why}`);
   }
   return {
-    mcu: 'atmega328p',
+    mcu: machine.mcu.mcu,
     clockHz: options.clockHz,
     cycles: cpu.cycles,
     simulatedSeconds: cpu.cycles / options.clockHz,
     wallSeconds: (performance.now() - started) / 1000,
     stop,
     serial: { text: serialText, bytes: serialBytes, truncated: serialText.length >= SERIAL_KEPT, ...(baud ? { baud } : {}) },
+    ...(others.some((other) => other.bytes > 0)
+      ? {
+          otherSerial: others
+            .filter((other) => other.bytes > 0)
+            .map(({ name, text, bytes, truncated, usart: other }) => ({ name, text, bytes, truncated, ...(other.txEnable ? { baud: Math.round(other.baudRate) } : {}) })),
+        }
+      : {}),
     pins: trace.summary(),
     trace: { changes: trace.changes, dropped: trace.dropped },
     ...(notes.length > 0 ? { notes } : {}),

@@ -45,7 +45,7 @@ export function commandTools(commands: CommandTable, cwd: string, env: Record<st
       name: 'simulate',
       title: 'Run the sketch on a simulated board',
       description:
-        'Compile the sketch and run it on a simulated ATmega328P board (Uno, Nano, Pro Mini; avr8js) for a simulated time: returns the serial output, per-pin figures (rising edges, period, frequency, PWM duty) and a bounded trace of pin changes with simulated timestamps. Inputs can be scripted. Changes no device: use it to check behaviour before an upload.',
+        'Compile the sketch and run it on a simulated ATmega328P or ATmega2560 board (Uno, Nano, Pro Mini, Mega 2560; avr8js) for a simulated time: returns the serial output (Serial1-3 too on the Mega), per-pin figures (rising edges, period, frequency, PWM duty) and a bounded trace of pin changes with simulated timestamps. Inputs can be scripted. Changes no device: use it to check behaviour before an upload.',
       input: {
         sketch,
         fqbn,

@@ -25,6 +25,15 @@ export function simulationEvent(record: SimulationRecord): SimulationEvent {
       truncated: record.serial.truncated || record.serial.text.length > EVENT_SERIAL_CHARS,
       ...(record.serial.baud ? { baud: record.serial.baud } : {}),
     },
+    ...(record.otherSerial
+      ? {
+          otherSerial: record.otherSerial.map((port) => ({
+            ...port,
+            text: port.text.slice(0, EVENT_SERIAL_CHARS),
+            truncated: port.truncated || port.text.length > EVENT_SERIAL_CHARS,
+          })),
+        }
+      : {}),
     pins: record.pins,
     trace: { changes: kept, dropped: record.trace.dropped + record.trace.changes.length - kept.length },
     ...(record.notes ? { notes: record.notes } : {}),
@@ -34,7 +43,7 @@ export function simulationEvent(record: SimulationRecord): SimulationEvent {
 
 /**
  * The event without its type, as JSON of at most `limit` characters (a tool answer's limit):
- * the trace gives way first, then the serial text; the figures always stay.
+ * the trace gives way first, then the other USARTs' text, then the serial text; the figures always stay.
  */
 export function simulationJsonWithin(record: SimulationRecord, limit: number): string {
   const { type: _type, ...summary } = simulationEvent(record);
@@ -42,6 +51,10 @@ export function simulationJsonWithin(record: SimulationRecord, limit: number): s
   while (json.length > limit && summary.trace.changes.length > 0) {
     const keep = Math.floor(summary.trace.changes.length / 2);
     summary.trace = { changes: summary.trace.changes.slice(0, keep), dropped: summary.trace.dropped + summary.trace.changes.length - keep };
+    json = JSON.stringify(summary);
+  }
+  if (json.length > limit && summary.otherSerial) {
+    summary.otherSerial = summary.otherSerial.map((port) => ({ ...port, text: '', truncated: true }));
     json = JSON.stringify(summary);
   }
   if (json.length > limit) {

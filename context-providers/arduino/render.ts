@@ -2,7 +2,7 @@
 // file:line it came from. Long lists become ranges; the full pin table stays in the JSON.
 import { dirname, relative } from 'node:path';
 import type { Bus, Finding, HardwareContext, Pin, SourceRef } from '../types.js';
-import { SIMULATED_MCU } from './simulated-mcu.js';
+import { isSimulatedMcu } from './simulated-mcu.js';
 
 const MAX_WARNINGS = 8;
 const MAX_FINDINGS = 30;
@@ -154,7 +154,7 @@ export function renderArduinoContext(context: HardwareContext): string {
   if (board.flashBytes) lines.push(withSource(`- Flash for the sketch: ${board.flashBytes} bytes`, cite(sources.flashBytes)) + (board.ramBytes ? withSource(`; RAM: ${board.ramBytes} bytes`, cite(sources.ramBytes)) : ''));
   const upload = toolchain?.upload;
   if (upload?.tool) lines.push(withSource(`- Upload: ${upload.tool}${upload.protocol ? `, protocol ${upload.protocol}` : ''}${upload.speed ? `, ${upload.speed} baud` : ''}${upload.method ? `, ${upload.method}` : ''}`, cite(toolchain?.source)));
-  if (board.mcu === SIMULATED_MCU) {
+  if (isSimulatedMcu(board.mcu)) {
     lines.push('- Simulator: the `simulate` tool (or `boardbridge simulate` in a terminal) compiles and runs the sketch on a simulated board: serial output, pin timing, PWM duty and frequency, scripted inputs (`2=low@1.5s`, `A0=512`); no device changes, so try it before an upload.');
   }
   const options = toolchain?.options ?? [];

@@ -35,4 +35,18 @@ describe('the simulation event and the tool answer', () => {
     expect(answer.trace.changes.length + answer.trace.dropped).toBe(50_000);
     expect(answer.type).toBeUndefined();
   });
+
+  it('keeps the Mega’s Serial1–3 text beside Serial’s, cut the same way, and gives it way before Serial’s in a tight answer', () => {
+    const mega: SimulationRecord = {
+      ...record,
+      mcu: 'atmega2560',
+      serial: { text: 'hello\r\n', bytes: 7, truncated: false, baud: 115_200 },
+      otherSerial: [{ name: 'Serial1', text: 'y'.repeat(20_000), bytes: 20_000, truncated: false, baud: 9615 }],
+    };
+    const event = simulationEvent(mega);
+    expect(event.otherSerial).toEqual([{ name: 'Serial1', text: 'y'.repeat(EVENT_SERIAL_CHARS), bytes: 20_000, truncated: true, baud: 9615 }]);
+    const answer = JSON.parse(simulationJsonWithin(mega, 4000));
+    expect(answer.serial.text).toBe('hello\r\n');
+    expect(answer.otherSerial).toEqual([{ name: 'Serial1', text: '', bytes: 20_000, truncated: true, baud: 9615 }]);
+  });
 });

@@ -8,7 +8,7 @@ import type { SimulationRecord } from '../../../boards/commands/simulate-command
 import { commandTools } from '../../../bridge/mcp/command-tools.js';
 import { recordedIo } from '../../rig/command-io.js';
 import { copyOfSketch, sketchFolder } from '../../rig/sketches.js';
-import { ANALOG_ECHO, EXITS, INTERRUPT_COUNTER, PWM_QUARTER, SERIAL_TEXT, SHOUTER } from '../../rig/simulate-sketches.js';
+import { ANALOG_ECHO, EXITS, INTERRUPT_COUNTER, MEGA_ECHO, PWM_QUARTER, SERIAL_TEXT, SHOUTER } from '../../rig/simulate-sketches.js';
 
 const builder = new ArduinoBuilder('/usr/bin/arduino-builder', debianLayout('/nonexistent-sketchbook'));
 const records: SimulationRecord[] = [];
@@ -149,17 +149,32 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     expect(io.output()).toContain('Stopped: the wall-clock limit of 0.3 s ran out.');
   });
 
-  it('refuses the Mega as not simulatable and lists the boards that are', async () => {
+  it('refuses the Mega 1280 as not simulatable and lists the boards that are, the Mega 2560 among them', async () => {
     const io = recordedIo();
-    const run = commands.get('simulate')!([sketchFolder('Hello', SERIAL_TEXT), '--fqbn', 'arduino:avr:mega:cpu=atmega2560'], io);
-    await expect(run).rejects.toThrow(/^not simulatable: Arduino Mega or Mega 2560 \(arduino:avr:mega:cpu=atmega2560\) has build\.mcu=atmega2560\..*arduino:avr:uno.*arduino:avr:nano:cpu=atmega328.*arduino:avr:pro:cpu=8MHzatmega328/);
+    const run = commands.get('simulate')!([sketchFolder('Hello', SERIAL_TEXT), '--fqbn', 'arduino:avr:mega:cpu=atmega1280'], io);
+    await expect(run).rejects.toThrow(/^not simulatable: Arduino Mega or Mega 2560 \(arduino:avr:mega:cpu=atmega1280\) has build\.mcu=atmega1280\..*arduino:avr:uno.*arduino:avr:nano:cpu=atmega328.*arduino:avr:mega:cpu=atmega2560.*arduino:avr:pro:cpu=8MHzatmega328/);
+  });
+
+  it('runs a sketch on the Mega 2560: its pin numbers for --pin and the trace, A8 read through MUX5, Serial1 kept apart', async () => {
+    const io = recordedIo();
+    const sketch = sketchFolder('MegaEcho', MEGA_ECHO);
+    const code = await commands.get('simulate')!([sketch, '--fqbn', 'arduino:avr:mega:cpu=atmega2560', '--for', '300ms', '--pin', 'A8=700', '--pin', '30=low@100ms', '--json'], io);
+    expect(code).toBe(0);
+    const result = JSON.parse(io.output());
+    expect(result.mcu).toBe('atmega2560');
+    expect(result.serial.text).toBe('A8=700 D30=1\r\nD30=0\r\n');
+    expect(result.otherSerial).toMatchObject([{ name: 'Serial1', text: 'to serial1\r\n', bytes: 12, truncated: false }]);
+    expect(Math.abs(result.otherSerial[0].baud - 9600) / 9600).toBeLessThan(0.01);
+    const d53 = result.pins.find((pin: { pin: string }) => pin.pin === 'D53');
+    expect(d53).toMatchObject({ number: 53, risingEdges: 1, level: 1 });
+    expect(result.pins.find((pin: { pin: string }) => pin.pin === 'A15')).toMatchObject({ number: 69, level: 1 });
   });
 
   it('the MCP simulate tool answers the agent the same: not simulatable, with the boards that are', async () => {
     const tool = commandTools(commands, process.cwd(), {}).find((t) => t.name === 'simulate')!;
     const answer = await tool.run({ sketch: sketchFolder('Hello', SERIAL_TEXT), fqbn: 'arduino:avr:leonardo' }, new AbortController().signal);
     expect(answer.isError).toBe(true);
-    expect(answer.text).toMatch(/^not simulatable: Arduino Leonardo \(arduino:avr:leonardo\) has build\.mcu=atmega32u4\. The simulator \(avr8js\) runs ATmega328P boards; installed ones: arduino:avr:uno, .*arduino:avr:pro:cpu=8MHzatmega328/);
+    expect(answer.text).toMatch(/^not simulatable: Arduino Leonardo \(arduino:avr:leonardo\) has build\.mcu=atmega32u4\. The simulator \(avr8js\) runs ATmega328P and ATmega2560 boards; installed ones: arduino:avr:uno, .*arduino:avr:pro:cpu=8MHzatmega328/);
     expect(answer.text).not.toContain('leonardo, ');
   });
 

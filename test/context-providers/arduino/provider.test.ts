@@ -106,12 +106,14 @@ describe('the Arduino provider', () => {
     expect(mega).toContain('Servo.h → Servo 1.1.8, user library');
   });
 
-  test('the Uno’s context tells the agent its sketch can be tried in the simulate tool; the Mega’s does not', async () => {
+  test('the Uno’s and the Mega’s contexts tell the agent the sketch can be tried in the simulate tool; the Leonardo’s does not', async () => {
     const provider = debianProvider();
     const uno = provider.render(await load(provider, join(SKETCHES, 'PinChecks'), 'arduino:avr:uno'));
     const mega = provider.render(await load(provider, join(SKETCHES, 'Libraries'), 'arduino:avr:mega'));
+    const leonardo = provider.render(await load(provider, join(SKETCHES, 'Libraries'), 'arduino:avr:leonardo'));
     expect(uno).toMatch(/^- Simulator: the `simulate` tool \(or `boardbridge simulate` in a terminal\)/m);
-    expect(mega).not.toContain('Simulator:');
+    expect(mega).toMatch(/^- Simulator: the `simulate` tool/m);
+    expect(leonardo).not.toContain('Simulator:');
   });
 
   test('a context with findings and libraries follows the documented JSON schema', async () => {
