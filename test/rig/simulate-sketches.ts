@@ -74,3 +74,19 @@ void loop() {
   }
 }
 `;
+
+/**
+ * A servo on D10 and analogWrite(pwmPin, 64): on the Uno the Servo library takes Timer 1, so
+ * D9 (Timer 1) gives no PWM while D5 (Timer 0) gives a quarter duty. The analogWrite is on line 7.
+ */
+export const servoAndPwm = (pwmPin: number): string => `#include <Servo.h>
+
+Servo s;
+
+void setup() {
+  s.attach(10);
+  analogWrite(${pwmPin}, 64);
+}
+
+void loop() {}
+`;
