@@ -78,6 +78,8 @@ describe('the sketchbook is where every command looks for libraries', () => {
       const loaded = JSON.parse(context.stdout) as HardwareContext;
       expect(loaded.libraries.find((library) => library.include === 'Servo.h')).toMatchObject({ name: 'Servo', version: '1.3.0', path: SERVO, location: 'user' });
       expect(loaded.findings.filter((finding) => finding.severity === 'error')).toEqual([]);
+      // Servo takes Timer 1 (its avr/ServoTimers.h), the timer of D9's PWM: a warning at the analogWrite line.
+      expect(loaded.findings).toContainEqual(expect.objectContaining({ severity: 'warning', code: 'library-timer', line: 7 }));
 
       const compiled = await runCli(['compile', sketch, '--fqbn', 'arduino:avr:uno'], { env });
       expect(compiled.code, compiled.stdout + compiled.stderr).toBe(0);
@@ -91,6 +93,19 @@ describe('the sketchbook is where every command looks for libraries', () => {
       expect(pins.find((pin) => pin.pin === 'D9')?.risingEdges ?? 0).toBe(0);
     });
   }
+
+  it('with analogWrite on D5 (Timer 0) beside the servo: no warning, and D5 shows a quarter duty', async () => {
+    const env = environment(CONFIGURATIONS[0]);
+    const sketch = sketchFolder('ServoPwm', servoAndPwm(5));
+    const context = await runCli(['context', sketch, '--fqbn', 'arduino:avr:uno', '--json'], { env });
+    expect(context.code, context.stderr).toBe(0);
+    expect((JSON.parse(context.stdout) as HardwareContext).findings.filter((finding) => finding.severity !== 'info')).toEqual([]);
+    const simulated = await runCli(['simulate', sketch, '--fqbn', 'arduino:avr:uno', '--for', '100ms', '--json'], { env });
+    expect(simulated.code, simulated.stdout + simulated.stderr).toBe(0);
+    const d5 = (JSON.parse(simulated.stdout) as { pins: Array<{ pin: string; dutyPercent?: number }> }).pins.find((pin) => pin.pin === 'D5');
+    // Timer 0's fast PWM: OCR0B = 64 keeps the pin high for 65 of 256 counts.
+    expect(d5?.dutyPercent).toBeCloseTo((65 / 256) * 100, 0);
+  });
 
   it('with none of them, the context and the compiler agree that Servo.h is not installed', async () => {
     const env = environment();
