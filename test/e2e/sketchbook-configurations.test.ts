@@ -17,6 +17,8 @@ const SKETCHBOOK = path.join(FIXTURES, 'sketchbook');
 const SERVO = path.join(SKETCHBOOK, 'libraries', 'Servo');
 // One core cache for the whole file: the core is compiled once, not once per configuration.
 const CACHE = mkdtempSync(path.join(os.tmpdir(), 'bb-cache-'));
+// Each test compiles the AVR core once or more with the real avr-gcc: minutes on a loaded machine.
+const COMPILES = 240_000;
 const PATH = (process.env.PATH ?? '').split(':').filter((dir) => !dir.includes('node_modules')).join(':');
 
 interface Configuration {
@@ -91,7 +93,7 @@ describe('the sketchbook is where every command looks for libraries', () => {
       // Servo's 50 Hz pulses on D10; D9's PWM is gone with Timer 1.
       expect(pins.find((pin) => pin.pin === 'D10')?.periodSeconds).toBeCloseTo(0.02, 3);
       expect(pins.find((pin) => pin.pin === 'D9')?.risingEdges ?? 0).toBe(0);
-    });
+    }, COMPILES);
   }
 
   it('with analogWrite on D5 (Timer 0) beside the servo: no warning, and D5 shows a quarter duty', async () => {
@@ -105,7 +107,21 @@ describe('the sketchbook is where every command looks for libraries', () => {
     const d5 = (JSON.parse(simulated.stdout) as { pins: Array<{ pin: string; dutyPercent?: number }> }).pins.find((pin) => pin.pin === 'D5');
     // Timer 0's fast PWM: OCR0B = 64 keeps the pin high for 65 of 256 counts.
     expect(d5?.dutyPercent).toBeCloseTo((65 / 256) * 100, 0);
-  });
+  }, COMPILES);
+
+  it('on the Mega, thirteen servos compile with the sketchbook’s Servo, and analogWrite on D45 (Timer 5) and D11 (Timer 1, the thirteenth servo’s) are warnings', async () => {
+    const env = environment(CONFIGURATIONS[0]);
+    const source = '#include <Servo.h>\nServo arm[13];\nvoid setup() {\n  for (int i = 0; i < 13; i++) arm[i].attach(22 + i);\n  analogWrite(45, 64);\n  analogWrite(11, 64);\n  analogWrite(9, 64);\n}\nvoid loop() {}\n';
+    const sketch = sketchFolder('Arms', source);
+    const fqbn = 'arduino:avr:mega:cpu=atmega2560';
+    const context = await runCli(['context', sketch, '--fqbn', fqbn, '--json'], { env });
+    expect(context.code, context.stderr).toBe(0);
+    const warnings = (JSON.parse(context.stdout) as HardwareContext).findings.filter((finding) => finding.code === 'library-timer');
+    expect(warnings.map((finding) => [finding.line, /from (Timer \d)/.exec(finding.message)?.[1]])).toEqual([[5, 'Timer 5'], [6, 'Timer 1']]);
+    const compiled = await runCli(['compile', sketch, '--fqbn', fqbn], { env });
+    expect(compiled.code, compiled.stdout + compiled.stderr).toBe(0);
+    expect(compiled.stdout).toContain('Libraries: Servo 1.3.0');
+  }, COMPILES);
 
   it('with none of them, the context and the compiler agree that Servo.h is not installed', async () => {
     const env = environment();
@@ -116,5 +132,5 @@ describe('the sketchbook is where every command looks for libraries', () => {
     const compiled = await runCli(['compile', sketch, '--fqbn', 'arduino:avr:uno'], { env });
     expect(compiled.code).toBe(1);
     expect(compiled.stdout).toContain('Servo.h: No such file or directory');
-  });
+  }, COMPILES);
 });
