@@ -13,20 +13,34 @@ import {
   type MemoryUse,
   type UsedLibrary,
 } from './build-tool.js';
+import { arduinoDirectories } from '../../context-providers/arduino/directories.js';
 import { discoverPlatforms } from '../../context-providers/arduino/platforms.js';
 import { fullFqbn, resolveFqbn } from '../../context-providers/arduino/resolve.js';
 import { parseGccDiagnostics } from './gcc-diagnostics.js';
 import { buildFolder, findImage, locateSketch } from './sketch.js';
 
 export interface ArduinoBuilderLayout {
-  /** Folders holding `<vendor>/<arch>/` platforms; arduino-builder needs them all, absolute. */
+  /** Folders holding `<vendor>/<arch>/` platforms, before the sketchbook's hardware/; absolute. */
   hardware: string[];
   tools: string[];
+  /** Library folders before the sketchbook's libraries/. */
   libraries: string[];
+  /**
+   * The sketchbook whose hardware/ and libraries/ are searched too. Default: the one the Arduino
+   * configuration names at each compile (arduinoDirectories), with its built-in libraries.
+   */
+  sketchbook?: string;
   /** Build properties always passed with `-prefs`. */
   prefs: Record<string, string>;
   /** Where compiled cores (`core.a`) are kept and reused across sketches (`-build-cache`). */
   coreCache?: string;
+}
+
+/** The folders of one run: the layout's, then the sketchbook's that exist. */
+interface BuilderFolders {
+  hardware: string[];
+  libraries: string[];
+  builtInLibraries: string[];
 }
 
 /**
@@ -34,15 +48,14 @@ export interface ArduinoBuilderLayout {
  * declared") unless DECIMAL_DIG is defined from the compiler's own __DECIMAL_DIG__.
  */
 export function debianLayout(
-  sketchbook = join(homedir(), 'Arduino'),
+  sketchbook?: string,
   coreCache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'boardbridge', 'arduino-core'),
 ): ArduinoBuilderLayout {
-  const userHardware = join(sketchbook, 'hardware');
-  const userLibraries = join(sketchbook, 'libraries');
   return {
-    hardware: ['/usr/share/arduino/hardware', '/usr/share/arduino-builder', ...(existsSync(userHardware) ? [userHardware] : [])],
+    hardware: ['/usr/share/arduino/hardware', '/usr/share/arduino-builder'],
     tools: ['/usr/share/arduino-builder'],
-    libraries: existsSync(userLibraries) ? [userLibraries] : [],
+    libraries: [],
+    ...(sketchbook === undefined ? {} : { sketchbook }),
     prefs: { 'compiler.cpp.extra_flags': '-DDECIMAL_DIG=__DECIMAL_DIG__' },
     coreCache,
   };
@@ -80,19 +93,32 @@ export class ArduinoBuilder implements BuildTool {
    * builder gets the FQBN with each option written out, as its own platforms resolve it.
    * One that does not resolve is passed as given, for arduino-builder to name the problem.
    */
-  private async builderFqbn(fqbn: string): Promise<string> {
+  private async builderFqbn(fqbn: string, folders: BuilderFolders): Promise<string> {
     try {
-      const installed = await discoverPlatforms({ dataDirs: [], sketchbookDirs: [], includeDebian: false, hardwareDirs: this.layout.hardware, builtinLibraryDirs: [] });
+      const installed = await discoverPlatforms({ dataDirs: [], sketchbookDirs: [], includeDebian: false, hardwareDirs: folders.hardware, builtinLibraryDirs: [] });
       return fullFqbn(resolveFqbn(fqbn, installed));
     } catch {
       return fqbn;
     }
   }
 
+  /** Checked at each run: the configuration, or the sketchbook's folders, may have changed since. */
+  private async folders(): Promise<BuilderFolders> {
+    const configured = this.layout.sketchbook === undefined ? await arduinoDirectories() : undefined;
+    const sketchbook = this.layout.sketchbook ?? configured!.user;
+    const existing = (dirs: Array<string | undefined>): string[] => dirs.filter((dir): dir is string => dir !== undefined && existsSync(dir));
+    return {
+      hardware: [...this.layout.hardware, ...existing([join(sketchbook, 'hardware')])],
+      libraries: [...this.layout.libraries, ...existing([join(sketchbook, 'libraries')])],
+      builtInLibraries: existing([configured?.builtinLibraries]),
+    };
+  }
+
   async compile(request: CompileRequest): Promise<CompileResult> {
     const sketch = locateSketch(request.sketch);
     const buildPath = buildFolder(sketch.dir, request.fqbn);
-    const builderFqbn = await this.builderFqbn(request.fqbn);
+    const folders = await this.folders();
+    const builderFqbn = await this.builderFqbn(request.fqbn, folders);
     mkdirSync(buildPath, { recursive: true });
     if (this.layout.coreCache) mkdirSync(this.layout.coreCache, { recursive: true });
     const args = [
@@ -100,7 +126,7 @@ export class ArduinoBuilder implements BuildTool {
       '-verbose',
       '-logger',
       'machine',
-      ...this.commonArgs(builderFqbn, buildPath, request.buildProperties, request.libraries),
+      ...this.commonArgs(folders, builderFqbn, buildPath, request.buildProperties, request.libraries),
       sketch.main,
     ];
     const result: CompileResult = {
@@ -154,7 +180,8 @@ export class ArduinoBuilder implements BuildTool {
   async boardProperties(fqbn: string, sketch?: string): Promise<Record<string, string>> {
     const buildPath = sketch ? buildFolder(locateSketch(sketch).dir, fqbn) : undefined;
     if (buildPath) mkdirSync(buildPath, { recursive: true });
-    const args = ['-dump-prefs', ...this.commonArgs(await this.builderFqbn(fqbn), buildPath)];
+    const folders = await this.folders();
+    const args = ['-dump-prefs', ...this.commonArgs(folders, await this.builderFqbn(fqbn, folders), buildPath)];
     if (sketch) args.push(locateSketch(sketch).main);
     const finished = await execa(this.executable, args, { reject: false, env: { LC_ALL: 'C' } });
     if (finished.exitCode !== 0) {
@@ -171,6 +198,7 @@ export class ArduinoBuilder implements BuildTool {
   }
 
   private commonArgs(
+    folders: BuilderFolders,
     fqbn: string,
     buildPath: string | undefined,
     extra: Record<string, string> = {},
@@ -179,9 +207,10 @@ export class ArduinoBuilder implements BuildTool {
     const prefs = { ...this.layout.prefs };
     for (const [key, value] of Object.entries(extra)) prefs[key] = prefs[key] ? `${prefs[key]} ${value}` : value;
     return [
-      ...this.layout.hardware.flatMap((dir) => ['-hardware', dir]),
+      ...folders.hardware.flatMap((dir) => ['-hardware', dir]),
       ...this.layout.tools.flatMap((dir) => ['-tools', dir]),
-      ...[...this.layout.libraries, ...libraries].flatMap((dir) => ['-libraries', dir]),
+      ...folders.builtInLibraries.flatMap((dir) => ['-built-in-libraries', dir]),
+      ...[...folders.libraries, ...libraries].flatMap((dir) => ['-libraries', dir]),
       '-fqbn',
       fqbn,
       ...Object.entries(prefs).map(([key, value]) => `-prefs=${key}=${value}`),

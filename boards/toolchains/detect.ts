@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { arduinoConfigFile } from '../../context-providers/arduino/directories.js';
 import { findExecutable } from '../executables.js';
 import { ArduinoBuilder, debianLayout, type ArduinoBuilderLayout } from './arduino-builder.js';
 import { ArduinoCli } from './arduino-cli.js';
@@ -35,7 +36,7 @@ export interface DetectOptions {
   ideFolders?: string[];
   /** Home folder, for Arduino IDE 2.x's own arduino-cli configuration; defaults to os.homedir(). */
   home?: string;
-  /** Folders arduino-builder is given; defaults to Debian's. */
+  /** Folders arduino-builder is given; defaults to Debian's and the configured sketchbook's. */
   builderLayout?: ArduinoBuilderLayout;
 }
 
@@ -43,15 +44,16 @@ export interface DetectOptions {
 
 /** The first usable toolchain, or a ToolchainError naming what to install. */
 export function detectBuildTool(options: DetectOptions = {}): BuildTool {
+  // The configuration the context reads (the IDE's own, where arduino-cli alone would not look) is
+  // the one every arduino-cli run is given, so both see the same data folder and sketchbook.
+  const configFile = arduinoConfigFile({ home: options.home ?? homedir() });
+  const cliOptions = existsSync(configFile) ? { configFile } : {};
   const onPath = findExecutable('arduino-cli', options.path);
-  if (onPath) return new ArduinoCli(onPath);
+  if (onPath) return new ArduinoCli(onPath, cliOptions);
   const ideFolders = options.ideFolders ?? defaultIdeFolders();
   for (const folder of ideFolders) {
     const bundled = findExecutable('arduino-cli', join(folder, IDE_BUNDLED_CLI));
-    if (!bundled) continue;
-    // The IDE runs its arduino-cli with the IDE's configuration (data folder, sketchbook, board manager URLs).
-    const ideConfig = join(options.home ?? homedir(), '.arduinoIDE', 'arduino-cli.yaml');
-    return new ArduinoCli(bundled, existsSync(ideConfig) ? { configFile: ideConfig } : {});
+    if (bundled) return new ArduinoCli(bundled, cliOptions);
   }
   const builder = findExecutable('arduino-builder', options.path);
   if (builder) return new ArduinoBuilder(builder, options.builderLayout ?? debianLayout());

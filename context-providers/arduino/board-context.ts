@@ -6,6 +6,7 @@ import type { Finding, HardwareContext, Limit, SourceRef } from '../types.js';
 import { EXPANSION_ROUNDS, MAX_EXPANDED_LENGTH, referenceCycles, unresolvedReferences } from './properties.js';
 import { resolveIncludes } from './includes.js';
 import { scanLibraries, type LibraryFolder } from './libraries.js';
+import { libraryTimerNotes, readLibraryTimers } from './library-timers.js';
 import { buildPinMap } from './pin-map.js';
 import type { InstalledPlatforms } from './platforms.js';
 import type { ResolvedBoard } from './resolve.js';
@@ -112,9 +113,12 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
     context.warnings.push(...scan.warnings, ...sketch.warnings);
     const included = resolution.libraries.map((ref) => ref.include);
     const includesComplete = resolution.libraries.every((ref) => ref.location !== undefined);
-    context.findings.push(...resolution.findings, ...checkSketch(sketch.files, sketch.dir, board, pinMap, included, { includesComplete }));
+    const libraryTimers = readLibraryTimers(resolution.used, board, pinMap);
+    context.findings.push(...resolution.findings, ...checkSketch(sketch.files, sketch.dir, board, pinMap, included, { includesComplete, libraryTimers }));
+    const timerNotes = libraryTimerNotes(libraryTimers);
+    if (timerNotes.length > 0) context.notes = [...(context.notes ?? []), ...timerNotes];
     for (const library of resolution.used) context.readOnlyRoots.push(library.dir);
-    context.inputs.push(...sketch.files, ...(sketch.yaml ? [sketch.yaml.file] : []), ...scan.files, ...resolution.files);
+    context.inputs.push(...sketch.files, ...(sketch.yaml ? [sketch.yaml.file] : []), ...scan.files, ...resolution.files, ...libraryTimers.flatMap((entry) => entry.files));
   }
   if (input.buildSize) context.findings.push(...checkBuildSize(input.buildSize, board));
   context.inputs = [...new Set(context.inputs)];

@@ -16,9 +16,12 @@
 //       home?: string; os?: OsSuffix }): Promise<InstalledPlatforms>
 //     InstalledPlatforms: platforms: Map<'vendor:arch', PlatformRelease>, tools, legacy
 //     (pre-1.5 folders with `reason`), hardwareDirs, sketchbookDirs, builtinLibraryDirs,
-//     globalProperties, inputs, warnings.
-//     Defaults: data dir from arduino-cli.yaml (~/.arduinoIDE/ then ~/.arduino15/, env
-//     ARDUINO_DIRECTORIES_DATA/USER), else ~/.arduino15; sketchbook ~/Arduino; Debian on.
+//     globalProperties, directories, inputs, warnings.
+//     Defaults: the folders arduinoDirectories() finds; Debian on.
+//   arduinoDirectories(options?: { home?, env?, platform? }): Promise<ArduinoDirectories>
+//     data, user (sketchbook), builtinLibraries?, configFile?, origin of each, as arduino-cli
+//     reads ARDUINO_CONFIG_FILE, arduino-cli.yaml (the IDE's ~/.arduinoIDE/ copy before the
+//     default) and ARDUINO_DIRECTORIES_* over it.
 //   resolveFqbn(fqbn: string, platforms: InstalledPlatforms): ResolvedBoard   (sync)
 //     arduino-cli's ResolveFQBN. Throws ResolveError { kind: 'fqbn'|'platform'|'board'|
 //     'option'|'value'|'reference', choices: string[] } whose message names the nearest match.
@@ -46,7 +49,8 @@
 // Context: buildBoardContext({ board, installed, sketch?, buildSize? }), renderArduinoContext.
 // The zod schema of the JSON (docs/context-schema.md) is in ./context-schema.js, imported from
 // there so loading the provider does not load zod.
-export { discoverPlatforms, DEBIAN_HARDWARE_DIR, cliConfigFiles } from './platforms.js';
+export { discoverPlatforms, DEBIAN_HARDWARE_DIR } from './platforms.js';
+export { arduinoDirectories, arduinoConfigFile, type ArduinoDirectories } from './directories.js';
 export type { DiscoverOptions, InstalledPlatforms, LegacyPlatform, ToolRelease } from './platforms.js';
 export { PlatformRelease } from './platform-release.js';
 export type { BoardDefinition, PlatformData } from './platform-release.js';

@@ -8,7 +8,7 @@ import type { Finding } from '../types.js';
 import { PlatformRelease } from './platform-release.js';
 import { loadPropertiesFile, Properties, type OsSuffix } from './properties.js';
 import { compareVersions } from './version.js';
-import { arduinoDataDir, arduinoSketchbookDir, thisSystem } from '../../boards/system-paths.js';
+import { arduinoDirectories, type ArduinoDirectories } from './directories.js';
 import { isDir } from './folders.js';
 import { readRegularFileSync } from '../regular-file.js';
 
@@ -44,21 +44,23 @@ export interface InstalledPlatforms {
   sketchbookDirs: string[];
   /** Folders of built-in libraries (Arduino IDE 2.x: `<data dir>/libraries`; Debian's IDE 1.8 folder). */
   builtinLibraryDirs: string[];
+  /** The user's folders as the Arduino configuration states them (before any override below). */
+  directories: ArduinoDirectories;
   /** Every file discovery read (arduino-cli.yaml, global platform.txt). */
   inputs: string[];
   warnings: Finding[];
 }
 
 export interface DiscoverOptions {
-  /** arduino-cli data directories (`directories.data`); default: from arduino-cli.yaml, else arduino-cli's default for this system (~/.arduino15 on Linux). */
+  /** arduino-cli data directories (`directories.data`); default: as arduinoDirectories() finds it. */
   dataDirs?: string[];
-  /** Sketchbook folders (`directories.user`); default: from arduino-cli.yaml, else arduino-cli's default for this system (~/Arduino on Linux). */
+  /** Sketchbook folders (`directories.user`); default: as arduinoDirectories() finds it. */
   sketchbookDirs?: string[];
   /** Also read /usr/share/arduino/hardware (Debian's arduino-core-avr); default true. */
   includeDebian?: boolean;
   /** More folders laid out as hardware/<vendor>/<arch>/. */
   hardwareDirs?: string[];
-  /** Built-in library folders; default `<data dir>/libraries` and, with Debian, /usr/share/arduino/libraries. */
+  /** Built-in library folders; default `directories.builtin.libraries` and, with Debian, /usr/share/arduino/libraries. */
   builtinLibraryDirs?: string[];
   /** Home folder for the defaults (tests point it elsewhere); default os.homedir(). */
   home?: string;
@@ -68,13 +70,8 @@ export interface DiscoverOptions {
 export const DEBIAN_HARDWARE_DIR = '/usr/share/arduino/hardware';
 export const DEBIAN_LIBRARIES_DIR = '/usr/share/arduino/libraries';
 
-/** Where arduino-cli and Arduino IDE 2.x keep their configuration on this machine. */
-export function cliConfigFiles(home: string): string[] {
-  return [join(home, '.arduinoIDE', 'arduino-cli.yaml'), join(arduinoDataDir(thisSystem(home)), 'arduino-cli.yaml')];
-}
-
 export async function discoverPlatforms(options: DiscoverOptions = {}): Promise<InstalledPlatforms> {
-  const home = options.home ?? homedir();
+  const directories = await arduinoDirectories({ home: options.home ?? homedir() });
   const result: InstalledPlatforms = {
     platforms: new Map(),
     tools: [],
@@ -83,15 +80,15 @@ export async function discoverPlatforms(options: DiscoverOptions = {}): Promise<
     hardwareDirs: [],
     sketchbookDirs: [],
     builtinLibraryDirs: [],
-    inputs: [],
-    warnings: [],
+    directories,
+    inputs: directories.configFile ? [directories.configFile] : [],
+    warnings: [...directories.warnings],
   };
-  const configured = await readCliConfig(home, result);
-  const dataDirs = options.dataDirs ?? [configured.data || arduinoDataDir(thisSystem(home))];
-  const sketchbooks = options.sketchbookDirs ?? [configured.user || arduinoSketchbookDir(thisSystem(home))];
+  const dataDirs = options.dataDirs ?? [directories.data];
+  const sketchbooks = options.sketchbookDirs ?? [directories.user];
   result.sketchbookDirs = sketchbooks.map((dir) => resolve(dir));
   result.builtinLibraryDirs = options.builtinLibraryDirs ?? [
-    ...dataDirs.map((dir) => resolve(dir, 'libraries')),
+    ...(directories.builtinLibraries ? [directories.builtinLibraries] : []),
     ...(options.includeDebian === false ? [] : [DEBIAN_LIBRARIES_DIR]),
   ];
 
@@ -104,21 +101,6 @@ export async function discoverPlatforms(options: DiscoverOptions = {}): Promise<
   ];
   for (const root of roots) scanHardwareDir(resolve(root.dir), root.managed, result, options.os);
   return result;
-}
-
-async function readCliConfig(home: string, result: InstalledPlatforms): Promise<{ data?: string; user?: string }> {
-  const fromEnv = { data: process.env.ARDUINO_DIRECTORIES_DATA, user: process.env.ARDUINO_DIRECTORIES_USER };
-  for (const file of cliConfigFiles(home)) {
-    if (!existsSync(file)) continue;
-    result.inputs.push(file);
-    // The yaml package takes longer to load than most contexts take to build: only when there is a file.
-    const { readYamlFile, yamlMap, yamlString } = await import('./yaml.js');
-    const parsed = readYamlFile(file);
-    result.warnings.push(...parsed.warnings);
-    const section = yamlMap(yamlMap(parsed.value).directories);
-    return { data: fromEnv.data ?? yamlString(section.data), user: fromEnv.user ?? yamlString(section.user) };
-  }
-  return fromEnv;
 }
 
 function listDirs(dir: string): string[] {

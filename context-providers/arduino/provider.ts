@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection, SourceRef } from '../types.js';
 import { ContextCache } from './cache.js';
 import { BoardCache } from './board-cache.js';
+import { DIRECTORY_VARIABLES } from './directories.js';
 import { defaultCacheDir, DiskCache } from './disk-cache.js';
 import type { DiscoverOptions, InstalledPlatforms } from './platforms.js';
 import { renderArduinoContext } from './render.js';
@@ -68,7 +69,7 @@ function noBoardMessage(dir: string, installed: InstalledPlatforms, sketch: Sket
 
 /** What else decides a context beyond the sketch and selection: where platforms are looked for. */
 function cacheEnvironment(options: DiscoverOptions): string {
-  return JSON.stringify([options.dataDirs, options.sketchbookDirs, options.includeDebian, options.hardwareDirs, options.builtinLibraryDirs, options.home, options.os, process.env.ARDUINO_DIRECTORIES_DATA, process.env.ARDUINO_DIRECTORIES_USER, process.env.HOME]);
+  return JSON.stringify([options.dataDirs, options.sketchbookDirs, options.includeDebian, options.hardwareDirs, options.builtinLibraryDirs, options.home, options.os, ...DIRECTORY_VARIABLES.map((name) => process.env[name])]);
 }
 
 /** The BoardCache key of a board: the FQBN as given, under one environment. */

@@ -162,15 +162,18 @@ export function renderArduinoContext(context: HardwareContext): string {
   lines.push(...renderPins(context, cite));
 
   const included = context.libraries.filter((ref) => ref.location !== 'toolchain');
+  // What a library's own files say (Servo's timers) goes with the library.
+  const ofLibrary = (context.notes ?? []).filter((note) => included.some((ref) => ref.path && ref.location !== 'sketch' && note.source?.file.startsWith(`${ref.path}/`)));
   if (included.length > 0) {
     lines.push('## Includes');
     for (const ref of included) {
       const where = ref.location === undefined ? 'NOT FOUND' : ref.name ? `${ref.name}${ref.version ? ` ${ref.version}` : ''}, ${ref.location} library` : ref.location;
       lines.push(withSource(`- ${ref.include} → ${where}`, cite(ref.source)));
     }
+    for (const note of ofLibrary) lines.push(withSource(`- ${note.text}`, cite(note.source)));
   }
   const fromIde = (context.notes ?? []).filter((note) => note.source?.file.startsWith('Arduino IDE'));
-  const coreNotes = (context.notes ?? []).filter((note) => !fromIde.includes(note));
+  const coreNotes = (context.notes ?? []).filter((note) => !fromIde.includes(note) && !ofLibrary.includes(note));
   if (coreNotes.length > 0) {
     lines.push('## This core');
     for (const note of coreNotes) lines.push(withSource(`- ${note.topic}: ${note.text}`, cite(note.source)));

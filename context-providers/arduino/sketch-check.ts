@@ -4,6 +4,8 @@
 import { basename } from 'node:path';
 import type { Finding, Pin } from '../types.js';
 import type { Token } from './c-tokens.js';
+import { libraryTimerFindings } from './library-timer-check.js';
+import type { LibraryTimers } from './library-timers.js';
 import type { PinMap } from './pin-map.js';
 import type { ResolvedBoard } from './resolve.js';
 import { readSketchSymbols, type SketchSymbols } from './sketch-symbols.js';
@@ -27,6 +29,8 @@ const NOT_CALLS = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', '
 export interface CheckOptions {
   /** False when some #include could not be read: a header not read may include Wire.h itself. */
   includesComplete?: boolean;
+  /** Timers the sketch's libraries take (Servo's ServoTimers.h). */
+  libraryTimers?: LibraryTimers[];
 }
 
 export function checkSketch(files: string[], dir: string, board: ResolvedBoard, pinMap: PinMap, includes: string[], options: CheckOptions = {}): Finding[] {
@@ -99,6 +103,7 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
     if (call.name === 'attachInterrupt' && knowledge.interrupt.known) findings.push(...interruptFindings(call, symbols, pinMap, board.name, list(pinsWith('interrupt'))));
   }
   findings.push(...toneTimerFindings(calls, symbols, pinMap, board.name));
+  findings.push(...libraryTimerFindings(options.libraryTimers ?? [], symbols, pinsWith('pwm').map((pin) => Number(pin.number)), board.name));
   findings.push(...peripheralFindings(symbols, pinMap, board, includes, options.includesComplete !== false));
   findings.push(...busConflicts(symbols, pinMap, pinUses));
   if (pinMap.core?.check) {

@@ -132,6 +132,22 @@ void setup() {
 void loop() {}
 `;
 
+/**
+ * A servo on D10 and analogWrite(pwmPin, 64): on the Uno the Servo library takes Timer 1, so
+ * D9 (Timer 1) gives no PWM while D5 (Timer 0) gives a quarter duty. The analogWrite is on line 7.
+ */
+export const servoAndPwm = (pwmPin: number): string => `#include <Servo.h>
+
+Servo s;
+
+void setup() {
+  s.attach(10);
+  analogWrite(${pwmPin}, 64);
+}
+
+void loop() {}
+`;
+
 /** The same duties as MEGA_FAST_PWM in the core's own phase-correct PWM (Timers 1–5 and 2). */
 export const MEGA_PHASE_CORRECT_PWM = `const uint8_t pins[] = { ${MEGA_PWM_PINS.join(', ')} };
 
