@@ -48,6 +48,7 @@ async function runAcp(flags: AcpFlags): Promise<void> {
     agentCwd: flags.workspace,
     editor: messageStream(process.stdin, process.stdout, { onSkippedLine: (line, reason) => log(`skipped a line from the editor (${reason}): ${line}`) }),
     selection: selectionOf(flags),
+    sketch: flags.sketch,
     env: process.env,
     contexts: new ContextService(allProviders()),
     hardware: new BridgeHardware(),

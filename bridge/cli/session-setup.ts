@@ -14,6 +14,7 @@ export interface AgentFlags {
   config?: string;
   workspace?: string;
   board?: string;
+  sketch?: string;
 }
 
 export function addAgentFlags(command: Command): Command {
@@ -22,6 +23,7 @@ export function addAgentFlags(command: Command): Command {
     .option('--agent-command <line>', 'run any ACP agent by its command line (the environment passes through)')
     .option('--config <file>', 'config file (default: ~/.config/boardbridge/config.json)')
     .option('-w, --workspace <dir>', 'the sketch or project folder (default: the current folder)')
+    .option('--sketch <name|dir>', 'the sketch a workspace holds when it is not itself one: its name, folder or .ino (default: the one found below the workspace)')
     .option('--board <id>', 'board selection: an Arduino FQBN, an MPLAB device or an OpenMV board')
     .option('--fqbn <fqbn>', 'the Arduino board (same as --board)');
 }
@@ -65,6 +67,7 @@ export async function startSession(
     askElicitation,
     resume,
     contexts: new ContextService(allProviders()),
+    sketch: flags.sketch,
   });
 }
 

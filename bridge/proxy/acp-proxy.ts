@@ -3,6 +3,8 @@
 // adds: the hardware context in prompts, the board MCP server in sessions, board
 // commands in terminals, device consent through the editor's permission UI, the
 // fs and terminals the editor does not have, and the /board and /context commands.
+import { isAbsolute } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type {
   AvailableCommand,
   ClientCapabilities,
@@ -40,6 +42,8 @@ export interface ProxyOptions {
   /** The folder the agent process starts in (sessions name their own cwd). */
   agentCwd?: string;
   selection: Selection;
+  /** --sketch: the project of the workspace, when it is not the workspace itself. */
+  sketch?: string;
   env: NodeJS.ProcessEnv;
   contexts?: ContextService;
   hardware?: BridgeHardware;
@@ -80,7 +84,11 @@ export class AcpProxy {
     }
     this.relay = new JsonRpcRelay(options.editor, agentStream, {
       editorRequest: (method, params) => this.editorRequest(method, params),
-      agentRequest: (method, params) => this.local.answer(method, params),
+      agentRequest: (method, params) => {
+        // The file the agent reads tells which project of the workspace it works on.
+        if (method === methods.client.fs.readTextFile) this.noteFile(params);
+        return this.local.answer(method, params);
+      },
       agentNotification: (method, params) => this.agentNotification(method, params),
       agentGone: () => this.agentGoneError(),
       agentClosed: () => void Promise.race([this.agent?.exited, delay(1000)]).then(() => this.relay.agentEnded()),
@@ -142,6 +150,7 @@ export class AcpProxy {
     const session = await ProxySession.open({
       cwd: params.cwd,
       selection: this.options.selection,
+      sketch: this.options.sketch,
       agentId: this.options.launch instanceof BridgeError ? 'unknown' : this.options.launch.id,
       env: this.options.env,
       contexts: this.options.contexts,
@@ -201,9 +210,18 @@ export class AcpProxy {
       this.relay.notifyEditor(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
       return { answer: { stopReason: 'end_turn' } };
     }
-    const blocks = await session.contextBlocks();
+    for (const file of resourceFiles(params.prompt)) session.noteFile(file);
+    const { blocks, notice } = await session.contextBlocks();
+    // The person hears which sketch the agent was told about, or why none: never nothing in silence.
+    if (notice) this.relay.notifyEditor(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `[boardbridge] ${notice}\n\n` } } });
     // What the editor allowed for this turn's commands ends with the turn.
     return { forward: { ...params, prompt: [...blocks, ...params.prompt] }, after: (result: unknown) => (session.endTurn(), result) };
+  }
+
+  private noteFile(params: unknown): void {
+    const { sessionId, path } = (params ?? {}) as { sessionId?: unknown; path?: unknown };
+    const session = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
+    if (session && typeof path === 'string' && isAbsolute(path)) session.noteFile(path);
   }
 
   private agentNotification(method: string, params: unknown): unknown {
@@ -259,6 +277,19 @@ export class AcpProxy {
         : new BridgeError('agent_exited', `${launch.title} is not running`, 'start the agent again (reconnect in the editor); run: boardbridge doctor');
     return { code: -32603, message: error.hint ? `${error.message}\n${error.hint}` : error.message, data: { code: error.code, hint: error.hint } };
   }
+}
+
+/** The local files a prompt's resource links and embedded resources name (the files the editor has open). */
+function resourceFiles(prompt: PromptRequest['prompt']): string[] {
+  const uris = (Array.isArray(prompt) ? prompt : []).map((block) => (block.type === 'resource_link' ? block.uri : block.type === 'resource' ? block.resource?.uri : undefined));
+  return uris.flatMap((uri) => {
+    if (typeof uri !== 'string' || !uri.startsWith('file:')) return [];
+    try {
+      return [fileURLToPath(uri.replace(/#.*$/, ''))];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The agent side when there is no agent: it ends at once. */
