@@ -22,11 +22,13 @@ export class AgentProcess {
   readonly skippedLines: string[] = [];
   readonly stream: Stream;
   readonly exited: Promise<AgentExit>;
+  /** Resolves with the pid once the process runs (never, when it cannot be started). */
+  readonly spawned: Promise<number>;
   private readonly child: ChildProcess;
   private readonly watchdog?: GroupWatchdog;
   private exit?: AgentExit;
 
-  /** `onStderr` also gets the agent's stderr as it comes (the ACP proxy passes it on to the editor's log). */
+  /** `onStderr` also gets the agent's stderr as it comes (the ACP proxy writes it to its log). */
   constructor(readonly launch: AgentLaunch, cwd: string, baseEnv: NodeJS.ProcessEnv = process.env, onStderr?: (text: string) => void) {
     this.watchdog = startWatchdog();
     const form = spawnForm(launch.command, launch.args, { env: { ...baseEnv, ...launch.env } });
@@ -37,6 +39,7 @@ export class AgentProcess {
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    this.spawned = new Promise((resolve) => this.child.once('spawn', () => resolve(this.child.pid!)));
     if (this.child.pid === undefined) this.watchdog?.disarm();
     else this.watchdog?.watch(this.child.pid);
     this.child.stderr?.setEncoding('utf8');

@@ -28,13 +28,14 @@ export function addAgentFlags(command: Command): Command {
     .option('--fqbn <fqbn>', 'the Arduino board (same as --board)');
 }
 
-export async function launchFor(flags: AgentFlags): Promise<AgentLaunch> {
+/** `say`: where the one line about a download goes (the terminal; the log for `boardbridge acp`). */
+export async function launchFor(flags: AgentFlags, say: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<AgentLaunch> {
   const { loadConfig, resolveAgent } = await import('../agents/resolve.js');
   const config = flags.agentCommand ? {} : loadConfig(flags.config);
   const launch = resolveAgent({ agent: flags.agent, agentCommand: flags.agentCommand, config, allowNpx: true });
   if (launch.install && !existsSync(launch.command)) {
     const { installBinary } = await import('../agents/registry/registry-launch.js');
-    process.stderr.write(`Downloading ${launch.title} from ${launch.install.archive} …\n`);
+    say(`Downloading ${launch.title} from ${launch.install.archive} …`);
     await installBinary(launch.install);
   }
   return launch;

@@ -48,6 +48,10 @@ export interface ProxyOptions {
   contexts?: ContextService;
   hardware?: BridgeHardware;
   log: (line: string) => void;
+  /** A line about a failure (the agent cannot start or ended by itself); default: log. */
+  logFailure?: (line: string) => void;
+  /** Where the log is, for `/context`. */
+  logFile?: string;
   /** The agent's own stderr, as it comes. */
   agentStderr?: (text: string) => void;
 }
@@ -75,10 +79,16 @@ export class AcpProxy {
     } else {
       this.agent = new AgentProcess(launch, options.agentCwd ?? process.cwd(), options.env, options.agentStderr);
       agentStream = this.agent.stream;
-      options.log(`started ${launch.title} (pid ${this.agent.pid ?? 'none'}, its own process group): ${[launch.command, ...launch.args].join(' ')}`);
-      void this.agent.exited.then((exit) => {
+      const agent = this.agent;
+      // Said once it runs: a command that cannot be started has no pid and no group to speak of.
+      void agent.spawned.then((pid) => options.log(`started ${launch.title} (pid ${pid}, its own process group): ${[launch.command, ...launch.args].join(' ')}`));
+      void agent.exited.then((exit) => {
         this.exit = exit;
-        options.log(`${launch.title} ${exit.spawnError ? `could not start: ${exit.spawnError}` : `ended (code ${exit.code}, signal ${exit.signal})`}${this.agent?.stderr.tail(8) ? `; its last words:\n${this.agent.stderr.tail(8)}` : ''}`);
+        const tail = agent.stderr.tail(8);
+        const line = `${launch.title} ${exit.spawnError ? `could not start: ${exit.spawnError}` : `ended (code ${exit.code}, signal ${exit.signal})`}${tail ? `; its last words:\n${tail}` : ''}`;
+        // An agent ended by the proxy's own close is no failure; one that ends by itself, not cleanly, is.
+        if (!this.closing && (exit.spawnError || exit.code !== 0)) (options.logFailure ?? options.log)(line);
+        else options.log(line);
         this.relay.agentEnded();
       });
     }
@@ -206,7 +216,7 @@ export class AcpProxy {
     if (!session) return { forward: params };
     const command = proxyCommandOf(params.prompt);
     if (command) {
-      const text = await answerCommand(session, command);
+      const text = await answerCommand(session, command, this.options.logFile);
       this.relay.notifyEditor(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
       return { answer: { stopReason: 'end_turn' } };
     }
@@ -275,7 +285,9 @@ export class AcpProxy {
       : this.agent && this.exit
         ? exitedError(this.agent, this.exit, 'the session')
         : new BridgeError('agent_exited', `${launch.title} is not running`, 'start the agent again (reconnect in the editor); run: boardbridge doctor');
-    return { code: -32603, message: error.hint ? `${error.message}\n${error.hint}` : error.message, data: { code: error.code, hint: error.hint } };
+    // The agent's last words, when it failed, go in the data too: the editor shows them, the log has the rest.
+    const stderr = this.exit && (this.exit.code !== 0 || this.exit.signal) ? this.agent?.stderr.tail(8) : undefined;
+    return { code: -32603, message: error.hint ? `${error.message}\n${error.hint}` : error.message, data: { code: error.code, hint: error.hint, ...(stderr ? { stderr } : {}) } };
   }
 }
 

@@ -2,7 +2,7 @@
 import type { ProxySession } from './proxy-session.js';
 import type { SlashCommand } from './slash-commands.js';
 
-export async function answerCommand(session: ProxySession, command: SlashCommand): Promise<string> {
+export async function answerCommand(session: ProxySession, command: SlashCommand, logFile?: string): Promise<string> {
   if (command.name === 'board') {
     if (!command.argument) return `The board selected is ${session.selection.board ?? 'none (boardbridge reads it from the project)'}; change it with /board <fqbn|device|camera>.`;
     const before = session.selection;
@@ -15,9 +15,10 @@ export async function answerCommand(session: ProxySession, command: SlashCommand
     if (!loaded) return `Board set to ${command.argument}, but prompts go without a hardware context: ${note ?? `boardbridge recognises no project in ${session.cwd}`}`;
     return `Board set to ${loaded.context.board.name} (${loaded.context.board.id}); the agent is told with your next prompt.`;
   }
-  if (session.lastSent) return `The agent was told this hardware context (boardbridge sends it again when it changes):\n\n${session.lastSent.markdown}`;
+  const log = logFile ? `\n\n(boardbridge's log: ${logFile})` : '';
+  if (session.lastSent) return `The agent was told this hardware context (boardbridge sends it again when it changes):\n\n${session.lastSent.markdown}${log}`;
   const { loaded: upcoming, note, error } = await session.tryLoad();
-  if (error) return `The hardware context cannot be built: ${error}`;
-  if (!upcoming) return `The agent is given no hardware context: ${note ?? `boardbridge recognises no project in ${session.cwd}`}`;
-  return `Nothing sent yet; with your next prompt the agent is told:\n\n${upcoming.markdown}`;
+  if (error) return `The hardware context cannot be built: ${error}${log}`;
+  if (!upcoming) return `The agent is given no hardware context: ${note ?? `boardbridge recognises no project in ${session.cwd}`}${log}`;
+  return `Nothing sent yet; with your next prompt the agent is told:\n\n${upcoming.markdown}${log}`;
 }

@@ -1,7 +1,7 @@
 // `boardbridge acp` as the process an editor starts: its stdout carries only
-// ACP, logs go to stderr and the log file, an agent's crash or demand for
-// authentication reaches the editor as ACP errors, and closing stdin ends the
-// agent's process group. The agent is the stand-in (test/support/standin-agent.mjs).
+// ACP, the log goes to a file and stderr gets only failures, an agent's crash or
+// demand for authentication reaches the editor as ACP errors, and closing stdin
+// ends the agent's process group. The agent is the stand-in (test/support/standin-agent.mjs).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,11 +23,13 @@ class EditorProcess {
   private nextId = 1;
   private readonly waiting = new Map<number, (m: Wire) => void>();
 
-  constructor(env: Record<string, string> = {}) {
+  /** `defaultLog`: no --log-file, and XDG_STATE_HOME in place of BOARDBRIDGE_STATE_DIR. */
+  constructor(env: Record<string, string> = {}, options: { defaultLog?: boolean; agentCommand?: string } = {}) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'bb-acp-process-'));
-    this.logFile = path.join(dir, 'acp.log');
-    this.child = spawn(process.execPath, [cliMain, 'acp', '--log-file', this.logFile, '--agent-command', `${process.execPath} ${standin}`], {
-      env: { ...process.env, ...env, BOARDBRIDGE_STATE_DIR: path.join(dir, 'state') },
+    this.logFile = options.defaultLog ? path.join(dir, 'xdg-state', 'boardbridge', 'logs', 'acp.log') : path.join(dir, 'acp.log');
+    const { BOARDBRIDGE_STATE_DIR: _ignored, ...inherited } = process.env;
+    this.child = spawn(process.execPath, [cliMain, 'acp', ...(options.defaultLog ? [] : ['--log-file', this.logFile]), '--agent-command', options.agentCommand ?? `${process.execPath} ${standin}`], {
+      env: { ...inherited, ...env, ...(options.defaultLog ? { XDG_STATE_HOME: path.join(dir, 'xdg-state') } : { BOARDBRIDGE_STATE_DIR: path.join(dir, 'state') }) },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stderr.setEncoding('utf8').on('data', (t: string) => (this.stderr += t));
@@ -59,8 +61,8 @@ afterEach(() => {
   for (const e of editors.splice(0)) e.child.kill();
 });
 
-async function opened(env: Record<string, string> = {}): Promise<{ editor: EditorProcess; sessionId: string }> {
-  const editor = new EditorProcess(env);
+async function opened(env: Record<string, string> = {}, options: { defaultLog?: boolean } = {}): Promise<{ editor: EditorProcess; sessionId: string }> {
+  const editor = new EditorProcess(env, options);
   editors.push(editor);
   const init = await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   expect(init.error).toBeUndefined();
@@ -70,8 +72,8 @@ async function opened(env: Record<string, string> = {}): Promise<{ editor: Edito
 
 
 describe('boardbridge acp as a process (stand-in agent)', () => {
-  it('keeps stdout to ACP alone when the agent prints noise, logs to stderr and the log file, and ends the agent group when stdin closes', async () => {
-    const { editor, sessionId } = await opened();
+  it('keeps stdout to ACP alone and stderr empty when the agent prints noise; the log file under XDG_STATE_HOME has it all; stdin closed ends the agent group', async () => {
+    const { editor, sessionId } = await opened({}, { defaultLog: true });
     const answer = await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'noise' }] });
     expect(answer.result?.stopReason).toBe('end_turn');
     for (const line of editor.lines) expect((JSON.parse(line) as Wire).jsonrpc).toBe('2.0');
@@ -81,8 +83,37 @@ describe('boardbridge acp as a process (stand-in agent)', () => {
     editor.child.stdin.end();
     expect(await editor.closed).toBe(0);
     expect(await groupGone(pid)).toBe(true);
-    expect(editor.stderr).toContain('boardbridge acp: started');
-    expect(readFileSync(editor.logFile, 'utf8')).toMatch(/ended \(code [^)]*\); its last words:\n.*skipped stdout line \(not JSON\): Loading model weights/);
+    // A normal session: nothing on stderr (editors show every stderr chunk as an error).
+    expect(editor.stderr).toBe('');
+    const log = readFileSync(editor.logFile, 'utf8');
+    expect(log).toMatch(/\[\d+\] started .* \(pid \d+, its own process group\)/);
+    expect(log).toContain('standin: a chatty line on stderr');
+    expect(log).toMatch(/ended \(code [^)]*\); its last words:\n(.*\n)*.*skipped stdout line \(not JSON\): Loading model weights/);
+  }, 60_000);
+
+  it('names the log file in --help and in /context', async () => {
+    const help = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, [cliMain, 'acp', '--help'], { env: { ...process.env, BOARDBRIDGE_STATE_DIR: '', XDG_STATE_HOME: '/xdg/state' } });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (t: string) => (out += t));
+      child.on('close', () => resolve(out));
+    });
+    expect(help.replace(/\s+/g, ' ')).toContain('default: /xdg/state/boardbridge/logs/acp.log');
+    const { editor, sessionId } = await opened();
+    const shown = await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/context' }] });
+    expect(shown.result?.stopReason).toBe('end_turn');
+    expect(editor.lines.join('\n')).toContain(`(boardbridge's log: ${editor.logFile})`);
+  }, 60_000);
+
+  it('says on stderr only why an agent cannot start, and never logs it as started', async () => {
+    const editor = new EditorProcess({}, { agentCommand: '/nonexistent/agent' });
+    editors.push(editor);
+    const init = await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    expect(init.error?.message).toMatch(/cannot start .*\/nonexistent\/agent/);
+    editor.child.stdin.end();
+    expect(await editor.closed).toBe(0);
+    expect(editor.stderr).toMatch(/^boardbridge acp: .*could not start: spawn \/nonexistent\/agent ENOENT\n$/);
+    expect(readFileSync(editor.logFile, 'utf8')).not.toContain('started');
   }, 60_000);
 
   it('ends the agent process group when the editor ends the proxy with SIGTERM', async () => {
@@ -99,6 +130,9 @@ describe('boardbridge acp as a process (stand-in agent)', () => {
     expect(answer.error?.code).toBe(-32603);
     expect(answer.error?.message).toMatch(/exited with code 7 during the session/);
     expect(answer.error?.message).toContain('boardbridge doctor');
+    // The agent's last words are the error's data; stderr says the agent failed.
+    expect((answer.error as { data?: { stderr?: string } }).data?.stderr).toContain('standin: fatal: the model went away');
+    expect(editor.stderr).toContain('ended (code 7, signal null); its last words:\nstandin: fatal: the model went away');
     const after = await editor.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'still there?' }] });
     expect(after.error?.message).toMatch(/exited with code 7/);
   }, 60_000);

@@ -88,6 +88,7 @@ const app = agent({ name: 'standin' })
     const say = (t) => client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } } });
     if (text.includes('noise')) {
       process.stdout.write('Loading model weights...\n[warn] something chatty\n');
+      process.stderr.write('standin: a chatty line on stderr\n');
       await say('still fine after noise');
       return { stopReason: 'end_turn' };
     }
@@ -95,6 +96,7 @@ const app = agent({ name: 'standin' })
       const file = text.match(/crash after writing (\S+)/)?.[1];
       if (file) await client.request(methods.client.fs.writeTextFile, { sessionId: params.sessionId, path: file, content: 'written before the crash\n' });
       await say('about to crash');
+      process.stderr.write('standin: fatal: the model went away\n');
       setTimeout(() => process.exit(7), 50);
       return new Promise(() => undefined);
     }
