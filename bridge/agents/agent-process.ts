@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { spawnForm } from '../../boards/executables.js';
-import { endGroup } from '../services/terminal/process-group.js';
+import { endGroup, signalGroup } from '../services/terminal/process-group.js';
 import { startWatchdog, type GroupWatchdog } from '../services/terminal/group-watchdog.js';
 import { messageStream } from './message-stream.js';
 import type { AgentLaunch } from './resolve.js';
@@ -73,6 +73,12 @@ export class AgentProcess {
 
   get running(): boolean {
     return this.exit === undefined;
+  }
+
+  /** Kills the agent's whole group at once (an end that took too long). */
+  kill(): void {
+    signalGroup(this.child, 'SIGKILL');
+    this.watchdog?.disarm();
   }
 
   /** Ends the agent and everything it started; its children get the grace too (Claude Code writes its session file). */

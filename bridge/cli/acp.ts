@@ -57,10 +57,7 @@ async function runAcp(flags: AcpFlags): Promise<void> {
     // The agent's stderr goes to the log; the end of it, when the agent fails, into the editor's error.
     agentStderr: raw,
   });
-  const stop = () => void proxy.close();
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  process.once('SIGHUP', stop);
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void proxy.close(`${signal} received`));
   await proxy.closed;
   process.exit(0);
 }

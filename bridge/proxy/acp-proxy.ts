@@ -56,6 +56,9 @@ export interface ProxyOptions {
   agentStderr?: (text: string) => void;
 }
 
+/** How long an orderly end may take before what is left is killed (editors give a proxy about 3 s). */
+const CLOSE_DEADLINE_MS = 2500;
+
 export class AcpProxy {
   readonly closed: Promise<void>;
   readonly agent?: AgentProcess;
@@ -102,19 +105,31 @@ export class AcpProxy {
       agentNotification: (method, params) => this.agentNotification(method, params),
       agentGone: () => this.agentGoneError(),
       agentClosed: () => void Promise.race([this.agent?.exited, delay(1000)]).then(() => this.relay.agentEnded()),
-      editorClosed: () => void this.close(),
+      editorClosed: () => void this.close('the editor closed stdin'),
       log: options.log,
     });
   }
 
-  /** Ends every session, the agent's process group and the board services. */
-  close(): Promise<void> {
+  /**
+   * Ends every session (what runs is cancelled, terminals released), the agent's process
+   * group and the board services, and logs why. Whatever has not ended by CLOSE_DEADLINE_MS
+   * is killed: an editor that ends boardbridge wants it gone at once.
+   */
+  close(reason = 'closed'): Promise<void> {
     this.closing ??= (async () => {
-      await Promise.all([...this.sessions.values()].map((s) => s.close().catch(() => undefined)));
+      this.options.log(`ending (${reason}): cancelling ${this.sessions.size} session(s), ending ${this.agent?.running ? `the agent's process group (pid ${this.agent.pid})` : 'the board services'}`);
+      const deadline = setTimeout(() => {
+        this.options.log(`not ended within ${CLOSE_DEADLINE_MS / 1000} s: killing the agent's process group`);
+        this.agent?.kill();
+        this.markClosed();
+      }, CLOSE_DEADLINE_MS);
+      for (const sessionId of this.sessions.keys()) this.relay.notifyAgent(methods.agent.session.cancel, { sessionId });
+      await Promise.all([...[...this.sessions.values()].map((s) => s.close().catch(() => undefined)), this.agent?.close()]);
       this.sessions.clear();
-      await this.agent?.close();
       await this.options.hardware?.close();
+      clearTimeout(deadline);
       this.relay.close();
+      this.options.log(`ended (${reason})`);
       this.markClosed();
     })();
     return this.closing;

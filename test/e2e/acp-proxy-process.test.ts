@@ -3,12 +3,12 @@
 // demand for authentication reaches the editor as ACP errors, and closing stdin
 // ends the agent's process group. The agent is the stand-in (test/support/standin-agent.mjs).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupGone } from '../support/process-alive.js';
+import { alive, groupGone } from '../support/process-alive.js';
 import { cliMain, repoRoot } from './run-cli.js';
 
 const standin = path.join(repoRoot, 'test', 'support', 'standin-agent.mjs');
@@ -70,6 +70,50 @@ async function opened(env: Record<string, string> = {}, options: { defaultLog?: 
   return { editor, sessionId: created.result?.sessionId as string };
 }
 
+
+/** boardbridge itself, its children (the agent, the watchdogs) and the agent's process group, from /proc. */
+function sessionProcesses(bridgePid: number, agentPid: number): number[] {
+  const found = new Set([bridgePid]);
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) === bridgePid || Number(pgrp) === agentPid) found.add(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return [...found];
+}
+
+/** Polls until none of `pids` runs, for at most `ms`; what still runs then. */
+async function stillRunning(pids: number[], ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const left = pids.filter((pid) => alive(pid));
+    if (!left.length || Date.now() > until) return left;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('boardbridge acp ends in order: no process of the session is left 3 s after (stand-in agent with a child of its own)', () => {
+  for (const [how, end] of [
+    ['SIGTERM', (e: EditorProcess) => e.child.kill('SIGTERM')],
+    ['stdin closed', (e: EditorProcess) => e.child.stdin.end()],
+    ['SIGKILL (the watchdog ends the group)', (e: EditorProcess) => e.child.kill('SIGKILL')],
+  ] as const) {
+    it(`after ${how}`, async () => {
+      const { editor } = await opened({ STANDIN_CHILD: '1' });
+      const agentPid = editor.agentPid();
+      const pids = sessionProcesses(editor.child.pid!, agentPid);
+      // boardbridge, the agent, its sleep child and the agent's watchdog at least.
+      expect(pids.length, JSON.stringify(pids)).toBeGreaterThanOrEqual(4);
+      end(editor);
+      expect(await stillRunning(pids, 3000)).toEqual([]);
+      if (how !== 'SIGKILL (the watchdog ends the group)') expect(readFileSync(editor.logFile, 'utf8')).toMatch(how === 'SIGTERM' ? /ended \(SIGTERM received\)/ : /ended \(the editor closed stdin\)/);
+    }, 60_000);
+  }
+});
 
 describe('boardbridge acp as a process (stand-in agent)', () => {
   it('keeps stdout to ACP alone and stderr empty when the agent prints noise; the log file under XDG_STATE_HOME has it all; stdin closed ends the agent group', async () => {
