@@ -25,6 +25,7 @@ import type { AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
 import type { DeviceConsent } from '../mcp/hardware-tool.js';
+import type { AcpMcpHost } from '../mcp/acp-mcp-server.js';
 import { DEVICE_META_KEY } from '../services/permission/classify.js';
 import { delay, exitedError } from '../session/agent-connection.js';
 import { BridgeError } from '../session/errors.js';
@@ -70,6 +71,8 @@ export class AcpProxy {
   private agentInit?: InitializeResponse;
   private exit?: AgentExit;
   private consentCount = 0;
+  /** The board servers offered over ACP itself, for an agent that takes them. */
+  private mcpHost?: AcpMcpHost;
   private closing?: Promise<void>;
   private markClosed!: () => void;
 
@@ -100,6 +103,7 @@ export class AcpProxy {
       agentRequest: (method, params) => {
         // The file the agent reads tells which project of the workspace it works on.
         if (method === methods.client.fs.readTextFile) this.noteFile(params);
+        if (this.mcpHost?.serves(method)) return this.mcpHost.answer(params);
         return this.local.answer(method, params);
       },
       agentNotification: (method, params) => this.agentNotification(method, params),
@@ -127,6 +131,7 @@ export class AcpProxy {
       await Promise.all([...[...this.sessions.values()].map((s) => s.close().catch(() => undefined)), this.agent?.close()]);
       this.sessions.clear();
       await this.options.hardware?.close();
+      this.mcpHost?.close();
       clearTimeout(deadline);
       this.relay.close();
       this.options.log(`ended (${reason})`);
@@ -182,6 +187,7 @@ export class AcpProxy {
       hardware: this.options.hardware,
       embeddedContext: Boolean(caps.promptCapabilities?.embeddedContext),
       mcpHttp: Boolean(caps.mcpCapabilities?.http),
+      mcpAcp: await this.acpMcpHost(caps),
       missingFileAsEmpty: readsMissingFileAsEmpty(this.agentInit?.agentInfo),
       consent: (s) => this.deviceConsent(s),
       log: this.options.log,
@@ -208,6 +214,13 @@ export class AcpProxy {
         void session.close();
       },
     };
+  }
+
+  // Loaded only for an agent that takes MCP servers over ACP (unstable ACP, its own SDK entry point).
+  private async acpMcpHost(caps: NonNullable<InitializeResponse['agentCapabilities']>): Promise<AcpMcpHost | undefined> {
+    if (!(caps.mcpCapabilities as { acp?: boolean } | undefined)?.acp) return undefined;
+    const { AcpMcpHost } = await import('../mcp/acp-mcp-server.js');
+    return (this.mcpHost ??= new AcpMcpHost((method, params) => this.relay.notifyAgent(method, params)));
   }
 
   private addSession(sessionId: string, session: ProxySession): void {

@@ -7,6 +7,7 @@ import type { Selection } from '../../context-providers/types.js';
 import type { ContextService, LoadedContext } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
 import type { DeviceConsent } from '../mcp/hardware-tool.js';
+import type { AcpMcpHost, AcpMcpServer } from '../mcp/acp-mcp-server.js';
 import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
 import { AgentSerial } from '../mcp/serial-tools.js';
 import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
@@ -28,6 +29,8 @@ export interface ProxySessionOptions {
   hardware?: BridgeHardware;
   embeddedContext: boolean;
   mcpHttp: boolean;
+  /** The agent takes MCP servers over ACP (`mcpCapabilities.acp`): the board server is served there, no port. */
+  mcpAcp?: AcpMcpHost;
   missingFileAsEmpty: boolean;
   /** Asks the editor about one device change, for this session. */
   consent: (session: ProxySession) => DeviceConsent;
@@ -44,7 +47,7 @@ export class ProxySession {
   lastSent?: LoadedContext;
   private readonly injector: ContextInjector;
   private readonly serial?: AgentSerial;
-  private mcp?: HardwareMcpServer;
+  private mcp?: HardwareMcpServer | AcpMcpServer;
   private journal?: WriteJournal;
   /** Files the editor's prompts named or the agent read, most recent first: where the project is looked for. */
   private readonly recentFiles: string[] = [];
@@ -80,7 +83,7 @@ export class ProxySession {
       consent: options.consent(session),
       env: options.env,
     });
-    if (tools.length) session.mcp = await startHardwareMcpServer(tools, options.consent(session));
+    if (tools.length) session.mcp = options.mcpAcp ? options.mcpAcp.register(tools, options.consent(session)) : await startHardwareMcpServer(tools, options.consent(session));
     return session;
   }
 
@@ -91,7 +94,8 @@ export class ProxySession {
   /** The editor's MCP servers plus the board server. */
   mcpServers(fromEditor: McpServer[] | undefined): McpServer[] {
     const servers = [...(fromEditor ?? [])];
-    if (this.mcp) servers.push(mcpServerEntry(this.mcp, this.options.mcpHttp));
+    // The acp entry is unstable ACP: not in the stable McpServer type.
+    if (this.mcp) servers.push('declaration' in this.mcp ? (this.mcp.declaration as unknown as McpServer) : mcpServerEntry(this.mcp, this.options.mcpHttp));
     return servers;
   }
 

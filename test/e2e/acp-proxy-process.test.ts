@@ -3,12 +3,13 @@
 // demand for authentication reaches the editor as ACP errors, and closing stdin
 // ends the agent's process group. The agent is the stand-in (test/support/standin-agent.mjs).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, groupGone } from '../support/process-alive.js';
+import { tempTree } from '../support/temp-tree.js';
 import { cliMain, repoRoot } from './run-cli.js';
 
 const standin = path.join(repoRoot, 'test', 'support', 'standin-agent.mjs');
@@ -24,11 +25,11 @@ class EditorProcess {
   private readonly waiting = new Map<number, (m: Wire) => void>();
 
   /** `defaultLog`: no --log-file, and XDG_STATE_HOME in place of BOARDBRIDGE_STATE_DIR. */
-  constructor(env: Record<string, string> = {}, options: { defaultLog?: boolean; agentCommand?: string } = {}) {
+  constructor(env: Record<string, string> = {}, options: { defaultLog?: boolean; agentCommand?: string; args?: string[] } = {}) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'bb-acp-process-'));
     this.logFile = options.defaultLog ? path.join(dir, 'xdg-state', 'boardbridge', 'logs', 'acp.log') : path.join(dir, 'acp.log');
     const { BOARDBRIDGE_STATE_DIR: _ignored, ...inherited } = process.env;
-    this.child = spawn(process.execPath, [cliMain, 'acp', ...(options.defaultLog ? [] : ['--log-file', this.logFile]), '--agent-command', options.agentCommand ?? `${process.execPath} ${standin}`], {
+    this.child = spawn(process.execPath, [cliMain, 'acp', ...(options.args ?? []), ...(options.defaultLog ? [] : ['--log-file', this.logFile]), '--agent-command', options.agentCommand ?? `${process.execPath} ${standin}`], {
       env: { ...inherited, ...env, ...(options.defaultLog ? { XDG_STATE_HOME: path.join(dir, 'xdg-state') } : { BOARDBRIDGE_STATE_DIR: path.join(dir, 'state') }) },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -113,6 +114,58 @@ describe('boardbridge acp ends in order: no process of the session is left 3 s a
       if (how !== 'SIGKILL (the watchdog ends the group)') expect(readFileSync(editor.logFile, 'utf8')).toMatch(how === 'SIGTERM' ? /ended \(SIGTERM received\)/ : /ended \(the editor closed stdin\)/);
     }, 60_000);
   }
+});
+
+const echoAgent = path.join(repoRoot, 'test', 'support', 'echo-agent.mjs');
+
+/** The inodes of the TCP sockets process `pid` listens on (/proc/net/tcp{,6} state 0A, matched with its fds). */
+function listeningSockets(pid: number): string[] {
+  const listening = new Set(
+    ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) =>
+      readFileSync(file, 'utf8').split('\n').slice(1).map((line) => line.trim().split(/\s+/)).filter((f) => f[3] === '0A').map((f) => f[9]),
+    ),
+  );
+  const own = readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+    try {
+      return [/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1]].filter((inode): inode is string => Boolean(inode));
+    } catch {
+      return [];
+    }
+  });
+  return own.filter((inode) => listening.has(inode));
+}
+
+describe('boardbridge acp serves the board tools over ACP itself to an agent that declares mcpCapabilities.acp (stand-in agent: no real agent takes MCP over ACP yet)', () => {
+  async function echoSession(env: Record<string, string>): Promise<{ editor: EditorProcess; servers: Array<Record<string, unknown>> }> {
+    const editor = new EditorProcess(env, { agentCommand: `${process.execPath} ${echoAgent}`, args: ['--fqbn', 'arduino:avr:uno'] });
+    editors.push(editor);
+    await editor.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const cwd = path.join(tempTree(['Blink/Blink.ino']), 'Blink');
+    const created = await editor.request('session/new', { cwd, mcpServers: [] });
+    const servers = (created.result as { echo: { params: { mcpServers: Array<Record<string, unknown>> } } }).echo.params.mcpServers;
+    return { editor, servers };
+  }
+
+  it('answers board_info over mcp/message, and the boardbridge process listens on no TCP port', async () => {
+    const { editor, servers } = await echoSession({ ECHO_MCP_ACP: '1' });
+    expect(servers).toEqual([{ type: 'acp', name: 'boardbridge', serverId: expect.any(String) }]);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const mcp = async (requestId: string, method: string, params: Record<string, unknown>) =>
+      ((await editor.request('_test/call_client', { method: 'mcp/message', params: { serverId: servers[0].serverId, requestId, method, params: { ...params, _meta: meta } } })).result as { reply: Wire }).reply;
+    const discovered = await mcp('d1', 'server/discover', {});
+    expect(discovered.result).toMatchObject({ result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'boardbridge' } } });
+    const listed = await mcp('l1', 'tools/list', {});
+    expect(((listed.result as { result: { tools: { name: string }[] } }).result.tools).map((t) => t.name)).toContain('board_info');
+    const called = await mcp('c1', 'tools/call', { name: 'board_info', arguments: {} });
+    expect(JSON.stringify(called.result)).toMatch(/# Arduino board: Arduino UNO/);
+    expect(listeningSockets(editor.child.pid!)).toEqual([]);
+  }, 60_000);
+
+  it('still gives an agent without it the loopback HTTP server (so the port check above sees ports)', async () => {
+    const { editor, servers } = await echoSession({});
+    expect(servers).toEqual([expect.objectContaining({ type: 'http', name: 'boardbridge', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/) })]);
+    expect(listeningSockets(editor.child.pid!)).toHaveLength(1);
+  }, 60_000);
 });
 
 describe('boardbridge acp as a process (stand-in agent)', () => {
