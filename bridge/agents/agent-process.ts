@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { spawnForm } from '../../boards/executables.js';
 import { AGENT_MARK_ENV, agentDescendants, newAgentMark, signalFound } from './agent-descendants.js';
-import { endGroup } from '../services/terminal/process-group.js';
+import { endGroup, signalGroup } from '../services/terminal/process-group.js';
 import { startWatchdog, type GroupWatchdog } from '../services/terminal/group-watchdog.js';
 import { messageStream } from './message-stream.js';
 import type { AgentLaunch } from './resolve.js';
@@ -23,13 +23,15 @@ export class AgentProcess {
   readonly skippedLines: string[] = [];
   readonly stream: Stream;
   readonly exited: Promise<AgentExit>;
+  /** Resolves with the pid once the process runs (never, when it cannot be started). */
+  readonly spawned: Promise<number>;
   private readonly child: ChildProcess;
   private readonly watchdog?: GroupWatchdog;
   /** Inherited by everything the agent starts, so what leaves its process group is still found. */
   private readonly mark = newAgentMark();
   private exit?: AgentExit;
 
-  /** `onStderr` also gets the agent's stderr as it comes (the ACP proxy passes it on to the editor's log). */
+  /** `onStderr` also gets the agent's stderr as it comes (the ACP proxy writes it to its log). */
   constructor(readonly launch: AgentLaunch, cwd: string, baseEnv: NodeJS.ProcessEnv = process.env, onStderr?: (text: string) => void) {
     this.watchdog = startWatchdog();
     const env = { ...baseEnv, ...launch.env, [AGENT_MARK_ENV]: this.mark };
@@ -41,6 +43,7 @@ export class AgentProcess {
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    this.spawned = new Promise((resolve) => this.child.once('spawn', () => resolve(this.child.pid!)));
     if (this.child.pid === undefined) this.watchdog?.disarm();
     else this.watchdog?.watch(this.child.pid);
     this.child.stderr?.setEncoding('utf8');
@@ -74,6 +77,12 @@ export class AgentProcess {
 
   get running(): boolean {
     return this.exit === undefined;
+  }
+
+  /** Kills the agent's whole group at once (an end that took too long). */
+  kill(): void {
+    signalGroup(this.child, 'SIGKILL');
+    this.watchdog?.disarm();
   }
 
   /** Ends the agent and everything it started; its children get the grace too (Claude Code writes its session file). */

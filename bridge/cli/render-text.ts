@@ -88,7 +88,10 @@ export class TextRenderer {
       case 'session_started':
         return this.line(this.dim(one(`${event.agent.name ?? event.agent.id} ${event.agent.version ?? ''} · session ${event.sessionId} · ${event.cwd}`)));
       case 'context_sent':
+        if (event.note) this.line(this.dim(`↳ ${event.note}`));
         return this.line(this.dim(event.full ? `↳ hardware context: ${event.board} (${event.chars} chars, as ${event.form})` : `↳ hardware context unchanged: ${event.board}`));
+      case 'context_missing':
+        return this.line(this.dim(`↳ no hardware context: ${event.reason}`));
       case 'message_chunk':
         return this.chunk(event.role, event.text);
       case 'tool_call':

@@ -14,6 +14,7 @@ export interface AgentFlags {
   config?: string;
   workspace?: string;
   board?: string;
+  sketch?: string;
 }
 
 export function addAgentFlags(command: Command): Command {
@@ -22,17 +23,19 @@ export function addAgentFlags(command: Command): Command {
     .option('--agent-command <line>', 'run any ACP agent by its command line (the environment passes through)')
     .option('--config <file>', 'config file (default: ~/.config/boardbridge/config.json)')
     .option('-w, --workspace <dir>', 'the sketch or project folder (default: the current folder)')
+    .option('--sketch <name|dir>', 'the sketch a workspace holds when it is not itself one: its name, folder or .ino (default: the one found below the workspace)')
     .option('--board <id>', 'board selection: an Arduino FQBN, an MPLAB device or an OpenMV board')
     .option('--fqbn <fqbn>', 'the Arduino board (same as --board)');
 }
 
-export async function launchFor(flags: AgentFlags): Promise<AgentLaunch> {
+/** `say`: where the one line about a download goes (the terminal; the log for `boardbridge acp`). */
+export async function launchFor(flags: AgentFlags, say: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<AgentLaunch> {
   const { loadConfig, resolveAgent } = await import('../agents/resolve.js');
   const config = flags.agentCommand ? {} : loadConfig(flags.config);
   const launch = resolveAgent({ agent: flags.agent, agentCommand: flags.agentCommand, config, allowNpx: true });
   if (launch.install && !existsSync(launch.command)) {
     const { installBinary } = await import('../agents/registry/registry-launch.js');
-    process.stderr.write(`Downloading ${launch.title} from ${launch.install.archive} …\n`);
+    say(`Downloading ${launch.title} from ${launch.install.archive} …`);
     await installBinary(launch.install);
   }
   return launch;
@@ -65,6 +68,7 @@ export async function startSession(
     askElicitation,
     resume,
     contexts: new ContextService(allProviders()),
+    sketch: flags.sketch,
   });
 }
 

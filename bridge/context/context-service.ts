@@ -3,11 +3,18 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection } from '../../context-providers/types.js';
+import { discoverProject } from './sketch-discovery.js';
 
 export interface LoadedContext {
   project: DetectedProject;
   context: HardwareContext;
   markdown: string;
+}
+
+/** The context of whatever project a workspace holds, with the line that says which it is or why there is none. */
+export interface WorkspaceContext {
+  loaded?: LoadedContext;
+  note?: string;
 }
 
 interface CacheEntry {
@@ -32,13 +39,35 @@ export class ContextService {
   /** The context for a workspace, or undefined when no provider recognises it. */
   async load(root: string, selection: Selection = {}): Promise<LoadedContext | undefined> {
     const found = await this.detect(root);
-    if (!found) return undefined;
+    return found ? this.loadProject(found.project, selection) : undefined;
+  }
+
+  /**
+   * The context for the project a workspace holds, found as sketch-discovery.ts says (the
+   * workspace, the open file's project — `selection.files` —, a sketch below it, `sketch`
+   * as --sketch names it, or the selected board alone); throws when it cannot be built.
+   */
+  async loadWorkspace(workspace: string, selection: Selection = {}, sketch?: string): Promise<WorkspaceContext> {
+    const found = await discoverProject({
+      workspace,
+      files: selection.files,
+      sketch,
+      board: selection.board,
+      detect: async (dir) => (await this.detect(dir))?.project,
+    });
+    if (!found.project) return { note: found.note };
+    return { loaded: await this.loadProject(found.project, selection), note: found.note };
+  }
+
+  private async loadProject(project: DetectedProject, selection: Selection): Promise<LoadedContext | undefined> {
+    const provider = this.providers.find((p) => p.kind === project.kind);
+    if (!provider) return undefined;
     // Everything selected counts (the Arduino IDE's build facts too); hashed, as those can be large.
-    const key = JSON.stringify([found.provider.kind, found.project.root, createHash('sha1').update(JSON.stringify(selection)).digest('hex')]);
+    const key = JSON.stringify([provider.kind, project.root, project.main ?? null, createHash('sha1').update(JSON.stringify(selection)).digest('hex')]);
     const cached = this.cache.get(key);
     if (cached && (await unchanged(cached.stamps))) return cached.loaded;
-    const context = await found.provider.load(found.project, selection);
-    const loaded = { project: found.project, context, markdown: found.provider.render(context) };
+    const context = await provider.load(project, selection);
+    const loaded = { project, context, markdown: provider.render(context) };
     this.cache.set(key, { key, stamps: await stampAll(context.inputs), loaded });
     return loaded;
   }

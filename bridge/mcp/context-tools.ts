@@ -4,10 +4,11 @@ import type { HardwareContext, Pin } from '../../context-providers/types.js';
 import type { ContextService } from '../context/context-service.js';
 import { defineTool, type HardwareTool } from './hardware-tool.js';
 
-export function contextTools(contexts: ContextService, workspace: string, board: () => string | undefined): HardwareTool[] {
+/** `sketch`: the person's --sketch, for a workspace that is not itself the project (see sketch-discovery.ts). */
+export function contextTools(contexts: ContextService, workspace: string, board: () => string | undefined, sketch?: string): HardwareTool[] {
   const load = async () => {
-    const loaded = await contexts.load(workspace, { board: board() });
-    if (!loaded) throw new Error(`${workspace} is not a sketch, MPLAB X project or OpenMV script folder that boardbridge recognises`);
+    const { loaded, note } = await contexts.loadWorkspace(workspace, { board: board() }, sketch);
+    if (!loaded) throw new Error(note ?? `${workspace} is not a sketch, MPLAB X project or OpenMV script folder that boardbridge recognises`);
     return loaded;
   };
   return [

@@ -4,9 +4,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { truncateForAgent, type DeviceConsent, type HardwareTool } from './hardware-tool.js';
+import type { DeviceConsent, HardwareTool } from './hardware-tool.js';
+import { MCP_SERVER_NAME, toolServer } from './tool-server.js';
 
 export interface HardwareMcpServer {
   url: string;
@@ -14,7 +14,7 @@ export interface HardwareMcpServer {
   close(): Promise<void>;
 }
 
-export const MCP_SERVER_NAME = 'boardbridge';
+export { MCP_SERVER_NAME };
 
 export async function startHardwareMcpServer(tools: HardwareTool[], consent: DeviceConsent): Promise<HardwareMcpServer> {
   const token = randomBytes(24).toString('base64url');
@@ -32,7 +32,7 @@ export async function startHardwareMcpServer(tools: HardwareTool[], consent: Dev
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return reply(res, 401, 'missing or wrong bearer token');
     if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp') return reply(res, 404, 'not found');
     if (req.method !== 'POST') return reply(res, 405, 'this server is stateless: POST only');
-    const mcp = buildServer(tools, consent);
+    const mcp = toolServer(tools, consent);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
@@ -59,38 +59,4 @@ export async function startHardwareMcpServer(tools: HardwareTool[], consent: Dev
 
 function reply(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'text/plain' }).end(message);
-}
-
-function buildServer(tools: HardwareTool[], consent: DeviceConsent): McpServer {
-  const mcp = new McpServer({ name: MCP_SERVER_NAME, version: '0.1.0' });
-  for (const tool of tools) {
-    mcp.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.input,
-        annotations: { readOnlyHint: tool.readOnly, destructiveHint: Boolean(tool.destructive || tool.consentQuestion), openWorldHint: false },
-      },
-      async (input: Record<string, unknown>, extra: { signal: AbortSignal }) => {
-        try {
-          if (tool.consentQuestion) {
-            const question = await tool.consentQuestion(input as never);
-            const answer = await consent(tool.name, question);
-            if (!answer.granted) {
-              return { content: [{ type: 'text' as const, text: `Not done: the person did not allow "${question}"${answer.reason ? ` (${answer.reason})` : ''}.` }], isError: true };
-            }
-          }
-          const output = await tool.run(input as never, extra.signal);
-          return {
-            content: [{ type: 'text' as const, text: truncateForAgent(output.text) }],
-            isError: Boolean(output.isError),
-          };
-        } catch (error) {
-          return { content: [{ type: 'text' as const, text: `boardbridge ${tool.name} failed: ${error instanceof Error ? error.message : String(error)}` }], isError: true };
-        }
-      },
-    );
-  }
-  return mcp;
 }

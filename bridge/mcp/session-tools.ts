@@ -15,6 +15,8 @@ import { MCP_TOKEN_ENV } from './stdio-relay.js';
 
 export interface SessionToolsOptions {
   workspace: string;
+  /** --sketch: which project of the workspace the context tools describe. */
+  sketch?: string;
   contexts?: ContextService;
   /** The board selected now (it can change mid-session). */
   board: () => string | undefined;
@@ -29,7 +31,7 @@ export interface SessionToolsOptions {
 
 export function sessionTools(options: SessionToolsOptions): HardwareTool[] {
   const tools: HardwareTool[] = [];
-  if (options.contexts) tools.push(...contextTools(options.contexts, options.workspace, options.board));
+  if (options.contexts) tools.push(...contextTools(options.contexts, options.workspace, options.board, options.sketch));
   if (options.hardware) {
     const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
     tools.push(...commandTools(options.hardware.commands(options.consent, 'the agent (MCP)', options.onSimulation), options.workspace, env));

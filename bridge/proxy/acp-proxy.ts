@@ -3,6 +3,8 @@
 // adds: the hardware context in prompts, the board MCP server in sessions, board
 // commands in terminals, device consent through the editor's permission UI, the
 // fs and terminals the editor does not have, and the /board and /context commands.
+import { isAbsolute } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type {
   AvailableCommand,
   ClientCapabilities,
@@ -23,6 +25,7 @@ import type { AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
 import type { DeviceConsent } from '../mcp/hardware-tool.js';
+import type { AcpMcpHost } from '../mcp/acp-mcp-server.js';
 import { DEVICE_META_KEY } from '../services/permission/classify.js';
 import { delay, exitedError } from '../session/agent-connection.js';
 import { BridgeError } from '../session/errors.js';
@@ -40,13 +43,22 @@ export interface ProxyOptions {
   /** The folder the agent process starts in (sessions name their own cwd). */
   agentCwd?: string;
   selection: Selection;
+  /** --sketch: the project of the workspace, when it is not the workspace itself. */
+  sketch?: string;
   env: NodeJS.ProcessEnv;
   contexts?: ContextService;
   hardware?: BridgeHardware;
   log: (line: string) => void;
+  /** A line about a failure (the agent cannot start or ended by itself); default: log. */
+  logFailure?: (line: string) => void;
+  /** Where the log is, for `/context`. */
+  logFile?: string;
   /** The agent's own stderr, as it comes. */
   agentStderr?: (text: string) => void;
 }
+
+/** How long an orderly end may take before what is left is killed (editors give a proxy about 3 s). */
+const CLOSE_DEADLINE_MS = 2500;
 
 export class AcpProxy {
   readonly closed: Promise<void>;
@@ -59,6 +71,8 @@ export class AcpProxy {
   private agentInit?: InitializeResponse;
   private exit?: AgentExit;
   private consentCount = 0;
+  /** The board servers offered over ACP itself, for an agent that takes them. */
+  private mcpHost?: AcpMcpHost;
   private closing?: Promise<void>;
   private markClosed!: () => void;
 
@@ -71,32 +85,56 @@ export class AcpProxy {
     } else {
       this.agent = new AgentProcess(launch, options.agentCwd ?? process.cwd(), options.env, options.agentStderr);
       agentStream = this.agent.stream;
-      options.log(`started ${launch.title} (pid ${this.agent.pid ?? 'none'}, its own process group): ${[launch.command, ...launch.args].join(' ')}`);
-      void this.agent.exited.then((exit) => {
+      const agent = this.agent;
+      // Said once it runs: a command that cannot be started has no pid and no group to speak of.
+      void agent.spawned.then((pid) => options.log(`started ${launch.title} (pid ${pid}, its own process group): ${[launch.command, ...launch.args].join(' ')}`));
+      void agent.exited.then((exit) => {
         this.exit = exit;
-        options.log(`${launch.title} ${exit.spawnError ? `could not start: ${exit.spawnError}` : `ended (code ${exit.code}, signal ${exit.signal})`}${this.agent?.stderr.tail(8) ? `; its last words:\n${this.agent.stderr.tail(8)}` : ''}`);
+        const tail = agent.stderr.tail(8);
+        const line = `${launch.title} ${exit.spawnError ? `could not start: ${exit.spawnError}` : `ended (code ${exit.code}, signal ${exit.signal})`}${tail ? `; its last words:\n${tail}` : ''}`;
+        // An agent ended by the proxy's own close is no failure; one that ends by itself, not cleanly, is.
+        if (!this.closing && (exit.spawnError || exit.code !== 0)) (options.logFailure ?? options.log)(line);
+        else options.log(line);
         this.relay.agentEnded();
       });
     }
     this.relay = new JsonRpcRelay(options.editor, agentStream, {
       editorRequest: (method, params) => this.editorRequest(method, params),
-      agentRequest: (method, params) => this.local.answer(method, params),
+      agentRequest: (method, params) => {
+        // The file the agent reads tells which project of the workspace it works on.
+        if (method === methods.client.fs.readTextFile) this.noteFile(params);
+        if (this.mcpHost?.serves(method)) return this.mcpHost.answer(params);
+        return this.local.answer(method, params);
+      },
       agentNotification: (method, params) => this.agentNotification(method, params),
       agentGone: () => this.agentGoneError(),
       agentClosed: () => void Promise.race([this.agent?.exited, delay(1000)]).then(() => this.relay.agentEnded()),
-      editorClosed: () => void this.close(),
+      editorClosed: () => void this.close('the editor closed stdin'),
       log: options.log,
     });
   }
 
-  /** Ends every session, the agent's process group and the board services. */
-  close(): Promise<void> {
+  /**
+   * Ends every session (what runs is cancelled, terminals released), the agent's process
+   * group and the board services, and logs why. Whatever has not ended by CLOSE_DEADLINE_MS
+   * is killed: an editor that ends boardbridge wants it gone at once.
+   */
+  close(reason = 'closed'): Promise<void> {
     this.closing ??= (async () => {
-      await Promise.all([...this.sessions.values()].map((s) => s.close().catch(() => undefined)));
+      this.options.log(`ending (${reason}): cancelling ${this.sessions.size} session(s), ending ${this.agent?.running ? `the agent's process group (pid ${this.agent.pid})` : 'the board services'}`);
+      const deadline = setTimeout(() => {
+        this.options.log(`not ended within ${CLOSE_DEADLINE_MS / 1000} s: killing the agent's process group`);
+        this.agent?.kill();
+        this.markClosed();
+      }, CLOSE_DEADLINE_MS);
+      for (const sessionId of this.sessions.keys()) this.relay.notifyAgent(methods.agent.session.cancel, { sessionId });
+      await Promise.all([...[...this.sessions.values()].map((s) => s.close().catch(() => undefined)), this.agent?.close()]);
       this.sessions.clear();
-      await this.agent?.close();
       await this.options.hardware?.close();
+      this.mcpHost?.close();
+      clearTimeout(deadline);
       this.relay.close();
+      this.options.log(`ended (${reason})`);
       this.markClosed();
     })();
     return this.closing;
@@ -142,12 +180,14 @@ export class AcpProxy {
     const session = await ProxySession.open({
       cwd: params.cwd,
       selection: this.options.selection,
+      sketch: this.options.sketch,
       agentId: this.options.launch instanceof BridgeError ? 'unknown' : this.options.launch.id,
       env: this.options.env,
       contexts: this.options.contexts,
       hardware: this.options.hardware,
       embeddedContext: Boolean(caps.promptCapabilities?.embeddedContext),
       mcpHttp: Boolean(caps.mcpCapabilities?.http),
+      mcpAcp: await this.acpMcpHost(caps),
       missingFileAsEmpty: readsMissingFileAsEmpty(this.agentInit?.agentInfo),
       consent: (s) => this.deviceConsent(s),
       log: this.options.log,
@@ -176,6 +216,13 @@ export class AcpProxy {
     };
   }
 
+  // Loaded only for an agent that takes MCP servers over ACP (unstable ACP, its own SDK entry point).
+  private async acpMcpHost(caps: NonNullable<InitializeResponse['agentCapabilities']>): Promise<AcpMcpHost | undefined> {
+    if (!(caps.mcpCapabilities as { acp?: boolean } | undefined)?.acp) return undefined;
+    const { AcpMcpHost } = await import('../mcp/acp-mcp-server.js');
+    return (this.mcpHost ??= new AcpMcpHost((method, params) => this.relay.notifyAgent(method, params)));
+  }
+
   private addSession(sessionId: string, session: ProxySession): void {
     // Loading a session again replaces its earlier board server and terminals.
     const earlier = this.sessions.get(sessionId);
@@ -197,13 +244,22 @@ export class AcpProxy {
     if (!session) return { forward: params };
     const command = proxyCommandOf(params.prompt);
     if (command) {
-      const text = await answerCommand(session, command);
+      const text = await answerCommand(session, command, this.options.logFile);
       this.relay.notifyEditor(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
       return { answer: { stopReason: 'end_turn' } };
     }
-    const blocks = await session.contextBlocks();
+    for (const file of resourceFiles(params.prompt)) session.noteFile(file);
+    const { blocks, notice } = await session.contextBlocks();
+    // The person hears which sketch the agent was told about, or why none: never nothing in silence.
+    if (notice) this.relay.notifyEditor(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `[boardbridge] ${notice}\n\n` } } });
     // What the editor allowed for this turn's commands ends with the turn.
     return { forward: { ...params, prompt: [...blocks, ...params.prompt] }, after: (result: unknown) => (session.endTurn(), result) };
+  }
+
+  private noteFile(params: unknown): void {
+    const { sessionId, path } = (params ?? {}) as { sessionId?: unknown; path?: unknown };
+    const session = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
+    if (session && typeof path === 'string' && isAbsolute(path)) session.noteFile(path);
   }
 
   private agentNotification(method: string, params: unknown): unknown {
@@ -257,8 +313,23 @@ export class AcpProxy {
       : this.agent && this.exit
         ? exitedError(this.agent, this.exit, 'the session')
         : new BridgeError('agent_exited', `${launch.title} is not running`, 'start the agent again (reconnect in the editor); run: boardbridge doctor');
-    return { code: -32603, message: error.hint ? `${error.message}\n${error.hint}` : error.message, data: { code: error.code, hint: error.hint } };
+    // The agent's last words, when it failed, go in the data too: the editor shows them, the log has the rest.
+    const stderr = this.exit && (this.exit.code !== 0 || this.exit.signal) ? this.agent?.stderr.tail(8) : undefined;
+    return { code: -32603, message: error.hint ? `${error.message}\n${error.hint}` : error.message, data: { code: error.code, hint: error.hint, ...(stderr ? { stderr } : {}) } };
   }
+}
+
+/** The local files a prompt's resource links and embedded resources name (the files the editor has open). */
+function resourceFiles(prompt: PromptRequest['prompt']): string[] {
+  const uris = (Array.isArray(prompt) ? prompt : []).map((block) => (block.type === 'resource_link' ? block.uri : block.type === 'resource' ? block.resource?.uri : undefined));
+  return uris.flatMap((uri) => {
+    if (typeof uri !== 'string' || !uri.startsWith('file:')) return [];
+    try {
+      return [fileURLToPath(uri.replace(/#.*$/, ''))];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The agent side when there is no agent: it ends at once. */

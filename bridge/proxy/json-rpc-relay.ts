@@ -193,7 +193,7 @@ export class JsonRpcRelay {
     const ms = this.hooks.hookTimeoutMs ?? 60_000;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<Outcome>((resolve) => {
-      timer = setTimeout(() => resolve({ error: { code: -32603, message: `boardbridge took over ${ms / 1000} s preparing ${method}; it was not sent to the agent (see the log: ~/.local/state/boardbridge/acp.log)` } }), ms);
+      timer = setTimeout(() => resolve({ error: { code: -32603, message: `boardbridge took over ${ms / 1000} s preparing ${method}; it was not sent to the agent (see the log: ~/.local/state/boardbridge/logs/acp.log)` } }), ms);
     });
     return Promise.race([outcome, late]).finally(() => clearTimeout(timer));
   }

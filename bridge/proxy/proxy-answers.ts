@@ -2,21 +2,23 @@
 import type { ProxySession } from './proxy-session.js';
 import type { SlashCommand } from './slash-commands.js';
 
-export async function answerCommand(session: ProxySession, command: SlashCommand): Promise<string> {
+export async function answerCommand(session: ProxySession, command: SlashCommand, logFile?: string): Promise<string> {
   if (command.name === 'board') {
     if (!command.argument) return `The board selected is ${session.selection.board ?? 'none (boardbridge reads it from the project)'}; change it with /board <fqbn|device|camera>.`;
     const before = session.selection;
     session.selection = { ...before, board: command.argument };
-    const { loaded, error } = await session.tryLoad();
+    const { loaded, note, error } = await session.tryLoad();
     if (error) {
       session.selection = before;
       return `Board not changed (still ${before.board ?? 'the one the project names'}): ${error}`;
     }
-    if (!loaded) return `Board set to ${command.argument}, but boardbridge recognises no Arduino, MPLAB X or OpenMV project in ${session.cwd}: prompts go without a hardware context.`;
+    if (!loaded) return `Board set to ${command.argument}, but prompts go without a hardware context: ${note ?? `boardbridge recognises no project in ${session.cwd}`}`;
     return `Board set to ${loaded.context.board.name} (${loaded.context.board.id}); the agent is told with your next prompt.`;
   }
-  if (session.lastSent) return `The agent was told this hardware context (boardbridge sends it again when it changes):\n\n${session.lastSent.markdown}`;
-  const upcoming = await session.load();
-  if (!upcoming) return `boardbridge recognises no Arduino, MPLAB X or OpenMV project in ${session.cwd}: the agent is given no hardware context.`;
-  return `Nothing sent yet; with your next prompt the agent is told:\n\n${upcoming.markdown}`;
+  const log = logFile ? `\n\n(boardbridge's log: ${logFile})` : '';
+  if (session.lastSent) return `The agent was told this hardware context (boardbridge sends it again when it changes):\n\n${session.lastSent.markdown}${log}`;
+  const { loaded: upcoming, note, error } = await session.tryLoad();
+  if (error) return `The hardware context cannot be built: ${error}${log}`;
+  if (!upcoming) return `The agent is given no hardware context: ${note ?? `boardbridge recognises no project in ${session.cwd}`}${log}`;
+  return `Nothing sent yet; with your next prompt the agent is told:\n\n${upcoming.markdown}${log}`;
 }

@@ -7,6 +7,7 @@ import type { Selection } from '../../context-providers/types.js';
 import type { ContextService, LoadedContext } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
 import type { DeviceConsent } from '../mcp/hardware-tool.js';
+import type { AcpMcpHost, AcpMcpServer } from '../mcp/acp-mcp-server.js';
 import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
 import { AgentSerial } from '../mcp/serial-tools.js';
 import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
@@ -20,12 +21,16 @@ import { errorMessage } from '../session/errors.js';
 export interface ProxySessionOptions {
   cwd: string;
   selection: Selection;
+  /** --sketch: the project of the workspace, when it is not the workspace itself. */
+  sketch?: string;
   agentId: string;
   env: NodeJS.ProcessEnv;
   contexts?: ContextService;
   hardware?: BridgeHardware;
   embeddedContext: boolean;
   mcpHttp: boolean;
+  /** The agent takes MCP servers over ACP (`mcpCapabilities.acp`): the board server is served there, no port. */
+  mcpAcp?: AcpMcpHost;
   missingFileAsEmpty: boolean;
   /** Asks the editor about one device change, for this session. */
   consent: (session: ProxySession) => DeviceConsent;
@@ -42,8 +47,10 @@ export class ProxySession {
   lastSent?: LoadedContext;
   private readonly injector: ContextInjector;
   private readonly serial?: AgentSerial;
-  private mcp?: HardwareMcpServer;
+  private mcp?: HardwareMcpServer | AcpMcpServer;
   private journal?: WriteJournal;
+  /** Files the editor's prompts named or the agent read, most recent first: where the project is looked for. */
+  private readonly recentFiles: string[] = [];
   /** Command lines of execute steps the editor allowed in the current turn. */
   private readonly grants = new Set<string>();
   private files?: FsService;
@@ -68,6 +75,7 @@ export class ProxySession {
     const session = new ProxySession(options);
     const tools = sessionTools({
       workspace: options.cwd,
+      sketch: options.sketch,
       contexts: options.contexts,
       board: () => session.selection.board,
       hardware: options.hardware,
@@ -75,7 +83,7 @@ export class ProxySession {
       consent: options.consent(session),
       env: options.env,
     });
-    if (tools.length) session.mcp = await startHardwareMcpServer(tools, options.consent(session));
+    if (tools.length) session.mcp = options.mcpAcp ? options.mcpAcp.register(tools, options.consent(session)) : await startHardwareMcpServer(tools, options.consent(session));
     return session;
   }
 
@@ -86,7 +94,8 @@ export class ProxySession {
   /** The editor's MCP servers plus the board server. */
   mcpServers(fromEditor: McpServer[] | undefined): McpServer[] {
     const servers = [...(fromEditor ?? [])];
-    if (this.mcp) servers.push(mcpServerEntry(this.mcp, this.options.mcpHttp));
+    // The acp entry is unstable ACP: not in the stable McpServer type.
+    if (this.mcp) servers.push('declaration' in this.mcp ? (this.mcp.declaration as unknown as McpServer) : mcpServerEntry(this.mcp, this.options.mcpHttp));
     return servers;
   }
 
@@ -102,24 +111,37 @@ export class ProxySession {
     return loaded;
   }
 
-  /** The context for the current selection, or why it cannot be built. */
-  async tryLoad(): Promise<{ loaded?: LoadedContext; error?: string }> {
+  /** The context for the current selection (`note`: which project, or why none), or why it cannot be built. */
+  async tryLoad(): Promise<{ loaded?: LoadedContext; note?: string; error?: string }> {
     if (!this.options.contexts) return {};
     try {
-      const loaded = await this.options.contexts.load(this.options.cwd, this.selection);
-      if (loaded) this.guard.allowReadOnly(loaded.context.readOnlyRoots);
-      return { loaded };
+      const files = [...this.recentFiles, ...(this.selection.files ?? [])];
+      const found = await this.options.contexts.loadWorkspace(this.options.cwd, { ...this.selection, ...(files.length ? { files } : {}) }, this.options.sketch);
+      if (found.loaded) this.guard.allowReadOnly(found.loaded.context.readOnlyRoots);
+      return found;
     } catch (error) {
       return { error: errorMessage(error) };
     }
   }
 
-  /** The context blocks that go before the person's prompt: in full when new or changed. */
-  async contextBlocks(): Promise<ContentBlock[]> {
-    const loaded = await this.load();
-    const injected = this.injector.blocksFor(loaded);
+  /** A file the editor has open (a prompt's resource) or the agent read: the project may be its. */
+  noteFile(file: string): void {
+    const at = this.recentFiles.indexOf(file);
+    if (at >= 0) this.recentFiles.splice(at, 1);
+    this.recentFiles.unshift(file);
+    this.recentFiles.length = Math.min(this.recentFiles.length, 8);
+  }
+
+  /**
+   * The context blocks that go before the person's prompt: in full when new or changed, or
+   * once the line that says why there is none; `notice` is what the person is told of it.
+   */
+  async contextBlocks(): Promise<{ blocks: ContentBlock[]; notice?: string }> {
+    const { loaded, note, error } = await this.tryLoad();
+    if (error) this.options.log(`the hardware context for ${this.options.cwd} could not be built: ${error}`);
+    const injected = this.injector.blocksFor(loaded, error ? `the hardware context could not be built: ${error.split('\n')[0]}` : note);
     if (injected.event?.full) this.lastSent = loaded;
-    return injected.blocks;
+    return { blocks: injected.blocks, notice: injected.missing ? `No hardware context: ${injected.missing}` : injected.event?.note };
   }
 
   /** The editor allowed this tool call: the commands it shows may run in the proxy's terminals this turn. */

@@ -63,6 +63,8 @@ export interface SessionOptions {
   /** How the face asks the person for an agent's form or URL; without it elicitations are declined. */
   askElicitation?: AskElicitation;
   contexts?: ContextService;
+  /** --sketch: which project of the workspace the context is about, when it is not the workspace itself. */
+  sketch?: string;
   mcpServers?: McpServer[];
   /** The bridge's serial hub and board commands: served to the agent as MCP tools and in terminals. */
   hardware?: BridgeHardware;
@@ -387,7 +389,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     if (!this.agent.init.agentCapabilities?.sessionCapabilities?.additionalDirectories || !this.options.contexts) return [];
     let roots: string[];
     try {
-      roots = (await this.options.contexts.load(this.workspace, this.selection))?.context.readOnlyRoots ?? [];
+      roots = (await this.options.contexts.loadWorkspace(this.workspace, this.selection, this.options.sketch)).loaded?.context.readOnlyRoots ?? [];
     } catch {
       return []; // the first prompt reports a context that cannot be built
     }
@@ -440,6 +442,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     if (this.options.hardware) this.agentSerial ??= new AgentSerial(this.options.hardware.hub);
     const tools = sessionTools({
       workspace: this.workspace,
+      sketch: this.options.sketch,
       contexts: this.options.contexts,
       board: () => this.selection.board,
       hardware: this.options.hardware,
@@ -479,15 +482,20 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.selection = editor.selection ?? this.selection;
     const blocks: ContentBlock[] = [];
     if (this.options.contexts) {
+      // Never without a word: the agent gets the context, or one line saying why there is none.
+      let injected;
       try {
-        const loaded = await this.options.contexts.load(this.workspace, editor.selection ?? {});
+        const { loaded, note } = await this.options.contexts.loadWorkspace(this.workspace, this.selection, this.options.sketch);
         if (loaded) this.guard.allowReadOnly(loaded.context.readOnlyRoots);
-        const injected = this.injector.blocksFor(loaded);
-        blocks.push(...injected.blocks);
-        if (injected.event) this.emitEvent({ type: 'context_sent', ...injected.event });
+        injected = this.injector.blocksFor(loaded, note);
       } catch (error) {
-        this.emitEvent({ type: 'error', code: 'context', message: `the hardware context could not be built: ${errorMessage(error)}`, hint: 'the prompt goes without it; run: boardbridge context' });
+        const message = `the hardware context could not be built: ${errorMessage(error)}`;
+        this.emitEvent({ type: 'error', code: 'context', message, hint: 'the prompt goes without it; run: boardbridge context' });
+        injected = this.injector.blocksFor(undefined, message.split('\n')[0]);
       }
+      blocks.push(...injected.blocks);
+      if (injected.event) this.emitEvent({ type: 'context_sent', ...injected.event });
+      if (injected.missing) this.emitEvent({ type: 'context_missing', reason: injected.missing });
     }
     blocks.push({ type: 'text', text });
     this.emitEvent({ type: 'prompt_sent', text });

@@ -27,7 +27,10 @@ export type BridgeEvent =
       configOptions: SessionConfigOption[];
       journal: string;
     }
-  | { type: 'context_sent'; kind: string; board: string; form: 'resource' | 'text'; chars: number; full: boolean }
+  /** `note`: which project the context is about, when the workspace is not simply it (see sketch-discovery.ts). */
+  | { type: 'context_sent'; kind: string; board: string; form: 'resource' | 'text'; chars: number; full: boolean; note?: string }
+  /** The prompt went without a hardware context; the agent was told this reason too. */
+  | { type: 'context_missing'; reason: string }
   | { type: 'prompt_sent'; text: string }
   | { type: 'message_chunk'; role: 'user' | 'agent' | 'thought'; text: string }
   | { type: 'tool_call'; created: boolean; toolCall: ToolCallState }

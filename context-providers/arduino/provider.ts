@@ -96,7 +96,7 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
 
   async function load(project: DetectedProject, selection: Selection): Promise<HardwareContext> {
     const ide = selection.arduinoIde;
-    const key = JSON.stringify([project.root, selection.board ?? null, ide ? createHash('sha1').update(JSON.stringify(ide)).digest('hex') : null]);
+    const key = JSON.stringify([project.root, project.main ?? null, selection.board ?? null, ide ? createHash('sha1').update(JSON.stringify(ide)).digest('hex') : null]);
     const cached = cache.get(key);
     if (cached) return cached;
     // A context with a build's sizes in it is only as fresh as that build: not kept on disk.
@@ -114,7 +114,8 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
       import('./resolve.js'),
       import('./sketch.js'),
     ]);
-    const sketch = await readSketch(project.root);
+    // No main: the board alone (a workspace without a sketch); a main of another name: the lone .ino found there.
+    const sketch = project.main ? await readSketch(project.root, project.main) : undefined;
 
     // The IDE's own data folder and sketchbook are where its platforms and libraries are.
     const installed = await discoverPlatforms({

@@ -38,8 +38,8 @@ const SOURCE = /\.(ino|pde|c|cpp|cc|cxx|S|h|hh|hpp|tpp|ipp)$/;
 /** The main sketch file when `dir` is a sketch folder, else undefined. */
 export { sketchMainFile };
 
-export async function readSketch(dir: string): Promise<SketchProject | undefined> {
-  const main = sketchMainFile(dir);
+/** `main` defaults to the folder's own Name.ino; a lone .ino of another name can be given (it cannot be compiled as it is). */
+export async function readSketch(dir: string, main = sketchMainFile(dir)): Promise<SketchProject | undefined> {
   if (!main) return undefined;
   const files = [main, ...listSources(dir, false).filter((file) => file !== main)];
   const src = join(dir, 'src');

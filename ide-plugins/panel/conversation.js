@@ -47,7 +47,10 @@ export class Conversation {
       case 'session_started':
         return this.line(`session ${event.sessionId} with ${event.agent.name ?? event.agent.id} in ${event.cwd}`);
       case 'context_sent':
+        if (event.note) this.line(event.note);
         return this.line(`board context sent: ${event.board} (${event.kind}, ${event.chars} characters${event.full ? '' : ', changes only'})`);
+      case 'context_missing':
+        return this.line(`no board context: ${event.reason}`);
       case 'prompt_sent':
         this.current = undefined;
         return this.log.append(el('div', 'msg user', event.text));

@@ -38,9 +38,17 @@ function blinkSketch(root: string): string {
   return sketch;
 }
 
-async function runAcpx(script: (sketch: string) => ModelScript, prompt: string, options: { agent?: AgentName; acpxArgs?: string[]; onStdout?: (text: string, child: { kill(s: NodeJS.Signals): void }) => void } = {}): Promise<AcpxRun> {
+interface AcpxOptions {
+  agent?: AgentName;
+  acpxArgs?: string[];
+  onStdout?: (text: string, child: { kill(s: NodeJS.Signals): void }) => void;
+  /** The workspace acpx opens (default: the Blink sketch folder). */
+  workspace?: (root: string) => string;
+}
+
+async function runAcpx(script: (sketch: string) => ModelScript, prompt: string, options: AcpxOptions = {}): Promise<AcpxRun> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'bb-acpx-'));
-  const sketch = blinkSketch(root);
+  const sketch = options.workspace?.(root) ?? blinkSketch(root);
   const server = await startModelServer(script(sketch));
   servers.push(server);
   const launch = agentLaunch(options.agent ?? 'claude-code-acp', server.url, root);
@@ -80,6 +88,46 @@ function agentPid(log: string): number {
   return Number(match[1]);
 }
 
+
+/** The messages of a scripted model request, without the tool descriptions (which name the board too). */
+function messagesOf(request: { body?: unknown }): string {
+  return JSON.stringify((request.body as { messages?: unknown }).messages ?? []);
+}
+
+describe('acpx (a real ACP client) drives boardbridge acp in front of the real claude-code-acp: the board context in any workspace', () => {
+  it('tells the model the board of the sketch below a project root (firmware/firmware.ino)', async () => {
+    const run = await runAcpx(() => ({ turns: [{ replies: [{ say: 'It is an Uno.' }] }] }), 'Which board is this?', {
+      workspace: (root) => {
+        const project = path.join(root, 'project');
+        mkdirSync(path.join(project, 'firmware'), { recursive: true });
+        writeFileSync(path.join(project, 'README.md'), '# A project\n');
+        writeFileSync(path.join(project, 'firmware', 'firmware.ino'), 'void setup() { pinMode(13, OUTPUT); }\nvoid loop() {}\n');
+        return project;
+      },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const scripted = run.server.requests.filter((r) => r.handledAs === 'script');
+    expect(messagesOf(scripted[0])).toContain('Arduino board: Arduino UNO');
+    expect(messagesOf(scripted[0])).toContain('The sketch is firmware/firmware.ino');
+    // acpx showed the person which sketch it is.
+    expect(run.stdout).toContain('[boardbridge] The sketch is firmware/firmware.ino');
+  }, 180_000);
+
+  it('tells the model the board for a folder holding only sketch.ino, with the note that Arduino wants Name/Name.ino', async () => {
+    const run = await runAcpx(() => ({ turns: [{ replies: [{ say: 'It is an Uno.' }] }] }), 'Which board is this?', {
+      workspace: (root) => {
+        const folder = path.join(root, 'loose');
+        mkdirSync(folder);
+        writeFileSync(path.join(folder, 'sketch.ino'), 'void setup() { pinMode(13, OUTPUT); }\nvoid loop() {}\n');
+        return folder;
+      },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const scripted = run.server.requests.filter((r) => r.handledAs === 'script');
+    expect(messagesOf(scripted[0])).toContain('Arduino board: Arduino UNO');
+    expect(messagesOf(scripted[0])).toContain('Arduino compiles a sketch only as Name/Name.ino');
+  }, 180_000);
+});
 
 describe('acpx (a real ACP client) drives boardbridge acp in front of the real claude-code-acp', () => {
   let uno: EmulatedUno | undefined;

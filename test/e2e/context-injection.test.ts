@@ -1,7 +1,7 @@
 // The hardware context reaches the agent with the prompt: as a resource block when
 // the agent takes embedded context, as text otherwise; in full on the first prompt
 // and when it changed, as a one-line reminder otherwise.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContextService } from '../../bridge/context/context-service.js';
@@ -22,13 +22,15 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(env: Record<string, string> = {}) {
+async function start(env: Record<string, string> = {}, options: { workspace?: (root: string, sketch: string) => string; selection?: { board?: string }; sketch?: string } = {}) {
   const { root, sketch } = tempSketch();
   const events: BridgeEvent[] = [];
   session = await BridgeSession.start({
     launch: standinLaunch,
     env: { PATH: process.env.PATH ?? '', HOME: root, BOARDBRIDGE_STATE_DIR: path.join(root, 'state'), ...env },
-    workspace: sketch,
+    workspace: options.workspace?.(root, sketch) ?? sketch,
+    selection: options.selection,
+    sketch: options.sketch,
     policy: ASK_EVERYTHING,
     contexts: new ContextService(allProviders()),
     onEvent: (e) => events.push(e),
@@ -67,6 +69,29 @@ describe('hardware context injection (stand-in agent echoing the prompt blocks i
     const first = await echoed();
     expect(first[0].type).toBe('text');
     expect(first[0].text).toMatch(/^<hardware-context source="boardbridge">\n# Arduino board: Arduino UNO/);
+  });
+});
+
+describe('hardware context injection finds the sketch of a workspace that is not one, as boardbridge acp does (stand-in agent)', () => {
+  it('sends the context of the sketch below a project root, and the face hears which it is', async () => {
+    const { events, echoed } = await start({}, { workspace: (root) => root });
+    const first = await echoed();
+    expect(first[0].text).toMatch(/^> The sketch is .*\.ino, found below the workspace .*\n\n# Arduino board: Arduino UNO/);
+    expect(ofType(events, 'context_sent')[0].note).toMatch(/^The sketch is .*\.ino, found below the workspace/);
+  });
+
+  it('tells the agent once, and the face, why a prompt goes without context', async () => {
+    const { events, echoed } = await start({}, { workspace: (root) => mkdtempSync(path.join(root, 'empty-')) });
+    const first = await echoed();
+    expect(first[0]).toEqual({ type: 'text', text: expect.stringMatching(/^\[boardbridge\] No hardware context: .* holds no Arduino sketch/) });
+    expect((await echoed())[0]).toEqual({ type: 'text', text: 'echo-blocks' });
+    expect(ofType(events, 'context_missing')).toHaveLength(1);
+  });
+
+  it('sends the board alone for a folder without a sketch when a board is selected', async () => {
+    const { echoed } = await start({}, { workspace: (root) => mkdtempSync(path.join(root, 'empty-')), selection: { board: 'arduino:avr:uno' } });
+    const first = await echoed();
+    expect(first[0].text).toMatch(/^> No sketch in .*board arduino:avr:uno alone.*\n\n# Arduino board: Arduino UNO/);
   });
 });
 

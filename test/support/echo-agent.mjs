@@ -8,11 +8,12 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 const received = [];
-// ECHO_EMBEDDED=0: no embedded context; ECHO_MCP_HTTP=0: stdio MCP servers only; ECHO_ADDITIONAL_DIRS=1: takes additionalDirectories.
+// ECHO_EMBEDDED=0: no embedded context; ECHO_MCP_HTTP=0: stdio MCP servers only; ECHO_MCP_ACP=1: MCP servers over ACP too;
+// ECHO_ADDITIONAL_DIRS=1: takes additionalDirectories.
 const agentCapabilities = {
   loadSession: true,
   promptCapabilities: { embeddedContext: process.env.ECHO_EMBEDDED !== '0' },
-  mcpCapabilities: { http: process.env.ECHO_MCP_HTTP !== '0' },
+  mcpCapabilities: { http: process.env.ECHO_MCP_HTTP !== '0', ...(process.env.ECHO_MCP_ACP === '1' ? { acp: true } : {}) },
   ...(process.env.ECHO_ADDITIONAL_DIRS === '1' ? { sessionCapabilities: { additionalDirectories: {} } } : {}),
 };
 const waiting = new Map();

@@ -4,6 +4,7 @@
 // agent(); what it does depends on the prompt text ("stop:refusal", "crash", "noise", "echo-blocks", "unknown-method",
 // "read-twice <file> <marker>": reads the file, waits for the marker file, reads it again).
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { Readable, Writable } from 'node:stream';
 import { agent, methods, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
@@ -36,6 +37,10 @@ if (process.argv[2] === 'login') {
     process.exit(0);
   });
 } else {
+
+// STANDIN_CHILD=1: a child of its own in its process group (as agents start language servers
+// and shells), which also keeps it running after its stdin closes.
+if (process.env.STANDIN_CHILD === '1') spawn('sleep', ['1000'], { stdio: 'ignore' });
 
 const promptText = (blocks) => blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
 
@@ -88,6 +93,7 @@ const app = agent({ name: 'standin' })
     const say = (t) => client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } } });
     if (text.includes('noise')) {
       process.stdout.write('Loading model weights...\n[warn] something chatty\n');
+      process.stderr.write('standin: a chatty line on stderr\n');
       await say('still fine after noise');
       return { stopReason: 'end_turn' };
     }
@@ -95,6 +101,7 @@ const app = agent({ name: 'standin' })
       const file = text.match(/crash after writing (\S+)/)?.[1];
       if (file) await client.request(methods.client.fs.writeTextFile, { sessionId: params.sessionId, path: file, content: 'written before the crash\n' });
       await say('about to crash');
+      process.stderr.write('standin: fatal: the model went away\n');
       setTimeout(() => process.exit(7), 50);
       return new Promise(() => undefined);
     }

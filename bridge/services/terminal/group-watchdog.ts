@@ -6,8 +6,8 @@
 // watchdog: a /bin/sh (about 1 MB, no Node start-up) in a session of its own, blocked
 // reading a pipe whose only writer is the bridge. The kernel closes that pipe when the
 // bridge exits for any reason; the read returns, and the watchdog sends SIGTERM to the
-// group, then SIGKILL two seconds later (see SCRIPT for why a reused group id is never
-// signalled). The pipe is close-on-exec on the bridge's side,
+// group, then SIGKILL to what is left of it two seconds later, and exits as soon as the
+// group is gone (see SCRIPT for why a reused group id is never signalled). The pipe is close-on-exec on the bridge's side,
 // so no other child holds it open. The watchdog is started before the child and told
 // the group's id right after, so a bridge killed at any moment leaves no child unwatched
 // but for the instant between the child's spawn and that write. A normal end disarms it.
@@ -24,8 +24,11 @@ const SCRIPT = [
   'read _',
   'same() { now=$(born); [ -z "$now" ] || [ "$now" = "$start" ]; }',
   'same && kill -15 -"$pgid" 2>/dev/null',
-  'sleep 2',
-  'same && kill -9 -"$pgid" 2>/dev/null',
+  // A member of the group that is not a zombie (the orphans' reaper may be slow); read, not cat: no fork per process.
+  'alive() { for f in /proc/[0-9]*/stat; do { read -r s < "$f"; } 2>/dev/null || continue; s=${s##*") "}; set -- $s; [ "$3" = "$pgid" ] && [ "$1" != Z ] && return 0; done; return 1; }',
+  'i=0; while [ $i -lt 20 ] && alive; do sleep 0.1; i=$((i+1)); done',
+  'alive && same && kill -9 -"$pgid" 2>/dev/null',
+  'exit 0',
 ].join('\n');
 
 export interface GroupWatchdog {

@@ -1,14 +1,31 @@
 // Child processes started in their own process group, so that ending one ends
 // everything it started (shells, compilers, agents' own children).
 import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
+// Signal 0 also finds zombies: members that have ended and wait for the orphans' reaper,
+// which in a container may collect them seconds later. On Linux, those count as gone.
 function groupAlive(child: ChildProcess): boolean {
   if (child.pid === undefined) return false;
   try {
     process.kill(-child.pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    return readdirSync('/proc').some((name) => {
+      if (!/^\d+$/.test(name)) return false;
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return Number(pgrp) === child.pid && state !== 'Z';
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return true;
   }
 }
 

@@ -5,12 +5,14 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContextService } from '../../../bridge/context/context-service.js';
 import { BridgeHardware } from '../../../bridge/hardware/bridge-hardware.js';
 import { AcpProxy } from '../../../bridge/proxy/acp-proxy.js';
 import { allProviders } from '../../../context-providers/index.js';
 import { ScriptedEditor, type Wire } from '../../support/scripted-editor.js';
+import { tempTree } from '../../support/temp-tree.js';
 
 const echoAgent = path.resolve(__dirname, '../../support/echo-agent.mjs');
 const proxies: AcpProxy[] = [];
@@ -27,13 +29,13 @@ function sketch(): string {
   return dir;
 }
 
-async function session(agentEnv: Record<string, string>, options: { hardware?: boolean } = {}): Promise<{ editor: ScriptedEditor; cwd: string; created: Wire }> {
+async function session(agentEnv: Record<string, string>, options: { hardware?: boolean; cwd?: string; board?: string | null } = {}): Promise<{ editor: ScriptedEditor; cwd: string; created: Wire }> {
   const editor = new ScriptedEditor();
   proxies.push(
     new AcpProxy({
       launch: { id: 'echo', title: 'echo agent (stand-in)', command: process.execPath, args: [echoAgent], env: agentEnv, via: 'command' },
       editor: editor.stream,
-      selection: { board: 'arduino:avr:uno' },
+      selection: options.board === null ? {} : { board: options.board ?? 'arduino:avr:uno' },
       env: { ...process.env, BOARDBRIDGE_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'bb-proxy-state-')) },
       contexts: new ContextService(allProviders()),
       hardware: options.hardware ? new BridgeHardware() : undefined,
@@ -41,7 +43,7 @@ async function session(agentEnv: Record<string, string>, options: { hardware?: b
     }),
   );
   await editor.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
-  const cwd = sketch();
+  const cwd = options.cwd ?? sketch();
   const created = await editor.request('session/new', { cwd, mcpServers: [] });
   return { editor, cwd, created };
 }
@@ -86,6 +88,56 @@ describe('boardbridge acp adds the hardware context to prompts (stand-in agent e
     const shown = editor.next((m) => m.method === 'session/update' && JSON.stringify(m.params).includes('The agent was told this hardware context'));
     await editor.request('session/prompt', { sessionId: 'echo-session', prompt: [{ type: 'text', text: '/context' }] });
     expect(JSON.stringify((await shown).params)).toContain('Arduino UNO');
+  });
+});
+
+const workspace = (files: string[]) => tempTree(files, 'bb-proxy-workspace-');
+
+/** What the proxy told the person itself (agent message chunks of its own). */
+function told(editor: ScriptedEditor): string[] {
+  return editor.seen
+    .filter((m) => m.method === 'session/update')
+    .map((m) => (m.params as { update: { sessionUpdate: string; content?: { text?: string } } }).update)
+    .filter((u) => u.sessionUpdate === 'agent_message_chunk' && u.content?.text?.startsWith('[boardbridge]'))
+    .map((u) => u.content!.text!);
+}
+
+describe('boardbridge acp finds the sketch in a workspace that is not itself one (stand-in agent echoing what it gets)', () => {
+  it('tells the agent and the person which sketch below a project root the context is about', async () => {
+    const { editor, cwd } = await session({}, { cwd: workspace(['README.md', 'firmware/firmware.ino']) });
+    const first = await promptBlocks(editor, 'blink faster');
+    expect(first[0].resource?.text).toMatch(new RegExp(`^> The sketch is firmware/firmware\\.ino, found below the workspace ${cwd}\\.\n\n# Arduino board: Arduino UNO`));
+    expect(told(editor)).toEqual([`[boardbridge] The sketch is firmware/firmware.ino, found below the workspace ${cwd}.\n\n`]);
+  });
+
+  it('follows the file a prompt links to, among several sketches', async () => {
+    const { editor, cwd } = await session({}, { cwd: workspace(['a/a.ino', 'b/b.ino']) });
+    const answer = await editor.request('session/prompt', { sessionId: 'echo-session', prompt: [{ type: 'resource_link', uri: pathToFileURL(path.join(cwd, 'b', 'b.ino')).href, name: 'b.ino' }, { type: 'text', text: 'this one' }] });
+    const blocks = (answer.result as { echo: { params: { prompt: Block[] } } }).echo.params.prompt;
+    expect(blocks[0].resource?.uri).toBe(`${pathToFileURL(path.join(cwd, 'b', 'b.ino')).href}#boardbridge-hardware-context`);
+    expect(blocks[0].resource?.text).toMatch(/^> The project is b\/b\.ino, the one of b\/b\.ino \(open in the editor\)\./);
+  });
+
+  it('gives a folder with only sketch.ino and --fqbn the context with the Name/Name.ino note', async () => {
+    const { editor } = await session({}, { cwd: workspace(['sketch.ino']) });
+    const first = await promptBlocks(editor, 'hello');
+    expect(first[0].resource?.text).toContain('Arduino compiles a sketch only as Name/Name.ino');
+    expect(first[0].resource?.text).toContain('# Arduino board: Arduino UNO');
+  });
+
+  it('says once, to the agent and the person, why a prompt goes without any context', async () => {
+    const { editor, cwd } = await session({}, { cwd: workspace([]), board: null });
+    const first = await promptBlocks(editor, 'hello');
+    expect(first[0]).toEqual({ type: 'text', text: `[boardbridge] No hardware context: ${cwd} holds no Arduino sketch (Name/Name.ino, up to 4 folders down), MPLAB X project or OpenMV script; start boardbridge with --sketch DIR, or with --fqbn for the board's context alone.` });
+    expect(await promptBlocks(editor, 'again')).toEqual([{ type: 'text', text: 'again' }]);
+    expect(told(editor)).toHaveLength(1);
+    expect(told(editor)[0]).toMatch(/^\[boardbridge\] No hardware context: /);
+  });
+
+  it('gives an empty folder with --fqbn the board alone', async () => {
+    const { editor } = await session({}, { cwd: workspace([]) });
+    const first = await promptBlocks(editor, 'hello');
+    expect(first[0].resource?.text).toMatch(/^> No sketch in .*: this is the context of the board arduino:avr:uno alone, without findings about the code\.\n\n# Arduino board: Arduino UNO/);
   });
 });
 

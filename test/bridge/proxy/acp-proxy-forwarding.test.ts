@@ -86,6 +86,11 @@ describe('boardbridge acp forwards the editor to the agent (stand-in agent that 
         const servers = echo.params.mcpServers as { name: string }[];
         expect(servers.map((s) => s.name)).toEqual([...(params.mcpServers as { name: string }[]).map((s) => s.name), 'boardbridge']);
         expect({ ...echo.params, mcpServers: params.mcpServers }).toEqual(params);
+      } else if (method === 'session/prompt') {
+        // The folder holds no project: the agent is told so, once, before the prompt as it was.
+        const [said, ...rest] = echo.params.prompt as { type: string; text?: string }[];
+        expect(said.text).toMatch(/^\[boardbridge\] No hardware context: /);
+        expect({ ...echo.params, prompt: rest }).toEqual(params);
       } else {
         expect(echo.params).toEqual(params);
       }
@@ -132,7 +137,7 @@ describe('boardbridge acp forwards the editor to the agent (stand-in agent that 
     const { editor, logs } = await initialized();
     const prompt = [{ type: 'text', text: 'look' }, { type: 'future_block', payload: { x: 1 } }];
     const answer = await editor.request('session/prompt', { sessionId: 'echo-session', prompt });
-    expect(echoOf(answer).params.prompt).toEqual(prompt);
+    expect((echoOf(answer).params.prompt as unknown[]).slice(1)).toEqual(prompt);
     expect(logs.some((l) => /^session\/prompt: prompt\.1: .*\(passed on to the agent as it is\)$/.test(l))).toBe(true);
   });
 
@@ -251,7 +256,8 @@ describe('boardbridge acp serves an editor without fs or terminals itself (stand
 describe('boardbridge acp slash commands and failures', () => {
   it('answers /board and /context itself and never forwards them', async () => {
     const { editor } = await initialized(FULL_CAPS);
-    const chunk = editor.next((m) => m.method === 'session/update' && /Board set to arduino:avr:uno/.test(JSON.stringify(m.params)));
+    // The folder holds no sketch: the board's context alone.
+    const chunk = editor.next((m) => m.method === 'session/update' && /Board set to Arduino UNO \(arduino:avr:uno\)/.test(JSON.stringify(m.params)));
     const answer = await editor.request('session/prompt', { sessionId: 'echo-session', prompt: [{ type: 'text', text: '/board arduino:avr:uno' }] });
     expect(answer.result).toEqual({ stopReason: 'end_turn' });
     await chunk;

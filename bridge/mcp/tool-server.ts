@@ -1,0 +1,42 @@
+// The board tools as an MCP server: one registration per tool, device changes asked
+// first. Served over loopback HTTP (http-server.ts) or over the ACP connection itself
+// (acp-mcp-server.ts).
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { truncateForAgent, type DeviceConsent, type HardwareTool } from './hardware-tool.js';
+
+export const MCP_SERVER_NAME = 'boardbridge';
+
+/** A fresh MCP server over the board tools (one per request: the tools keep their state in boards/). */
+export function toolServer(tools: HardwareTool[], consent: DeviceConsent): McpServer {
+  const mcp = new McpServer({ name: MCP_SERVER_NAME, version: '0.1.0' });
+  for (const tool of tools) {
+    mcp.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        annotations: { readOnlyHint: tool.readOnly, destructiveHint: Boolean(tool.destructive || tool.consentQuestion), openWorldHint: false },
+      },
+      async (input: Record<string, unknown>, extra: { signal: AbortSignal }) => {
+        try {
+          if (tool.consentQuestion) {
+            const question = await tool.consentQuestion(input as never);
+            const answer = await consent(tool.name, question);
+            if (!answer.granted) {
+              return { content: [{ type: 'text' as const, text: `Not done: the person did not allow "${question}"${answer.reason ? ` (${answer.reason})` : ''}.` }], isError: true };
+            }
+          }
+          const output = await tool.run(input as never, extra.signal);
+          return {
+            content: [{ type: 'text' as const, text: truncateForAgent(output.text) }],
+            isError: Boolean(output.isError),
+          };
+        } catch (error) {
+          return { content: [{ type: 'text' as const, text: `boardbridge ${tool.name} failed: ${error instanceof Error ? error.message : String(error)}` }], isError: true };
+        }
+      },
+    );
+  }
+  return mcp;
+}
