@@ -33,6 +33,8 @@ export class SerialHub {
   /** Each path a port was opened or asked for by → the device it named then (by-id links vanish on unplug). */
   private readonly aliases = new Map<string, string>();
   private readonly keys = new WeakMap<PortEntry, string>();
+  /** Devices the MicroPython tools (run-script, camera-info, stop-script) have talked to: a REPL listens there. */
+  private readonly repls = new Set<string>();
   private boards: Promise<BoardIdentification[]> | undefined;
   private readonly bufferBytes: number;
   private readonly reconnectIntervalMs: number;
@@ -52,6 +54,16 @@ export class SerialHub {
     // Unreadable platforms only cost the board names, never the port list.
     this.boards ??= installedBoardIdentifications().catch(() => []);
     return listPorts(await this.boards);
+  }
+
+  /** Marks `path` as a port a MicroPython REPL listens on: text written there can run as code. */
+  markRepl(path: string): void {
+    this.repls.add(this.keyOf(path));
+  }
+
+  /** Whether a MicroPython tool of this bridge has talked to the device `path` names. */
+  knownRepl(path: string): boolean {
+    return this.repls.has(this.keyOf(path));
   }
 
   /** Who holds `path`, if anyone. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The boardbridge command line: faces for people and scripts over the bridge core.
 import { Command } from 'commander';
-import { BOARD_COMMANDS } from './board-commands.js';
+import { BOARD_OPERATIONS } from '../../boards/operations.js';
 import { printError } from './errors.js';
 
 type Register = (program: Command) => void;
@@ -17,7 +17,7 @@ const MODULES: ReadonlyArray<readonly [names: readonly string[], load: () => Pro
   [['undo'], async () => (await import('./undo.js')).registerUndo],
   [['mcp'], async () => (await import('./mcp.js')).registerMcp],
   [['serve'], async () => (await import('./serve.js')).registerServe],
-  [BOARD_COMMANDS.map(([name]) => name), async () => (await import('./board.js')).registerBoardCommands],
+  [BOARD_OPERATIONS.flatMap((o) => (o.command ? [o.command] : [])), async () => (await import('./board.js')).registerBoardCommands],
   [['acp'], async () => (await import('./acp.js')).registerAcp],
   [['setup'], async () => (await import('./setup.js')).registerSetup],
 ];
