@@ -7,12 +7,13 @@ import type { SimulationRecord } from '../../boards/commands/simulate-command.js
 import { simulationJsonWithin } from '../session/simulation-event.js';
 import { defineTool, MAX_TOOL_TEXT, operationTool, type HardwareTool, type ToolOutput } from './hardware-tool.js';
 
-export function commandTools(commands: CommandTable, cwd: string, env: Record<string, string>): HardwareTool[] {
+/** `mayShow`: the files the agent may read (its fs guard); compiler output quotes no other (sessionTools always gives it). */
+export function commandTools(commands: CommandTable, cwd: string, env: Record<string, string>, mayShow?: (file: string) => boolean): HardwareTool[] {
   const run = async (name: string, argv: string[], signal: AbortSignal): Promise<ToolOutput> => {
     const command = commands.get(name);
     if (!command) return { text: `boardbridge has no ${name} command here`, isError: true };
     let text = '';
-    const exitCode = await command(argv, { write: (t) => (text += t), signal, cwd, env }).catch((error: unknown) => {
+    const exitCode = await command(argv, { write: (t) => (text += t), signal, cwd, env, ...(mayShow ? { mayShow } : {}) }).catch((error: unknown) => {
       text += `${error instanceof Error ? error.message : String(error)}\n`;
       return 1;
     });

@@ -445,6 +445,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       hardware: this.options.hardware,
       serial: this.agentSerial,
       consent: this.deviceConsent,
+      guard: this.guard,
       env: this.env,
       onSimulation: this.onSimulation,
     });

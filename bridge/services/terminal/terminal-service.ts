@@ -83,7 +83,7 @@ export class TerminalService {
       throw new RequestError(-32602, `Permission denied: ${refusal}; ask for permission for this command first (your own execute tool call), or have the person run boardbridge with --allow all`, { command: commandLine });
     }
     const terminal = board && argv
-      ? this.runInProcess(id, commandLine, output, (signal) => board(argv.slice(2), { write: (t) => output.append(Buffer.from(t)), signal, cwd, env }))
+      ? this.runInProcess(id, commandLine, output, (signal) => board(argv.slice(2), { write: (t) => output.append(Buffer.from(t)), signal, cwd, env, mayShow: (file) => this.options.guard.allows(file, 'read') }))
       : this.runProcess(id, commandLine, output, params, cwd, env);
     this.terminals.set(id, terminal);
     this.options.onEvent?.({ type: 'terminal_started', terminalId: id, command: commandLine, inProcess: Boolean(board) });
