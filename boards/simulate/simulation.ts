@@ -8,6 +8,7 @@ import type { PinInput } from './inputs.js';
 import { PinTrace, type Level, type PinChange, type PinSummary } from './pin-trace.js';
 import type { PinPort } from './variant-ports.js';
 import type { BoundedRegex } from '../bounded-regex.js';
+import { SIMULATION_LIMITS } from './limits.js';
 
 export interface SimulationOptions {
   hex: string;
@@ -30,7 +31,6 @@ export interface SimulationOptions {
 export type StopReason = 'time' | 'until' | 'halted' | 'wall-limit' | 'aborted';
 
 /** Serial text kept in the result; the rest streams through onSerial only. */
-const SERIAL_KEPT = 64 * 1024;
 
 export interface SimulationResult {
   mcu: 'atmega328p';
@@ -105,7 +105,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   usart.onByteTransmit = (byte) => {
     serialBytes++;
     const text = decoder.decode(new Uint8Array([byte]), { stream: true });
-    if (serialText.length < SERIAL_KEPT) serialText += text;
+    if (serialText.length < SIMULATION_LIMITS.serialChars) serialText += text;
     options.onSerial?.(text);
     if (!options.until || stop) return;
     if (text === '\n') {
@@ -163,7 +163,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     simulatedSeconds: cpu.cycles / options.clockHz,
     wallSeconds: (performance.now() - started) / 1000,
     stop,
-    serial: { text: serialText, bytes: serialBytes, truncated: serialText.length >= SERIAL_KEPT, ...(baud ? { baud } : {}) },
+    serial: { text: serialText, bytes: serialBytes, truncated: serialText.length >= SIMULATION_LIMITS.serialChars, ...(baud ? { baud } : {}) },
     pins: trace.summary(),
     trace: { changes: trace.changes, dropped: trace.dropped },
     ...(notes.length > 0 ? { notes } : {}),

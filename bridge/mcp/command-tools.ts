@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { CommandTable } from '../../boards/command.js';
 import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
+import { SIMULATION_LIMITS } from '../../boards/simulate/limits.js';
 import { simulationJsonWithin } from '../session/simulation-event.js';
 import { defineTool, MAX_TOOL_TEXT, operationTool, type HardwareTool, type ToolOutput } from './hardware-tool.js';
 
@@ -51,7 +52,7 @@ export function commandTools(commands: CommandTable, cwd: string, env: Record<st
         until: z.string().optional().describe('stop at the first serial line matching this regular expression'),
         serial_in: z.string().optional().describe('text fed to the serial input (\\n for a newline)'),
         pins: z.array(z.string()).optional().describe('scripted inputs: "2=low@1.5s" (a level from a time on), "A0=512" (analog reading 0-1023)'),
-        trace_limit: z.number().int().min(0).max(2000).optional().describe('pin changes listed (default 200); the figures count them all'),
+        trace_limit: z.number().int().min(0).max(SIMULATION_LIMITS.traceChanges).optional().describe('pin changes listed (default 200; the answer is cut to fit your context); the figures count them all'),
       },
       run: async (i, signal) =>
         forAgent(await run(
