@@ -36,6 +36,7 @@ export class SerialHub {
   /** Devices the MicroPython tools (run-script, camera-info, stop-script) have talked to: a REPL listens there. */
   private readonly repls = new Set<string>();
   private boards: Promise<BoardIdentification[]> | undefined;
+  private listing: Promise<PortListing> | undefined;
   private readonly bufferBytes: number;
   private readonly reconnectIntervalMs: number;
 
@@ -50,10 +51,17 @@ export class SerialHub {
     this.boards = Promise.resolve(boards);
   }
 
-  async listPorts(): Promise<PortListing> {
-    // Unreadable platforms only cost the board names, never the port list.
-    this.boards ??= installedBoardIdentifications().catch(() => []);
-    return listPorts(await this.boards);
+  /**
+   * One port listing at a time (it runs udevadm): requests that come while one is under way
+   * share its answer, so a flood of requests costs one listing, not one each.
+   */
+  listPorts(): Promise<PortListing> {
+    this.listing ??= (async () => {
+      // Unreadable platforms only cost the board names, never the port list.
+      this.boards ??= installedBoardIdentifications().catch(() => []);
+      return listPorts(await this.boards);
+    })().finally(() => (this.listing = undefined));
+    return this.listing;
   }
 
   /** Marks `path` as a port a MicroPython REPL listens on: text written there can run as code. */
