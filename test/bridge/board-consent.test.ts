@@ -18,6 +18,7 @@ import { TerminalService } from '../../bridge/services/terminal/terminal-service
 import { ownFixtures, removeTempDirs, tempDir } from '../context-providers/mplabx/support.js';
 import { openBoardEnd, type BoardEnd } from '../rig/board-end.js';
 import { ptyPair, type PtyPair } from '../rig/pty-pair.js';
+import { standInUdevadm } from '../rig/stand-in-udevadm.js';
 import { startMicrobit, type EmulatedBoard } from '../boards/micropython/emulated-boards.js';
 
 interface Asked {
@@ -110,6 +111,23 @@ describe('MCP serial_write to a MicroPython board (socat pty pair standing in fo
     await until(() => boardEnd!.received().includes('\x04'), 'the payload arriving');
     expect(boardEnd.received().toString('latin1')).toBe(payload);
     expect(asked.map((a) => a.kind)).toEqual(['device']);
+  });
+
+  it('asks before a plain line to a port whose USB id is an OpenMV camera (udevadm is a stand-in: no udev here)', async () => {
+    pair = await ptyPair();
+    boardEnd = await openBoardEnd(pair.board);
+    const path = process.env.PATH;
+    process.env.PATH = `${standInUdevadm([{ path: pair.device, vid: '1209', pid: 'abd1', serial: '1', vendor: 'OpenMV' }])}:${path ?? ''}`;
+    try {
+      const { client: c, asked } = await mcpWith(process.cwd(), () => false);
+      const refused = await c.callTool({ name: 'serial_write', arguments: { port: pair.device, baud: 115200, data: 'import os; os.remove("main.py")' } });
+      expect(refused.isError).toBe(true);
+      expect(asked).toHaveLength(1);
+      expect(asked[0].question).toContain('OpenMV Cam');
+      expect(boardEnd.received().length).toBe(0);
+    } finally {
+      process.env.PATH = path;
+    }
   });
 
   it('asks before a plain line to a port where camera_info found a MicroPython REPL (real MicroPython on an emulated micro:bit)', async () => {
