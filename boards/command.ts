@@ -9,6 +9,11 @@ export interface CommandIo {
   signal: AbortSignal;
   cwd: string;
   env: Record<string, string>;
+  /**
+   * Whether output may quote the file `path` (absolute): the agent's fs guard, so compiler
+   * diagnostics never show a file the agent could not read. Absent: every file (a person's CLI).
+   */
+  mayShow?: (path: string) => boolean;
 }
 
 /** Returns the exit code; a thrown error is printed and becomes exit code 1. */

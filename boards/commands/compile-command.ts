@@ -3,6 +3,7 @@ import { compile, type CompileReport } from '../compile.js';
 import type { CommandIo, InProcessCommand } from '../command.js';
 import { detectBuildTool } from '../toolchains/detect.js';
 import type { CompilerDiagnostic } from '../toolchains/gcc-diagnostics.js';
+import { cutDiagnostics, outputCutter } from '../toolchains/outside-files.js';
 import { parseCommand } from './arguments.js';
 import type { BoardCommandDeps } from './deps.js';
 import { sketchTarget } from './sketch-target.js';
@@ -31,16 +32,28 @@ export async function compileForCommand(
 ): Promise<CompileReport> {
   const tool = deps.tool ?? detectBuildTool();
   io.write(`Compiling ${sketch} for ${fqbn} with ${tool.name}\n`);
+  const { mayShow } = io;
+  const cut = mayShow ? outputCutter(mayShow) : (line: string) => line;
+  const writeLine = (line: string) => {
+    const kept = cut(line);
+    if (kept !== undefined) io.write(`${kept}\n`);
+  };
   const report = await compile({
     sketch,
     fqbn,
     tool,
     signal: io.signal,
-    ...(verbose ? { onOutput: (line: string) => io.write(`${line}\n`) } : {}),
+    ...(verbose ? { onOutput: writeLine } : {}),
   });
-  for (const diagnostic of report.diagnostics) io.write(formatDiagnostic(diagnostic));
+  const diagnostics = mayShow ? cutDiagnostics(report.diagnostics, mayShow) : report.diagnostics;
+  for (const diagnostic of diagnostics) io.write(formatDiagnostic(diagnostic));
   if (!report.success) {
-    if (report.diagnostics.length === 0) io.write(`${report.output.split('\n').slice(-15).join('\n')}\n`);
+    if (diagnostics.length === 0) {
+      // Cut over the whole output: the tail may start inside the excerpt of a refused file.
+      const tailCut = mayShow ? outputCutter(mayShow) : (line: string) => line;
+      const kept = report.output.split('\n').map(tailCut).filter((line): line is string => line !== undefined);
+      io.write(`${kept.slice(-15).join('\n')}\n`);
+    }
     io.write(`Compile failed for ${fqbn}.\n`);
     return report;
   }
@@ -57,7 +70,9 @@ export async function compileForCommand(
 function formatDiagnostic(diagnostic: CompilerDiagnostic): string {
   const context = (diagnostic.context ?? []).map((item) => `${item.file}${item.line ? `:${item.line}` : ''}: ${item.message}\n`);
   const notes = (diagnostic.suggestions ?? []).map((note) => `${note.file}:${note.line}:${note.col}: note: ${note.message}\n`);
-  return [...context, `${diagnostic.file}:${diagnostic.line}:${diagnostic.col}: ${diagnostic.severity.toLowerCase()}: ${diagnostic.message}\n`, ...notes].join('');
+  // A diagnostic in a file the output may not show has no place, only what it was.
+  const main = diagnostic.line ? `${diagnostic.file}:${diagnostic.line}:${diagnostic.col}: ${diagnostic.severity.toLowerCase()}: ${diagnostic.message}\n` : `${diagnostic.message}\n`;
+  return [...context, main, ...notes].join('');
 }
 
 function memoryLine(label: string, use: CompileReport['flash']): string {

@@ -1,11 +1,12 @@
 // `boardbridge simulate [sketch] [--fqbn F] [--for 5s] [--until REGEX] [--serial-in TEXT]
 //  [--pin A0=512] [--pin 2=low@1.5s] [--vcd out.vcd] [--json]`: compile, then run the image
 // on a simulated board (avr8js) and report the serial output and what every pin did.
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { discoverPlatforms } from '../../context-providers/arduino/platforms.js';
 import type { CommandIo, InProcessCommand } from '../command.js';
 import { parsePinInput } from '../simulate/inputs.js';
+import { SIMULATION_LIMITS } from '../simulate/limits.js';
 import { formatSimulation } from '../simulate/report-text.js';
 import { simulatedBoard } from '../simulate/simulatable.js';
 import { simulate, type SimulationResult } from '../simulate/simulation.js';
@@ -18,8 +19,6 @@ import { sketchTarget } from './sketch-target.js';
 const USAGE =
   'boardbridge simulate [sketch] [--fqbn F] [--for 5s] [--until REGEX] [--serial-in TEXT] [--pin A0=512] [--pin 2=low@1.5s] [--vcd out.vcd] [--json] [--trace-limit N] [--wall-limit 60s]';
 
-/** Simulated time allowed in one run; longer runs are better split. */
-const MAX_SIMULATED_MS = 600_000;
 
 export interface SimulationRecord extends SimulationResult {
   sketch: string;
@@ -50,10 +49,13 @@ export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
     );
     const target = sketchTarget(io.cwd, positionals[0], values.fqbn, USAGE);
     const forMs = parseDuration(values.for ?? '5s', USAGE);
-    if (forMs <= 0 || forMs > MAX_SIMULATED_MS) throw new UsageError(`--for ${values.for}: give 1ms to ${MAX_SIMULATED_MS / 60_000}m of simulated time`, USAGE);
+    if (forMs <= 0 || forMs > SIMULATION_LIMITS.simulatedMs) throw new UsageError(`--for ${values.for}: give 1ms to ${SIMULATION_LIMITS.simulatedMs / 60_000}m of simulated time`, USAGE);
     const wallMs = parseDuration(values['wall-limit'] ?? '60s', USAGE);
-    const traceLimit = Number(values['trace-limit'] ?? 1000);
+    const traceLimit = Number(values['trace-limit'] ?? SIMULATION_LIMITS.defaultTraceChanges);
     if (!Number.isInteger(traceLimit) || traceLimit < 0) throw new UsageError(`--trace-limit ${values['trace-limit']}: give a whole number of changes`, USAGE);
+    if (traceLimit > SIMULATION_LIMITS.traceChanges) {
+      throw new UsageError(`--trace-limit ${values['trace-limit']}: a result lists at most ${SIMULATION_LIMITS.traceChanges} pin changes (the figures count them all); write every change to a file with --vcd`, USAGE);
+    }
     const until = values.until === undefined ? undefined : parseRegex(values.until, USAGE);
 
     const vcdFile = values.vcd === undefined ? undefined : resolve(io.cwd, values.vcd);
@@ -86,6 +88,9 @@ export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
       ...(json ? {} : { onSerial: (text: string) => io.write(text) }),
       ...(vcdFile ? { onTrace: (trace) => (vcd = new VcdWriter(vcdFile, trace, board.clockHz, board.fqbn)) } : {}),
       signal: io.signal,
+    }).catch((error: unknown) => {
+      (vcd as VcdWriter | undefined)?.abandon();
+      throw error;
     });
     (vcd as VcdWriter | undefined)?.close(result.cycles);
     const record: SimulationRecord = { ...result, sketch: target.sketch.dir, fqbn: target.fqbn, board: board.name, ...(vcdFile ? { vcd: vcdFile } : {}) };
@@ -102,12 +107,22 @@ export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
   };
 }
 
+function kindOf(stat: Stats): string {
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a file';
+}
+
 // Said before the compile and the run, not as an open() error after them.
 function checkWritable(file: string, what: string): void {
   const folder = dirname(file);
   const stat = statSync(folder, { throwIfNoEntry: false });
   if (!stat?.isDirectory()) throw new UsageError(`${what}: the folder ${folder} does not exist; give a file in an existing folder`, USAGE);
-  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${what}: ${file} is a folder; give a file name, e.g. ${file}/trace.vcd`, USAGE);
+  const existing = statSync(file, { throwIfNoEntry: false });
+  if (existing?.isDirectory()) throw new UsageError(`${what}: ${file} is a folder; give a file name, e.g. ${file}/trace.vcd`, USAGE);
+  // As the fs service refuses them: writing would block on a FIFO nobody reads, or feed a device.
+  if (existing && !existing.isFile()) throw new UsageError(`${what}: ${file} is ${kindOf(existing)}, not a regular file; give a new file name or a regular file to replace`, USAGE);
   try {
     accessSync(folder, constants.W_OK);
   } catch {

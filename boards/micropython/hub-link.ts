@@ -8,6 +8,7 @@ import type { ByteLink } from './link.js';
 /** Opens `path` through `hub` as `owner` (e.g. `run-script`). */
 export async function openHubLink(hub: SerialHub, path: string, owner: string, baudRate = 115_200): Promise<ByteLink> {
   const lease = await hub.open(path, { baudRate }, owner);
+  hub.markRepl(path);
   const reader = lease.reader('now');
   const dataListeners = new Set<(chunk: Uint8Array) => void>();
   const closeListeners = new Set<(reason: string) => void>();

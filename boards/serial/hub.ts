@@ -33,7 +33,10 @@ export class SerialHub {
   /** Each path a port was opened or asked for by → the device it named then (by-id links vanish on unplug). */
   private readonly aliases = new Map<string, string>();
   private readonly keys = new WeakMap<PortEntry, string>();
+  /** Devices the MicroPython tools (run-script, camera-info, stop-script) have talked to: a REPL listens there. */
+  private readonly repls = new Set<string>();
   private boards: Promise<BoardIdentification[]> | undefined;
+  private listing: Promise<PortListing> | undefined;
   private readonly bufferBytes: number;
   private readonly reconnectIntervalMs: number;
 
@@ -48,10 +51,27 @@ export class SerialHub {
     this.boards = Promise.resolve(boards);
   }
 
-  async listPorts(): Promise<PortListing> {
-    // Unreadable platforms only cost the board names, never the port list.
-    this.boards ??= installedBoardIdentifications().catch(() => []);
-    return listPorts(await this.boards);
+  /**
+   * One port listing at a time (it runs udevadm): requests that come while one is under way
+   * share its answer, so a flood of requests costs one listing, not one each.
+   */
+  listPorts(): Promise<PortListing> {
+    this.listing ??= (async () => {
+      // Unreadable platforms only cost the board names, never the port list.
+      this.boards ??= installedBoardIdentifications().catch(() => []);
+      return listPorts(await this.boards);
+    })().finally(() => (this.listing = undefined));
+    return this.listing;
+  }
+
+  /** Marks `path` as a port a MicroPython REPL listens on: text written there can run as code. */
+  markRepl(path: string): void {
+    this.repls.add(this.keyOf(path));
+  }
+
+  /** Whether a MicroPython tool of this bridge has talked to the device `path` names. */
+  knownRepl(path: string): boolean {
+    return this.repls.has(this.keyOf(path));
   }
 
   /** Who holds `path`, if anyone. */

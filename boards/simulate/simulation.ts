@@ -9,6 +9,7 @@ import type { McuConfig } from './mcu-config.js';
 import { PinTrace, type Level, type PinChange, type PinSummary } from './pin-trace.js';
 import type { PinPort } from './variant-ports.js';
 import type { BoundedRegex } from '../bounded-regex.js';
+import { SIMULATION_LIMITS } from './limits.js';
 
 export interface SimulationOptions {
   hex: string;
@@ -33,7 +34,6 @@ export interface SimulationOptions {
 export type StopReason = 'time' | 'until' | 'halted' | 'wall-limit' | 'aborted';
 
 /** Serial text kept in the result; the rest streams through onSerial only. */
-const SERIAL_KEPT = 64 * 1024;
 
 export interface SimulationResult {
   /** build.mcu of the simulated chip. */
@@ -111,7 +111,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   usart.onByteTransmit = (byte) => {
     serialBytes++;
     const text = decoder.decode(new Uint8Array([byte]), { stream: true });
-    if (serialText.length < SERIAL_KEPT) serialText += text;
+    if (serialText.length < SIMULATION_LIMITS.serialChars) serialText += text;
     options.onSerial?.(text);
     if (!options.until || stop) return;
     if (text === '\n') {
@@ -123,7 +123,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     const kept = { name, text: '', bytes: 0, truncated: false, usart: other, decoder: new TextDecoder() };
     other.onByteTransmit = (byte) => {
       kept.bytes++;
-      if (kept.text.length < SERIAL_KEPT) kept.text += kept.decoder.decode(new Uint8Array([byte]), { stream: true });
+      if (kept.text.length < SIMULATION_LIMITS.serialChars) kept.text += kept.decoder.decode(new Uint8Array([byte]), { stream: true });
       else kept.truncated = true;
     };
     return kept;
@@ -178,7 +178,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     simulatedSeconds: cpu.cycles / options.clockHz,
     wallSeconds: (performance.now() - started) / 1000,
     stop,
-    serial: { text: serialText, bytes: serialBytes, truncated: serialText.length >= SERIAL_KEPT, ...(baud ? { baud } : {}) },
+    serial: { text: serialText, bytes: serialBytes, truncated: serialText.length >= SIMULATION_LIMITS.serialChars, ...(baud ? { baud } : {}) },
     ...(others.some((other) => other.bytes > 0)
       ? {
           otherSerial: others

@@ -1,15 +1,21 @@
 // The pin trace as a Value Change Dump (IEEE 1364 §18), streamed to a file as the run goes, so
 // GTKWave and PulseView open it. Time is in nanoseconds (a 16 MHz cycle is 62.5 ns, rounded
 // to the nearest): PulseView turns the timescale into its sample rate, and picoseconds would
-// mean 10^12 samples per simulated second.
-import { closeSync, openSync, writeSync } from 'node:fs';
+// mean 10^12 samples per simulated second. As the fs service writes: into a new temporary file
+// beside the target (never opened if it exists: a FIFO or a device there can not block the
+// bridge), renamed over it when the run ends, so a reader sees the old file or the whole new one.
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { SIMULATION_LIMITS } from './limits.js';
 import type { Level, PinTrace } from './pin-trace.js';
 
-/** Changes written before the file is closed with a note; PWM on a few pins for minutes stays under it. */
-export const VCD_MAX_CHANGES = 2_000_000;
+
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 export class VcdWriter {
   private readonly fd: number;
+  private readonly temp: string;
   private pending: string[] = [];
   private lastTime = -1;
   private written = 0;
@@ -21,7 +27,8 @@ export class VcdWriter {
     private readonly clockHz: number,
     scope: string,
   ) {
-    this.fd = openSync(file, 'w');
+    this.temp = join(dirname(file), `.${basename(file).slice(0, 40)}.${randomBytes(4).toString('hex')}.boardbridge-tmp`);
+    this.fd = openSync(this.temp, CREATE_FLAGS, 0o666);
     const ids = trace.pins.map((_, i) => identifier(i));
     const header = [
       `$date ${new Date().toISOString()} $end`,
@@ -42,9 +49,9 @@ export class VcdWriter {
 
   private change(cycle: number, id: string, level: Level): void {
     if (this.truncated) return;
-    if (this.written >= VCD_MAX_CHANGES) {
+    if (this.written >= SIMULATION_LIMITS.vcdChanges) {
       this.truncated = true;
-      this.pending.push(`$comment boardbridge: stopped writing after ${VCD_MAX_CHANGES} changes $end\n`);
+      this.pending.push(`$comment boardbridge: stopped writing after ${SIMULATION_LIMITS.vcdChanges} changes $end\n`);
       return;
     }
     const time = Math.round((cycle * 1e9) / this.clockHz);
@@ -57,12 +64,28 @@ export class VcdWriter {
     if (this.pending.length > 4096) this.flush();
   }
 
-  /** Writes the end time, so viewers show the whole run, and closes the file. */
+  /** Writes the end time, so viewers show the whole run, and puts the file in place. */
   close(endCycle: number): void {
     const time = Math.round((endCycle * 1e9) / this.clockHz);
     if (time > this.lastTime) this.pending.push(`#${time}\n`);
-    this.flush();
-    closeSync(this.fd);
+    try {
+      this.flush();
+      closeSync(this.fd);
+      renameSync(this.temp, this.file);
+    } catch (error) {
+      this.abandon();
+      throw error;
+    }
+  }
+
+  /** The run failed: the temporary file goes, the target is left as it was. */
+  abandon(): void {
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    rmSync(this.temp, { force: true });
   }
 
   private flush(): void {

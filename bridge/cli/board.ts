@@ -4,14 +4,15 @@
 import readline from 'node:readline';
 import type { Command } from 'commander';
 import type { DeviceConsent } from '../mcp/hardware-tool.js';
-import { BOARD_COMMANDS } from './board-commands.js';
+import { BOARD_OPERATIONS } from '../../boards/operations.js';
 import { EXIT } from './errors.js';
 
 export function registerBoardCommands(program: Command): void {
-  for (const [name, description] of BOARD_COMMANDS) {
+  for (const { command: name, help } of BOARD_OPERATIONS) {
+    if (!name) continue;
     const command = program
       .command(name)
-      .description(description)
+      .description(help)
       .helpOption(false)
       .allowUnknownOption()
       .allowExcessArguments()
@@ -51,10 +52,11 @@ async function runBoardCommand(name: string, argv: string[], yes: boolean): Prom
   }
 }
 
-// A person at the terminal agrees to each device change; scripts pass --yes.
+// A person at the terminal agrees to each device change; scripts pass --yes. The project's own
+// build scripts need no question here: the person who typed `boardbridge build` ran them, as with `make`.
 function askOnTerminal(yes: boolean): DeviceConsent {
-  return async (_tool, question) => {
-    if (yes) return { granted: true };
+  return async (_tool, question, kind) => {
+    if (yes || kind === 'project-code') return { granted: true };
     if (!process.stdin.isTTY) return { granted: false, reason: 'no terminal to ask on; pass --yes to agree in scripts' };
     const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
     const answer = await new Promise<string>((resolve) => rl.question(`${question[0].toUpperCase()}${question.slice(1)} [y/N] `, resolve));

@@ -2,7 +2,7 @@
 // The boardbridge command line: faces for people and scripts over the bridge core.
 import module from 'node:module';
 import { Command } from 'commander';
-import { BOARD_COMMANDS } from './board-commands.js';
+import { BOARD_OPERATIONS } from '../../boards/operations.js';
 import { printError } from './errors.js';
 
 // V8 keeps the code it compiled for the next start where the runtime can (Node >= 22.1); the
@@ -22,7 +22,7 @@ const MODULES: ReadonlyArray<readonly [names: readonly string[], load: () => Pro
   [['undo'], async () => (await import('./undo.js')).registerUndo],
   [['mcp'], async () => (await import('./mcp.js')).registerMcp],
   [['serve'], async () => (await import('./serve.js')).registerServe],
-  [BOARD_COMMANDS.map(([name]) => name), async () => (await import('./board.js')).registerBoardCommands],
+  [BOARD_OPERATIONS.flatMap((o) => (o.command ? [o.command] : [])), async () => (await import('./board.js')).registerBoardCommands],
   [['acp'], async () => (await import('./acp.js')).registerAcp],
   [['setup'], async () => (await import('./setup.js')).registerSetup],
 ];

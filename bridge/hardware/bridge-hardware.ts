@@ -1,15 +1,16 @@
 // The bridge's one set of board services: one serial hub, and the board commands
 // built on it, shared by ACP terminals, the MCP server and the CLI. Every
-// operation that changes a device asks through the consent function it is given.
+// operation that changes a device or runs the project's own code asks through the
+// consent function it is given, as its entry in BOARD_OPERATIONS says.
 import { boardCommands, grantUpload, SerialHub, type UploadTarget } from '../../boards/index.js';
 import type { CommandTable, InProcessCommand } from '../../boards/command.js';
-import { shownText } from '../../boards/consent-text.js';
 import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
 import { micropythonCommands } from '../../boards/micropython/commands.js';
 import { openHubLink } from '../../boards/micropython/hub-link.js';
 import { RunningScripts } from '../../boards/micropython/run-script.js';
 import { mplabxCommands } from '../../boards/mplabx/commands.js';
 import { grantProgram } from '../../boards/mplabx/program-consent.js';
+import { BOARD_OPERATIONS, consentBefore, type BoardOperation } from '../../boards/operations.js';
 import type { DeviceConsent } from '../mcp/hardware-tool.js';
 
 export class BridgeHardware {
@@ -27,21 +28,23 @@ export class BridgeHardware {
         owner,
         ...(onSimulation ? { onSimulation } : {}),
         requestUploadConsent: async (target: UploadTarget, question: string) => {
-          const answer = await consent('upload', question);
+          const answer = await consent('upload', question, 'device');
           return answer.granted ? grantUpload(target, 'the person, through the permission broker') : undefined;
         },
       }),
       ...mplabxCommands({
         requestProgramConsent: async (target, question) => {
-          const answer = await consent('program', question);
+          const answer = await consent('program', question, 'device');
           return answer.granted ? grantProgram(target, 'the person, through the permission broker') : undefined;
         },
       }),
       // Scripts run through the hub too: one owner per port, whoever asks.
       ...micropythonCommands({ running: this.runningScripts, openLink: (path) => openHubLink(this.hub, path, `${owner}: run-script`) }),
     ]);
-    const runScript = table.get('run-script');
-    if (runScript) table.set('run-script', withConsent(runScript, consent, 'run_script', (argv) => `run ${argv[0] === undefined ? 'a script' : shownText(argv[0])} on the camera${portOf(argv)} (it replaces what runs there)?`));
+    for (const operation of BOARD_OPERATIONS) {
+      const command = operation.command && table.get(operation.command);
+      if (command && consentBefore(operation)) table.set(operation.command!, withConsent(command, consent, operation));
+    }
     return table;
   }
 
@@ -50,16 +53,13 @@ export class BridgeHardware {
   }
 }
 
-function portOf(argv: string[]): string {
-  const i = argv.findIndex((a) => a === '--port' || a === '-p');
-  return i >= 0 && argv[i + 1] ? ` on ${shownText(argv[i + 1])}` : '';
-}
-
-function withConsent(command: InProcessCommand, consent: DeviceConsent, tool: string, question: (argv: string[]) => string): InProcessCommand {
+function withConsent(command: InProcessCommand, consent: DeviceConsent, operation: BoardOperation): InProcessCommand {
+  const kind = consentBefore(operation)!;
   return async (argv, io) => {
-    const answer = await consent(tool, question(argv));
+    const question = operation.question?.(argv) ?? `run boardbridge ${operation.command} ${argv.join(' ')}?`;
+    const answer = await consent(operation.tool ?? operation.command!, question, kind);
     if (!answer.granted) {
-      io.write(`Not done: ${question(argv)} was not allowed${answer.reason ? ` (${answer.reason})` : ''}.\n`);
+      io.write(`Not done: ${question} was not allowed${answer.reason ? ` (${answer.reason})` : ''}.\n`);
       return 1;
     }
     return command(argv, io);

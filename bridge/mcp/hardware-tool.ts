@@ -1,6 +1,7 @@
 // One hardware tool as the MCP server offers it. The same board operations are
 // reachable through ACP terminals and the CLI; this is only their MCP face.
 import type { z } from 'zod';
+import { operationOfTool, type ConsentKind } from '../../boards/operations.js';
 
 export interface ToolOutput {
   text: string;
@@ -16,12 +17,24 @@ export interface HardwareTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readOnly: boolean;
   /** Changes a device (upload, program, run a script): annotated so agents can warn. */
   destructive?: boolean;
-  /** For tools that change a device: the question the person is asked first. */
-  consentQuestion?: (input: z.infer<z.ZodObject<Shape>>) => Promise<string> | string;
+  /**
+   * For tools that change a device or run project code: the question the person is asked first,
+   * and which consent it is; undefined when this call needs none (a serial write that cannot run code).
+   */
+  consentQuestion?: (input: z.infer<z.ZodObject<Shape>>) => Promise<ToolConsent | undefined> | ToolConsent | undefined;
   run(input: z.infer<z.ZodObject<Shape>>, signal: AbortSignal): Promise<ToolOutput>;
 }
 
-export type DeviceConsent = (toolName: string, question: string) => Promise<{ granted: boolean; reason?: string }>;
+export interface ToolConsent {
+  question: string;
+  kind: ConsentKind;
+}
+
+/**
+ * Asks the person about one operation: `kind` says whether it changes a device (--allow-device)
+ * or runs the project's own code here (--allow all, as a terminal `make`).
+ */
+export type DeviceConsent = (toolName: string, question: string, kind: ConsentKind) => Promise<{ granted: boolean; reason?: string }>;
 
 /** Tool results are for a model's context: never megabytes of serial noise. */
 export const MAX_TOOL_TEXT = 16 * 1024;
@@ -34,4 +47,11 @@ export function truncateForAgent(text: string, limit = MAX_TOOL_TEXT): string {
 
 export function defineTool<Shape extends z.ZodRawShape>(tool: HardwareTool<Shape>): HardwareTool {
   return tool as unknown as HardwareTool;
+}
+
+/** A board tool's name and annotations, from its operation's entry in BOARD_OPERATIONS. */
+export function operationTool(tool: string): Pick<HardwareTool, 'name' | 'readOnly' | 'destructive'> {
+  const operation = operationOfTool(tool);
+  if (!operation) throw new Error(`no board operation offers the MCP tool ${tool}`);
+  return { name: tool, readOnly: operation.readOnly, destructive: operation.changesDevice !== false || operation.runsProjectCode };
 }

@@ -4,8 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { PortLease, PortReader, SerialHub } from '../../boards/index.js';
-import { defineTool, MAX_TOOL_TEXT, type HardwareTool } from './hardware-tool.js';
+import { defineTool, MAX_TOOL_TEXT, operationTool, type HardwareTool } from './hardware-tool.js';
 import { BoundedRegex } from '../../boards/bounded-regex.js';
+import { replRunsWrite } from '../../boards/micropython/repl-writes.js';
+import { operationOfTool } from '../../boards/operations.js';
 
 const OWNER = 'the agent (MCP serial tools)';
 
@@ -27,6 +29,11 @@ export class AgentSerial {
     const id = randomUUID().slice(0, 8);
     this.cursors.set(id, reader);
     return { id, reader };
+  }
+
+  /** Why writing `data` to `port` can run code on the board (a device change), or undefined. */
+  runsCode(port: string, data: string): Promise<string | undefined> {
+    return replRunsWrite(this.hub, port, data);
   }
 
   async write(port: string, baud: number, data: string): Promise<void> {
@@ -56,7 +63,7 @@ const baud = z.number().int().positive().default(9600).describe('baud rate (defa
 export function serialTools(serial: AgentSerial): HardwareTool[] {
   return [
     defineTool({
-      name: 'serial_monitor',
+      ...operationTool('serial_monitor'),
       title: 'Read the serial port',
       description: 'Read what the board printed. Returns text since the cursor (or everything buffered, without one) and a cursor to read on from. Waits up to waitMs for data.',
       input: {
@@ -65,7 +72,6 @@ export function serialTools(serial: AgentSerial): HardwareTool[] {
         cursor: z.string().optional().describe('cursor from the previous call'),
         waitMs: z.number().int().min(0).max(30_000).default(2000),
       },
-      readOnly: true,
       run: async (i, signal) => {
         const { id, reader } = await serial.reader(i.port, i.baud, i.cursor);
         const waited = reader.pending === 0 && i.waitMs > 0 ? await reader.next(AbortSignal.any([signal, AbortSignal.timeout(i.waitMs)])).catch(() => undefined) : undefined;
@@ -77,11 +83,15 @@ export function serialTools(serial: AgentSerial): HardwareTool[] {
       },
     }),
     defineTool({
-      name: 'serial_write',
+      ...operationTool('serial_write'),
       title: 'Write to the serial port',
-      description: 'Send text to the board, with an optional line ending.',
+      description: 'Send text to the board, with an optional line ending. Bytes that a MicroPython REPL would run (Ctrl-A to Ctrl-E, or any text to a port known as a MicroPython board) change the device: the person is asked first.',
       input: { port, baud, data: z.string(), lineEnding: z.enum(['none', 'lf', 'crlf']).default('lf') },
-      readOnly: false,
+      consentQuestion: async (i) => {
+        const why = await serial.runsCode(i.port, i.data);
+        if (!why) return undefined;
+        return { question: operationOfTool('serial_write')!.question!([i.port, sentText(i.data), why]), kind: 'device' };
+      },
       run: async (i) => {
         const ending = i.lineEnding === 'lf' ? '\n' : i.lineEnding === 'crlf' ? '\r\n' : '';
         await serial.write(i.port, i.baud, i.data + ending);
@@ -89,7 +99,7 @@ export function serialTools(serial: AgentSerial): HardwareTool[] {
       },
     }),
     defineTool({
-      name: 'serial_expect',
+      ...operationTool('serial_expect'),
       title: 'Wait for serial output',
       description: 'Wait until the board prints text matching a regular expression (from the start of the buffered output, or from a cursor), or time out.',
       input: {
@@ -99,7 +109,6 @@ export function serialTools(serial: AgentSerial): HardwareTool[] {
         timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
         cursor: z.string().optional(),
       },
-      readOnly: true,
       run: async (i, signal) => {
         let pattern: BoundedRegex;
         try {
@@ -117,4 +126,10 @@ export function serialTools(serial: AgentSerial): HardwareTool[] {
       },
     }),
   ];
+}
+
+// What is sent, as the person is shown it: escaped (no control byte reaches their terminal) and bounded.
+function sentText(data: string): string {
+  const shown = JSON.stringify(data.length > 160 ? data.slice(0, 160) : data);
+  return `${shown}${data.length > 160 ? '…' : ''} (${Buffer.byteLength(data)} bytes)`;
 }

@@ -12,6 +12,7 @@ import type { DeviceConsent, HardwareTool } from './hardware-tool.js';
 import { MCP_SERVER_NAME, type HardwareMcpServer } from './http-server.js';
 import { serialTools, type AgentSerial } from './serial-tools.js';
 import { MCP_TOKEN_ENV } from './stdio-relay.js';
+import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 
 export interface SessionToolsOptions {
   workspace: string;
@@ -24,6 +25,11 @@ export interface SessionToolsOptions {
   /** The agent's serial leases and cursors (one per session, closed with it). */
   serial?: AgentSerial;
   consent: DeviceConsent;
+  /**
+   * The session's fs guard (the workspace and the read-only platform folders): tool output quotes
+   * no file outside it. Absent: a guard of the workspace alone.
+   */
+  guard?: WorkspaceGuard;
   env: NodeJS.ProcessEnv;
   /** Hears of every simulation the agent runs through the tools. */
   onSimulation?: (record: SimulationRecord) => void;
@@ -34,7 +40,9 @@ export function sessionTools(options: SessionToolsOptions): HardwareTool[] {
   if (options.contexts) tools.push(...contextTools(options.contexts, options.workspace, options.board, options.sketch));
   if (options.hardware) {
     const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
-    tools.push(...commandTools(options.hardware.commands(options.consent, 'the agent (MCP)', options.onSimulation), options.workspace, env));
+    const guard = options.guard ?? new WorkspaceGuard([options.workspace]);
+    const mayShow = (file: string) => guard.allows(file, 'read');
+    tools.push(...commandTools(options.hardware.commands(options.consent, 'the agent (MCP)', options.onSimulation), options.workspace, env, mayShow));
     if (options.serial) tools.push(...serialTools(options.serial));
   }
   return tools;

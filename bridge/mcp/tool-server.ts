@@ -20,11 +20,11 @@ export function toolServer(tools: HardwareTool[], consent: DeviceConsent): McpSe
       },
       async (input: Record<string, unknown>, extra: { signal: AbortSignal }) => {
         try {
-          if (tool.consentQuestion) {
-            const question = await tool.consentQuestion(input as never);
-            const answer = await consent(tool.name, question);
+          const asked = await tool.consentQuestion?.(input as never);
+          if (asked) {
+            const answer = await consent(tool.name, asked.question, asked.kind);
             if (!answer.granted) {
-              return { content: [{ type: 'text' as const, text: `Not done: the person did not allow "${question}"${answer.reason ? ` (${answer.reason})` : ''}.` }], isError: true };
+              return { content: [{ type: 'text' as const, text: `Not done: the person did not allow "${asked.question}"${answer.reason ? ` (${answer.reason})` : ''}.` }], isError: true };
             }
           }
           const output = await tool.run(input as never, extra.signal);

@@ -44,6 +44,8 @@ export class PanelHub {
   private readonly toolCallAt = new Map<string, number>();
   private readonly terminalOutputAt = new Map<string, number>();
   private readonly clients = new Set<PanelClient>();
+  /** Pages waiting for a port listing. */
+  private readonly askingPorts = new Set<PanelClient>();
   private readonly answers = new Map<number, (optionId: string | undefined) => void>();
   private readonly forms = new Map<number, { pending: PendingElicitation; settle: (response: CreateElicitationResponse) => void }>();
   private readonly reviews: FileReviews;
@@ -199,6 +201,18 @@ export class PanelHub {
     form.settle({ action: 'accept', content });
   }
 
+  // A page that asks again while its answer is on the way gets that one answer: a flood of
+  // requests costs one listing (the hub shares it) and one reply per page.
+  private async answerPorts(client: PanelClient): Promise<void> {
+    if (this.askingPorts.has(client)) return;
+    this.askingPorts.add(client);
+    try {
+      client.send({ type: 'serial_ports', ports: (await this.monitor?.ports()) ?? [] });
+    } finally {
+      this.askingPorts.delete(client);
+    }
+  }
+
   private async receive(client: PanelClient, raw: string): Promise<void> {
     const message = parseClientMessage(raw);
     if ('error' in message) return client.send({ type: 'problem', message: message.error });
@@ -282,7 +296,7 @@ export class PanelHub {
         this.session?.setBuffers(message.buffers);
         return;
       case 'serial_ports':
-        return client.send({ type: 'serial_ports', ports: (await this.monitor?.ports()) ?? [] });
+        return this.answerPorts(client);
       case 'serial_open':
         return this.needMonitor().open(message.path, message.baudRate);
       case 'serial_send':

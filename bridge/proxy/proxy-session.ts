@@ -81,6 +81,7 @@ export class ProxySession {
       hardware: options.hardware,
       serial: session.serial,
       consent: options.consent(session),
+      guard: session.guard,
       env: options.env,
     });
     if (tools.length) session.mcp = options.mcpAcp ? options.mcpAcp.register(tools, options.consent(session)) : await startHardwareMcpServer(tools, options.consent(session));

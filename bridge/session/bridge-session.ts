@@ -25,7 +25,7 @@ import type { DeviceConsent } from '../mcp/hardware-tool.js';
 import { AgentSerial } from '../mcp/serial-tools.js';
 import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
 import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
-import { DEVICE_META_KEY } from '../services/permission/classify.js';
+import { DEVICE_META_KEY, PROJECT_CODE_META_KEY } from '../services/permission/classify.js';
 import { readVerifiedTextSync } from '../services/fs/anchored-dir.js';
 import { FsService, MAX_READ_BYTES, type EditorWrite } from '../services/fs/fs-service.js';
 import { readJournals, WriteJournal } from '../services/fs/journal.js';
@@ -448,6 +448,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       hardware: this.options.hardware,
       serial: this.agentSerial,
       consent: this.deviceConsent,
+      guard: this.guard,
       env: this.env,
       onSimulation: this.onSimulation,
     });
@@ -461,17 +462,18 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
 
   // Every device change (MCP tool or terminal command) asks here, with the exact question
   // ("upload x.hex to Arduino Uno on /dev/ttyACM0?"): the policy's --allow-device, or the person.
-  private readonly deviceConsent: DeviceConsent = async (toolName, question) => {
+  private readonly deviceConsent: DeviceConsent = async (toolName, question, kind) => {
+    const meta = kind === 'device' ? DEVICE_META_KEY : PROJECT_CODE_META_KEY;
     const response = await this.broker.decide({
       sessionId: this.sessionId,
-      toolCall: { toolCallId: `boardbridge-${toolName}-${++this.consentRequests}`, title: question, kind: 'execute', _meta: { [DEVICE_META_KEY]: true } },
+      toolCall: { toolCallId: `boardbridge-${toolName}-${++this.consentRequests}`, title: question, kind: 'execute', _meta: { [meta]: true } },
       options: [
         { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
         { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
       ],
     });
     const granted = response.outcome.outcome === 'selected' && response.outcome.optionId === 'allow';
-    return { granted, reason: granted ? undefined : 'device changes need the person\'s consent (or --allow-device)' };
+    return { granted, reason: granted ? undefined : kind === 'device' ? 'device changes need the person\'s consent (or --allow-device)' : 'the project\'s own build scripts run only with the person\'s consent (or --allow all)' };
   };
 
   private async runTurn(text: string, editor: EditorState): Promise<TurnResult> {

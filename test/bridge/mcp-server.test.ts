@@ -18,7 +18,7 @@ const tools = [
     description: 'upload',
     input: { port: z.string() },
     readOnly: false,
-    consentQuestion: ({ port }) => `upload build/Blink.ino.hex to Arduino Uno on ${port}?`,
+    consentQuestion: ({ port }) => ({ question: `upload build/Blink.ino.hex to Arduino Uno on ${port}?`, kind: 'device' as const }),
     run: async ({ port }) => {
       uploads.push(port);
       return { text: `uploaded to ${port}` };

@@ -36,6 +36,16 @@ export class WorkspaceGuard {
     return this.locate(requested, access).real;
   }
 
+  /** Whether `check` would let the agent have `requested`: what output may quote (compiler diagnostics). */
+  allows(requested: string, access: Access): boolean {
+    try {
+      this.locate(requested, access);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Like `check`, and also names the allowed root the path lies in (the fs service opens from there). */
   locate(requested: string, access: Access): { real: string; root: string } {
     if (typeof requested !== 'string' || requested.length === 0) {

@@ -8,7 +8,7 @@ import type {
   RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
 import type { WorkspaceGuard } from '../fs/workspace-guard.js';
-import { classify, touchedPaths, type PermissionCategory } from './classify.js';
+import { classify, DEVICE_META_KEY, PROJECT_CODE_META_KEY, touchedPaths, type PermissionCategory } from './classify.js';
 
 export interface PermissionPolicy {
   reads: boolean;
@@ -69,6 +69,8 @@ export type CommandVerdict = { allowed: true; by: 'policy' | 'grant' } | { allow
  */
 export function grantedCommandLines(toolCall: RequestPermissionRequest['toolCall'], category: string): string[] {
   if (!['execute', 'device', 'other'].includes(category)) return [];
+  // boardbridge's own questions cover the one operation asked about, never a terminal line that reads like them.
+  if (toolCall._meta?.[DEVICE_META_KEY] || toolCall._meta?.[PROJECT_CODE_META_KEY]) return [];
   const { rawInput, title } = toolCall;
   const command = rawInput && typeof rawInput === 'object' ? (rawInput as Record<string, unknown>).command : undefined;
   const lines = [typeof command === 'string' ? command : Array.isArray(command) && command.every((c) => typeof c === 'string') ? command.join(' ') : undefined, title?.replace(/^`(.*)`$/s, '$1')];

@@ -12,6 +12,7 @@ import type {
   TerminalOutputResponse,
 } from '@agentclientprotocol/sdk';
 import type { CommandTable, InProcessCommand } from '../../../boards/command.js';
+import { operationOfCommand } from '../../../boards/operations.js';
 import type { WorkspaceGuard } from '../fs/workspace-guard.js';
 import { HOST_OUTPUT_CEILING, OutputBuffer } from './output-limit.js';
 import { startWatchdog } from './group-watchdog.js';
@@ -27,8 +28,6 @@ interface Terminal {
   kill(): Promise<void>;
 }
 
-/** Board commands that only read (a port list, the serial output, the context): they run without a grant. */
-export const READ_ONLY_BOARD_COMMANDS: ReadonlySet<string> = new Set(['monitor', 'ports', 'context']);
 
 export interface TerminalServiceOptions {
   guard: WorkspaceGuard;
@@ -76,13 +75,15 @@ export class TerminalService {
     const output = new OutputBuffer(limit, this.faceTee(id));
     const { argv, board } = boardCommandOf(params, this.options.commands);
     const commandLine = params.args?.length ? [params.command, ...params.args].join(' ') : params.command;
-    const refusal = board && argv && READ_ONLY_BOARD_COMMANDS.has(argv[1]) ? undefined : this.options.authorize(commandLine);
+    // A board command that only reads runs without a grant, as its MCP tool does; the others
+    // need one, and then ask their own consent (a device change, the project's own code) as every face does.
+    const refusal = board && argv && operationOfCommand(argv[1])?.readOnly ? undefined : this.options.authorize(commandLine);
     if (refusal !== undefined) {
       this.options.onEvent?.({ type: 'terminal_refused', command: commandLine, reason: refusal });
       throw new RequestError(-32602, `Permission denied: ${refusal}; ask for permission for this command first (your own execute tool call), or have the person run boardbridge with --allow all`, { command: commandLine });
     }
     const terminal = board && argv
-      ? this.runInProcess(id, commandLine, output, (signal) => board(argv.slice(2), { write: (t) => output.append(Buffer.from(t)), signal, cwd, env }))
+      ? this.runInProcess(id, commandLine, output, (signal) => board(argv.slice(2), { write: (t) => output.append(Buffer.from(t)), signal, cwd, env, mayShow: (file) => this.options.guard.allows(file, 'read') }))
       : this.runProcess(id, commandLine, output, params, cwd, env);
     this.terminals.set(id, terminal);
     this.options.onEvent?.({ type: 'terminal_started', terminalId: id, command: commandLine, inProcess: Boolean(board) });
