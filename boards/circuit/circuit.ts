@@ -66,6 +66,7 @@ export class Circuit implements ChipAttachment {
   private readonly analogNets = new Set<number>();
   private readonly pendingAnalog: Array<() => void> = [];
   private frameCycles = 0;
+  private lastSample = 0;
   private resolving = false;
 
   constructor(
@@ -171,21 +172,27 @@ export class Circuit implements ChipAttachment {
   private sample(cycle: number): void {
     const io = this.io;
     if (!io) return;
-    const frameStart = Math.max(0, cycle - this.frameCycles);
+    const frameStart = this.lastSample;
+    this.lastSample = cycle;
     for (const track of this.tracks) {
       const shown = track.model.frame(cycle);
-      if (shown === undefined || shown.state === track.state) continue;
-      const { state } = shown;
+      if (shown === undefined) continue;
+      if (track.state === undefined && shown.before !== undefined && shown.at !== undefined && shown.at > 0) this.change(track, shown.before, 0);
+      if (shown.state === track.state) continue;
       const t = track.state === undefined ? 0 : shown.at !== undefined ? Math.max(shown.at / io.clockHz, track.since) : frameStart / io.clockHz;
-      if (track.state !== undefined) {
-        track.changes++;
-        if (track.intervals.length < INTERVALS_KEPT) track.intervals.push({ state: track.state, from: track.since, to: t });
-      }
-      track.state = state;
-      track.since = t;
-      if (this.changes.length < this.historyLimit) this.changes.push({ t, part: track.model.part.id, state });
-      else this.dropped++;
+      this.change(track, shown.state, t);
     }
+  }
+
+  private change(track: PartTrack, state: string, t: number): void {
+    if (track.state !== undefined) {
+      track.changes++;
+      if (track.intervals.length < INTERVALS_KEPT) track.intervals.push({ state: track.state, from: track.since, to: t });
+    }
+    track.state = state;
+    track.since = t;
+    if (this.changes.length < this.historyLimit) this.changes.push({ t, part: track.model.part.id, state });
+    else this.dropped++;
   }
 
   private resolve(): void {

@@ -38,6 +38,8 @@ export interface PartModel {
 export interface Shown {
   state: string;
   at?: number;
+  /** What it showed before `at` (for the first frame, which has no earlier one). */
+  before?: string;
 }
 
 /** Supply for the potentiometer's wiper: the board's 5 V (AVCC on the Uno, Nano, Mega). */
@@ -84,7 +86,7 @@ class OnTime {
 
 /** One switch or none in a frame is a plain on/off at its exact time; more is PWM, shown as its duty. */
 function brightness(frame: { duty: number; switches: number; lastSwitch: number }, on: boolean): Shown {
-  if (frame.switches <= 1) return { state: on ? 'on' : 'off', ...(frame.switches === 1 ? { at: frame.lastSwitch } : {}) };
+  if (frame.switches <= 1) return { state: on ? 'on' : 'off', ...(frame.switches === 1 ? { at: frame.lastSwitch, before: on ? 'off' : 'on' } : {}) };
   if (frame.duty < 0.01) return { state: 'off' };
   if (frame.duty > 0.99) return { state: 'on' };
   return { state: `on ${Math.max(5, Math.round(frame.duty * 20) * 5)} %` };

@@ -11,6 +11,7 @@ import type { InstalledPlatforms } from './platforms.js';
 import type { ResolvedBoard } from './resolve.js';
 import { checkBuildSize, checkSketch, type BuildSize } from './sketch-check.js';
 import type { SketchProject } from './sketch.js';
+import { sketchWiring } from './sketch-wiring.js';
 
 export interface BoardContextInput {
   board: ResolvedBoard;
@@ -112,7 +113,13 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
     context.warnings.push(...scan.warnings, ...sketch.warnings);
     const included = resolution.libraries.map((ref) => ref.include);
     const includesComplete = resolution.libraries.every((ref) => ref.location !== undefined);
-    context.findings.push(...resolution.findings, ...checkSketch(sketch.files, sketch.dir, board, pinMap, included, { includesComplete }));
+    const circuit = sketchWiring(sketch.dir, pinMap);
+    if (circuit) {
+      if (circuit.wiring.length > 0) context.wiring = circuit.wiring;
+      context.warnings.push(...circuit.warnings);
+      context.inputs.push(circuit.file);
+    }
+    context.findings.push(...resolution.findings, ...checkSketch(sketch.files, sketch.dir, board, pinMap, included, { includesComplete, ...(circuit?.check ? { wiring: circuit.check } : {}) }));
     for (const library of resolution.used) context.readOnlyRoots.push(library.dir);
     context.inputs.push(...sketch.files, ...(sketch.yaml ? [sketch.yaml.file] : []), ...scan.files, ...resolution.files);
   }

@@ -160,6 +160,10 @@ export function renderArduinoContext(context: HardwareContext): string {
   const options = toolchain?.options ?? [];
   if (options.length > 0) lines.push(`- Menu options: ${options.map((option) => withSource(`${option.name} = ${option.value}`, cite(option.source))).join('; ')}`);
   lines.push(...renderPins(context, cite));
+  if (context.wiring && context.wiring.length > 0) {
+    lines.push(`## Wiring (${cite({ file: context.wiring.find((pin) => pin.source)?.source?.file ?? '' }) || 'diagram.json'}, Wokwi's circuit)`);
+    for (const pin of context.wiring) lines.push(withSource(`- ${pin.pin} → ${pin.to.join(', ')}`, cite(pin.source)));
+  }
 
   const included = context.libraries.filter((ref) => ref.location !== 'toolchain');
   if (included.length > 0) {
