@@ -147,8 +147,9 @@ export class Circuit implements ChipAttachment {
     return own?.value ?? 0;
   }
 
-  /** What each part shows now (the frame so far). */
+  /** What each part shows now: the frame so far is closed early. */
   states(): Array<{ id: string; type: string; state: string }> {
+    if (this.io && this.io.cycles() > this.lastSample) this.sample(this.io.cycles());
     return this.tracks.flatMap((track) => (track.state === undefined ? [] : [{ id: track.model.part.id, type: track.model.part.type, state: track.state }]));
   }
 
