@@ -95,6 +95,17 @@ describe('Wokwi parts on the simulated Uno', () => {
     expect(text).toContain(`VCD written to ${join(buttons, 'run.vcd')}`);
   });
 
+  it('takes the board from the diagram’s wokwi-arduino-nano part and runs the same circuit on the Nano', async () => {
+    // https://docs.wokwi.com/diagram-format: wokwi-arduino-nano is the Arduino Nano.
+    const diagram = JSON.parse(JSON.stringify(BUTTONS_DIAGRAM).replace('"wokwi-arduino-uno"', '"wokwi-arduino-nano"'));
+    const nano = circuitSketch('Buttons', BUTTONS, diagram);
+    const file = scenarioFile(nano, 'nano.test.yaml', 'name: nano\nversion: 1\nsteps:\n  - wait-serial: ready\n  - set-control: { part-id: sw1, control: value, value: 1 }\n  - delay: 20ms\n  - expect-pin: { part-id: led1, name: A, value: 1 }\n');
+    const { code, text, record } = await simulate([nano, '--scenario', file]);
+    expect(code, text).toBe(0);
+    expect(record.fqbn).toBe('arduino:avr:nano:cpu=atmega328');
+    expect(record.scenario?.passed).toBe(true);
+  });
+
   it('refuses a scenario with an unknown step key before compiling anything', async () => {
     const file = scenarioFile(buttons, 'typo.test.yaml', 'name: typo\nversion: 1\nsteps:\n  - wait-serial: ready\n  - wait-serail: again\n');
     const io = recordedIo();

@@ -1,6 +1,7 @@
 // The interactive simulation an agent steers through MCP tools (the same `boardbridge sim`
 // command a terminal runs): start paused, run until a serial line, press a button, read a part
 // pin and the part states, restart, stop. Real arduino-builder build, avr8js run.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArduinoBuilder, boardCommands, debianLayout, SerialHub } from '../../../boards/index.js';
@@ -50,5 +51,17 @@ describe('the interactive simulation tools', () => {
     expect(again.text).toContain('  led1 (wokwi-led): off');
     expect((await call('sim_stop')).text).toBe('Stopped.\n');
     expect((await call('sim_parts')).isError).toBe(true);
+  });
+
+  it('the simulate tool runs a scenario and answers with the outcome and the part states as JSON', async () => {
+    const dir = circuitSketch('Buttons', BUTTONS, BUTTONS_DIAGRAM);
+    writeFileSync(join(dir, 'lit.test.yaml'), 'name: lit\nversion: 1\nsteps:\n  - wait-serial: ready\n  - name: dark at first\n    expect-pin: { part-id: led1, name: A, value: 1 }\n');
+    const tools = commandTools(boardCommands({ hub: new SerialHub(), tool: builder, requestUploadConsent: async () => undefined }), dir, {});
+    const answer = await tools.find((t) => t.name === 'simulate')!.run({ scenario: 'lit.test.yaml' }, new AbortController().signal);
+    expect(answer.isError).toBe(true);
+    const json = JSON.parse(answer.text);
+    expect(json.scenario).toMatchObject({ passed: false, name: 'lit', failure: { step: 2, name: 'dark at first', expected: 'led1:A = 1', seen: 'led1:A = 0' } });
+    expect(json.circuit.parts.map((part: { id: string }) => part.id)).toEqual(['btn1', 'btn2', 'sw1', 'led1']);
+    expect(json.diagram).toBe(join(dir, 'diagram.json'));
   });
 });

@@ -67,6 +67,7 @@ describe('wiring in the Arduino context', () => {
     const text = renderArduinoContext(context);
     expect(text).toContain('## Wiring (');
     expect(text).toContain('- D13 → led_red anode through r1');
+    expect(text).toContain("- Circuit: the sketch's diagram.json parts are simulated with it");
   });
 
   it('warns of an output on a button or potentiometer and an LED without a resistor; tells of a driven pin wired to nothing', async () => {
