@@ -263,6 +263,21 @@ export class Circuit implements ChipAttachment {
   }
 }
 
+/** What steers a run around a circuit (a scenario, an interactive session): the chip's io kept, its pin changes passed to the circuit. */
+export abstract class AroundCircuit implements ChipAttachment {
+  protected io?: ChipIo;
+  constructor(protected readonly circuit: Circuit | undefined) {}
+
+  attach(io: ChipIo): void {
+    this.io = io;
+    this.circuit?.attach(io);
+  }
+
+  onDrive(): void {
+    this.circuit?.onDrive();
+  }
+}
+
 function channelsOn(pins: BoardPin[]): number[] {
   return pins.flatMap((pin) => (pin.kind === 'io' && pin.channel !== undefined ? [pin.channel] : pin.kind === 'analog-only' ? [pin.channel] : []));
 }

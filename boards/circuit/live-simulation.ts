@@ -4,8 +4,8 @@
 // costs nothing and goes with its owner.
 import type { BoundedRegex } from '../bounded-regex.js';
 import type { SimulatedBoard } from '../simulate/simulatable.js';
-import { simulate, type ChipAttachment, type ChipIo, type SimulationResult, type StopReason } from '../simulate/simulation.js';
-import { Circuit } from './circuit.js';
+import { simulate, type SimulationResult, type StopReason } from '../simulate/simulation.js';
+import { AroundCircuit, Circuit } from './circuit.js';
 import type { Netlist } from './netlist.js';
 
 /** Simulated time one simulation may reach in all (as `simulate --for` allows). */
@@ -24,9 +24,7 @@ export interface RunReport {
 
 type Stop = { reason: StopReason; detail: string };
 
-export class LiveSimulation implements ChipAttachment {
-  private io?: ChipIo;
-  private readonly circuit?: Circuit;
+export class LiveSimulation extends AroundCircuit {
   private resume?: (stop: Stop | undefined) => void;
   private run?: { endCycle: number; until?: BoundedRegex; wallEnd: number; done: (report: RunReport) => void; serialFrom: number; hit?: string };
   private serial = '';
@@ -41,7 +39,7 @@ export class LiveSimulation implements ChipAttachment {
     readonly netlist: Netlist | undefined,
     private readonly wallLimitMs: number,
   ) {
-    this.circuit = netlist ? new Circuit(netlist, 0) : undefined;
+    super(netlist ? new Circuit(netlist, 0) : undefined);
     void simulate({
       hex,
       clockHz: board.clockHz,
@@ -69,15 +67,6 @@ export class LiveSimulation implements ChipAttachment {
 
   get seconds(): number {
     return this.io ? this.io.cycles() / this.io.clockHz : 0;
-  }
-
-  attach(io: ChipIo): void {
-    this.io = io;
-    this.circuit?.attach(io);
-  }
-
-  onDrive(): void {
-    this.circuit?.onDrive();
   }
 
   onSerial(text: string): void {

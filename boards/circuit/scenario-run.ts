@@ -1,8 +1,8 @@
 // A scenario played against a running simulation in simulated time: instant steps run between
 // slices, `delay` ends the slice at its exact cycle, `wait-serial` at the byte that completes the
 // text. The first failing step ends the run with its name, time, expectation and what was seen.
-import type { ChipAttachment, ChipIo } from '../simulate/simulation.js';
-import type { Circuit } from './circuit.js';
+import type { ChipIo } from '../simulate/simulation.js';
+import { AroundCircuit, type Circuit } from './circuit.js';
 import type { Scenario, ScenarioStep } from './scenario.js';
 
 /** Serial text kept while waiting for a match: the last this many characters. */
@@ -17,8 +17,7 @@ export interface ScenarioOutcome {
   failure?: { step: number; name?: string; line: number; atSeconds: number; expected: string; seen: string };
 }
 
-export class ScenarioRun implements ChipAttachment {
-  private io?: ChipIo;
+export class ScenarioRun extends AroundCircuit {
   private index = 0;
   private waitUntil?: number;
   private serial = '';
@@ -29,16 +28,9 @@ export class ScenarioRun implements ChipAttachment {
 
   constructor(
     readonly scenario: Scenario,
-    private readonly circuit: Circuit | undefined,
-  ) {}
-
-  attach(io: ChipIo): void {
-    this.io = io;
-    this.circuit?.attach(io);
-  }
-
-  onDrive(): void {
-    this.circuit?.onDrive();
+    circuit: Circuit | undefined,
+  ) {
+    super(circuit);
   }
 
   onSerial(text: string): void {
