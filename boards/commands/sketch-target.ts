@@ -16,7 +16,7 @@ export function sketchTarget(cwd: string, path: string | undefined, fqbn: string
   const defaults = sketchDefaults(sketch.dir);
   const board = fqbn ?? defaults.fqbn ?? fallback?.(sketch.dir);
   if (!board) {
-    throw new UsageError(`no board for ${sketch.dir}: pass --fqbn (e.g. arduino:avr:uno), set default_fqbn in sketch.yaml${fallback ? ', or put a diagram.json with a board part beside the sketch' : ''}`, usage);
+    throw new UsageError(`no board for ${sketch.dir}: pass --fqbn (e.g. arduino:avr:uno) or set default_fqbn in sketch.yaml${fallback ? ' (or put a diagram.json with a board part beside the sketch)' : ''}`, usage);
   }
   return { sketch, fqbn: board, ...(defaults.port ? { defaultPort: defaults.port } : {}) };
 }
