@@ -42,7 +42,11 @@ export const BOARD_OPERATIONS: readonly BoardOperation[] = [
   op({
     command: 'simulate',
     tool: 'simulate',
-    help: 'run the sketch on a simulated board (avr8js): boardbridge simulate [sketch] [--fqbn F] [--for 5s] [--pin A0=512] [--vcd out.vcd] [--json]',
+    help: 'run the sketch on a simulated board (avr8js), with the parts of its diagram.json: boardbridge simulate [sketch] [--fqbn F] [--for 5s] [--pin A0=512] [--scenario FILE.test.yaml] [--diagram FILE] [--vcd out.vcd] [--json]',
+  }),
+  op({
+    command: 'sim',
+    help: 'a simulation steered step by step: boardbridge sim start [sketch] | run [--for 1s] [--until REGEX] | serial | write TEXT | pin PART:PIN | control PART CONTROL VALUE | parts | restart | stop',
   }),
   op({
     command: 'build',

@@ -146,6 +146,8 @@ export interface HardwareContext {
   knowledge?: Record<string, Knowledge>;
   /** Pins that share one timer or PWM slice: one frequency change moves them all. */
   timerGroups?: Array<{ timer: string; pins: Array<number | string>; source?: SourceRef }>;
+  /** What the sketch's diagram.json (Wokwi's circuit) wires to each board pin. */
+  wiring?: Array<{ pin: string; number: number; to: string[]; source?: SourceRef }>;
 }
 
 /** What the face knows about the user's selection (IDE board picker, flags). */

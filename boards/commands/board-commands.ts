@@ -5,6 +5,7 @@ import { compileCommand } from './compile-command.js';
 import type { BoardCommandDeps } from './deps.js';
 import { monitorCommand } from './monitor-command.js';
 import { portsCommand } from './ports-command.js';
+import { simCommand } from './sim-command.js';
 import { simulateCommand } from './simulate-command.js';
 import { uploadCommand } from './upload-command.js';
 
@@ -15,5 +16,6 @@ export function boardCommands(deps: BoardCommandDeps): CommandTable {
     ['monitor', monitorCommand(deps)],
     ['ports', portsCommand(deps)],
     ['simulate', simulateCommand(deps)],
+    ['sim', simCommand(deps)],
   ]);
 }

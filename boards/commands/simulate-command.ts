@@ -4,6 +4,13 @@
 import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { discoverPlatforms } from '../../context-providers/arduino/platforms.js';
+import { Circuit, type CircuitReport } from '../circuit/circuit.js';
+import type { Diagram } from '../circuit/diagram.js';
+import { diagramFor, diagramFqbn } from '../circuit/diagram-file.js';
+import { buildNetlist } from '../circuit/netlist.js';
+import { formatCircuit } from '../circuit/report-text.js';
+import { readScenario } from '../circuit/scenario.js';
+import { ScenarioRun, type ScenarioOutcome } from '../circuit/scenario-run.js';
 import type { CommandIo, InProcessCommand } from '../command.js';
 import { parsePinInput } from '../simulate/inputs.js';
 import { SIMULATION_LIMITS } from '../simulate/limits.js';
@@ -17,7 +24,7 @@ import type { BoardCommandDeps } from './deps.js';
 import { sketchTarget } from './sketch-target.js';
 
 const USAGE =
-  'boardbridge simulate [sketch] [--fqbn F] [--for 5s] [--until REGEX] [--serial-in TEXT] [--pin A0=512] [--pin 2=low@1.5s] [--vcd out.vcd] [--json] [--trace-limit N] [--wall-limit 60s]';
+  'boardbridge simulate [sketch] [--fqbn F] [--for 5s] [--until REGEX] [--serial-in TEXT] [--pin A0=512] [--pin 2=low@1.5s] [--diagram diagram.json] [--scenario FILE.test.yaml] [--vcd out.vcd] [--json] [--trace-limit N] [--wall-limit 60s]';
 
 
 export interface SimulationRecord extends SimulationResult {
@@ -25,6 +32,10 @@ export interface SimulationRecord extends SimulationResult {
   fqbn: string;
   board: string;
   vcd?: string;
+  /** The diagram.json the run simulated the parts of. */
+  diagram?: string;
+  circuit?: CircuitReport;
+  scenario?: ScenarioOutcome & { name: string; file: string; summary: string };
 }
 
 export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
@@ -41,14 +52,24 @@ export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
           pin: { type: 'string', multiple: true },
           vcd: { type: 'string' },
           json: { type: 'boolean' },
+          diagram: { type: 'string' },
+          scenario: { type: 'string' },
           'trace-limit': { type: 'string' },
           'wall-limit': { type: 'string' },
         },
       },
       USAGE,
     );
-    const target = sketchTarget(io.cwd, positionals[0], values.fqbn, USAGE);
-    const forMs = parseDuration(values.for ?? '5s', USAGE);
+    let diagram: Diagram | undefined;
+    let diagramRead = false;
+    const loadDiagram = (dir: string) => {
+      if (!diagramRead) diagram = diagramFor(dir, values.diagram === undefined ? undefined : resolve(io.cwd, values.diagram));
+      diagramRead = true;
+      return diagram;
+    };
+    const target = sketchTarget(io.cwd, positionals[0], values.fqbn, USAGE, (dir) => diagramFqbn(loadDiagram(dir)));
+    loadDiagram(target.sketch.dir);
+    const forMs = parseDuration(values.for ?? (values.scenario ? '30s' : '5s'), USAGE);
     if (forMs <= 0 || forMs > SIMULATION_LIMITS.simulatedMs) throw new UsageError(`--for ${values.for}: give 1ms to ${SIMULATION_LIMITS.simulatedMs / 60_000}m of simulated time`, USAGE);
     const wallMs = parseDuration(values['wall-limit'] ?? '60s', USAGE);
     const traceLimit = Number(values['trace-limit'] ?? SIMULATION_LIMITS.defaultTraceChanges);
@@ -63,6 +84,10 @@ export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
     const installed = await (deps.arduinoPlatforms?.() ?? discoverPlatforms());
     const board = simulatedBoard(target.fqbn, installed);
     const inputs = (values.pin ?? []).map((spec) => parsePinInput(spec, board.naming, USAGE));
+    const netlist = diagram ? buildNetlist(diagram, board.naming) : undefined;
+    const scenario = values.scenario === undefined ? undefined : readScenario(resolve(io.cwd, values.scenario), netlist);
+    const circuit = netlist ? new Circuit(netlist, traceLimit) : undefined;
+    const run = scenario ? new ScenarioRun(scenario, circuit) : undefined;
 
     const json = values.json === true;
     let compileText = '';
@@ -87,22 +112,37 @@ export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
       traceLimit,
       ...(json ? {} : { onSerial: (text: string) => io.write(text) }),
       ...(vcdFile ? { onTrace: (trace) => (vcd = new VcdWriter(vcdFile, trace, board.clockHz, board.fqbn)) } : {}),
+      ...(run || circuit ? { outside: run ?? circuit } : {}),
       signal: io.signal,
     }).catch((error: unknown) => {
       (vcd as VcdWriter | undefined)?.abandon();
       throw error;
     });
     (vcd as VcdWriter | undefined)?.close(result.cycles);
-    const record: SimulationRecord = { ...result, sketch: target.sketch.dir, fqbn: target.fqbn, board: board.name, ...(vcdFile ? { vcd: vcdFile } : {}) };
+    const circuitReport = circuit?.report(result.cycles);
+    const outcome = run ? (run.outcome ?? run.unfinished(result.stop.detail)) : undefined;
+    const record: SimulationRecord = {
+      ...result,
+      sketch: target.sketch.dir,
+      fqbn: target.fqbn,
+      board: board.name,
+      ...(vcdFile ? { vcd: vcdFile } : {}),
+      ...(diagram ? { diagram: diagram.file } : {}),
+      ...(circuitReport ? { circuit: circuitReport } : {}),
+      ...(run && outcome ? { scenario: { ...outcome, name: run.scenario.name, file: run.scenario.file, summary: run.describe() } } : {}),
+    };
     deps.onSimulation?.(record);
     if (json) {
       io.write(JSON.stringify({ ok: true, ...record }) + '\n');
     } else {
       if (result.serial.bytes > 0 && !result.serial.text.endsWith('\n')) io.write('\n');
       io.write(formatSimulation(result, `${board.name} (${target.fqbn})`));
+      if (circuitReport) io.write(formatCircuit(circuitReport));
+      if (run) io.write(`Scenario: ${run.describe()}.\n`);
       if (result.trace.dropped > 0) io.write(`Trace: ${result.trace.changes.length} changes kept, ${result.trace.dropped} more counted in the figures above.\n`);
       if (vcdFile) io.write(`VCD written to ${vcdFile}${(vcd as VcdWriter | undefined)?.truncated ? ' (cut short: too many changes)' : ''}\n`);
     }
+    if (outcome && !outcome.passed) return 1;
     return result.stop.reason === 'wall-limit' || result.stop.reason === 'aborted' ? 1 : 0;
   };
 }

@@ -28,10 +28,39 @@ export interface SimulationOptions {
   onSerial?(text: string): void;
   /** Called before the run starts, to attach e.g. a VCD writer. */
   onTrace?(trace: PinTrace): void;
+  /** Parts outside the chip (boards/circuit), attached through ChipIo. */
+  outside?: ChipAttachment;
   signal?: AbortSignal;
 }
 
-export type StopReason = 'time' | 'until' | 'halted' | 'wall-limit' | 'aborted';
+export type StopReason = 'time' | 'until' | 'halted' | 'wall-limit' | 'aborted' | 'scenario';
+
+export type PinDrive = 'high' | 'low' | 'input' | 'pullup';
+
+/** What the outside of the chip sees of it and does to it, by Arduino pin number. */
+export interface ChipIo {
+  readonly clockHz: number;
+  cycles(): number;
+  /** The chip's own drive on a pin. */
+  drive(pin: number): PinDrive;
+  /** The level the outside puts on a pin; undefined leaves it to the chip (its pull-up, or floating). */
+  setInput(pin: number, level: 0 | 1 | undefined): void;
+  setAnalog(channel: number, volts: number): void;
+  /** Runs `callback` when the simulated cycle count reaches `cycle`. */
+  at(cycle: number, callback: () => void): void;
+  /** Ends the current slice at this instruction, so afterSlice runs at this moment. */
+  pause(): void;
+  writeSerial(bytes: number[]): void;
+}
+
+export interface ChipAttachment {
+  attach(io: ChipIo): void;
+  /** The chip's drive of `pin` changed. */
+  onDrive?(pin: number, cycle: number): void;
+  onSerial?(text: string): void;
+  /** After each slice of simulated time: a stop ends the run; while a promise is pending the run waits (its wall time not counted). */
+  afterSlice?(): { reason: StopReason; detail: string } | undefined | Promise<{ reason: StopReason; detail: string } | undefined>;
+}
 
 /** Serial text kept in the result; the rest streams through onSerial only. */
 
@@ -66,16 +95,23 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     if (state === PinState.Low) return 0;
     return driven.get(pin) ?? (state === PinState.InputPullUp ? 1 : 'z');
   };
+  const outside = options.outside;
+  const drives: PinState[] = options.pins.map(() => PinState.Input);
   for (const name of machine.ports.keys()) {
     const indices = options.pins.flatMap((p, i) => (p.port === name ? [i] : []));
     const port = machine.ports.get(name)!;
     port.addListener(() => {
       for (const i of indices) {
         const { bit, pin } = options.pins[i];
+        const state = port.pinState(bit);
         // avr8js reads an input's PIN bit from the outside level only: a pull-up with nothing
         // driving the pin has to be that outside level, as on the chip.
-        if (!driven.has(pin) && port.pinState(bit) === PinState.InputPullUp) port.setPin(bit, true);
+        if (!driven.has(pin) && state === PinState.InputPullUp) port.setPin(bit, true);
         trace.record(cpu.cycles, i, levelOf(i));
+        if (state !== drives[i]) {
+          drives[i] = state;
+          outside?.onDrive?.(pin, cpu.cycles);
+        }
       }
     });
   }
@@ -104,6 +140,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   }
 
   let stop: { reason: StopReason; detail: string } | undefined;
+  let paused = false;
   let serialText = '';
   let serialBytes = 0;
   let line = '';
@@ -113,6 +150,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     const text = decoder.decode(new Uint8Array([byte]), { stream: true });
     if (serialText.length < SIMULATION_LIMITS.serialChars) serialText += text;
     options.onSerial?.(text);
+    outside?.onSerial?.(text);
     if (!options.until || stop) return;
     if (text === '\n') {
       if (options.until.test(line.replace(/\r$/, ''))) stop = { reason: 'until', detail: `the line "${line.replace(/\r$/, '')}" matched ${options.until}` };
@@ -137,13 +175,64 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     }
   };
   usart.onRxComplete = feed;
+  const indexOf = new Map(options.pins.map((p, i) => [p.pin, i]));
+  const portOf = (pin: number) => {
+    const { port, bit } = options.pins[indexOf.get(pin)!];
+    return { port: machine.ports.get(port)!, bit };
+  };
+  outside?.attach({
+    clockHz: options.clockHz,
+    cycles: () => cpu.cycles,
+    drive: (pin) => {
+      const { port, bit } = portOf(pin);
+      const state = port.pinState(bit);
+      return state === PinState.High ? 'high' : state === PinState.Low ? 'low' : state === PinState.InputPullUp ? 'pullup' : 'input';
+    },
+    setInput: (pin, level) => {
+      const { port, bit } = portOf(pin);
+      if (level === undefined) {
+        driven.delete(pin);
+        if (port.pinState(bit) === PinState.InputPullUp) port.setPin(bit, true);
+      } else {
+        driven.set(pin, level);
+        port.setPin(bit, level === 1);
+      }
+      trace.record(cpu.cycles, indexOf.get(pin)!, levelOf(indexOf.get(pin)!));
+    },
+    setAnalog: (channel, volts) => {
+      adc.channelValues[channel] = volts;
+    },
+    at: (cycle, callback) => cpu.addClockEvent(callback, Math.max(1, cycle - cpu.cycles)),
+    pause: () => {
+      paused = true;
+    },
+    writeSerial: (bytes) => {
+      toSend.push(...bytes);
+      feed();
+    },
+  });
 
   const endCycle = Math.round(options.forSeconds * options.clockHz);
   const chunk = Math.max(1, Math.round(options.clockHz / 1000));
   const started = performance.now();
   let lastYield = started;
-  const halt = () => stop !== undefined;
+  let waited = 0;
+  const halt = () => stop !== undefined || paused;
   while (!stop) {
+    if (outside?.afterSlice) {
+      paused = false;
+      const before = performance.now();
+      const asked = outside.afterSlice();
+      const answer = asked instanceof Promise ? await asked : asked;
+      if (asked instanceof Promise) {
+        waited += performance.now() - before;
+        lastYield = performance.now();
+      }
+      if (answer) {
+        stop = answer;
+        break;
+      }
+    }
     if (cpu.cycles >= endCycle) {
       stop = { reason: 'time', detail: `${options.forSeconds} s of simulated time passed` };
       break;
@@ -156,7 +245,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       break;
     }
     const now = performance.now();
-    if (now - started > options.wallLimitMs) {
+    if (now - started - waited > options.wallLimitMs) {
       stop = { reason: 'wall-limit', detail: `the wall-clock limit of ${options.wallLimitMs / 1000} s ran out` };
       break;
     }
@@ -176,7 +265,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
     clockHz: options.clockHz,
     cycles: cpu.cycles,
     simulatedSeconds: cpu.cycles / options.clockHz,
-    wallSeconds: (performance.now() - started) / 1000,
+    wallSeconds: (performance.now() - started - waited) / 1000,
     stop,
     serial: { text: serialText, bytes: serialBytes, truncated: serialText.length >= SIMULATION_LIMITS.serialChars, ...(baud ? { baud } : {}) },
     ...(others.some((other) => other.bytes > 0)

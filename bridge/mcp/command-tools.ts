@@ -44,7 +44,7 @@ export function commandTools(commands: CommandTable, cwd: string, env: Record<st
       ...operationTool('simulate'),
       title: 'Run the sketch on a simulated board',
       description:
-        'Compile the sketch and run it on a simulated ATmega328P or ATmega2560 board (Uno, Nano, Pro Mini, Mega 2560; avr8js) for a simulated time: returns the serial output (Serial1-3 too on the Mega), per-pin figures (rising edges, period, frequency, PWM duty) and a bounded trace of pin changes with simulated timestamps. Inputs can be scripted. Changes no device: use it to check behaviour before an upload.',
+        'Compile the sketch and run it on a simulated ATmega328P or ATmega2560 board (Uno, Nano, Pro Mini, Mega 2560; avr8js) for a simulated time: returns the serial output (Serial1-3 too on the Mega), per-pin figures (rising edges, period, frequency, PWM duty) and a bounded trace of pin changes with simulated timestamps. With a Wokwi diagram.json beside the sketch its parts are simulated too (LEDs, buttons, potentiometers, servos, 74HC595, 7-segment, bar graph, RGB LED, buzzer) and their states over time are returned; a Wokwi scenario file (*.test.yaml: delay, wait-serial, write-serial, set-control, expect-pin) runs as a test and a failing step is named with its simulated time. Inputs can be scripted. Changes no device: use it to check behaviour before an upload.',
       input: {
         sketch,
         fqbn,
@@ -53,6 +53,8 @@ export function commandTools(commands: CommandTable, cwd: string, env: Record<st
         serial_in: z.string().optional().describe('text fed to the serial input (\\n for a newline)'),
         pins: z.array(z.string()).optional().describe('scripted inputs: "2=low@1.5s" (a level from a time on), "A0=512" (analog reading 0-1023)'),
         trace_limit: z.number().int().min(0).max(SIMULATION_LIMITS.traceChanges).optional().describe('pin changes listed (default 200; the answer is cut to fit your context); the figures count them all'),
+        scenario: z.string().optional().describe("a Wokwi automation scenario (.test.yaml) to run; the result says which step failed"),
+        diagram: z.string().optional().describe('the diagram.json (default: the one beside the sketch)'),
       },
       run: async (i, signal) =>
         forAgent(await run(
@@ -64,6 +66,8 @@ export function commandTools(commands: CommandTable, cwd: string, env: Record<st
             ...opt('--until', i.until),
             ...opt('--serial-in', i.serial_in),
             ...(i.pins ?? []).flatMap((pin) => ['--pin', pin]),
+            ...opt('--scenario', i.scenario),
+            ...opt('--diagram', i.diagram),
             '--trace-limit',
             String(i.trace_limit ?? 200),
             '--json',
@@ -71,6 +75,7 @@ export function commandTools(commands: CommandTable, cwd: string, env: Record<st
           signal,
         )),
     }),
+    ...simTools((argv, signal) => run('sim', argv, signal), sketch, fqbn),
     defineTool({
       ...operationTool('list_ports'),
       title: 'List serial ports',
@@ -132,4 +137,84 @@ function forAgent(output: ToolOutput): ToolOutput {
   }
   if (!record?.ok) return output;
   return { text: simulationJsonWithin(record, MAX_TOOL_TEXT - 256), isError: output.isError ?? false };
+}
+
+// The interactive simulation (`boardbridge sim …`): one per session, each step bounded; none
+// changes a device, so none asks the person.
+function simTools(sim: (argv: string[], signal: AbortSignal) => Promise<ToolOutput>, sketch: z.ZodOptional<z.ZodString>, fqbn: z.ZodOptional<z.ZodString>): HardwareTool[] {
+  const part = z.string().describe('the part id in diagram.json, e.g. btn1 (or the board, e.g. uno)');
+  return [
+    defineTool({
+      name: 'sim_start',
+      title: 'Start an interactive simulation',
+      description: "Compile the workspace's sketch and start it paused on a simulated board with the parts of its diagram.json; then step it with sim_run. One per session: starting again replaces it.",
+      input: { sketch, fqbn, diagram: z.string().optional().describe('the diagram.json (default: beside the sketch)') },
+      readOnly: false,
+      run: (i, signal) => sim(['start', ...(i.sketch ? [i.sketch] : []), ...(i.fqbn ? ['--fqbn', i.fqbn] : []), ...(i.diagram ? ['--diagram', i.diagram] : [])], signal),
+    }),
+    defineTool({
+      name: 'sim_run',
+      title: 'Run the simulation on',
+      description: 'Run the started simulation for a simulated time (at most 60 s a step) or until a serial line matches a regular expression; returns the serial text of the step and every part state.',
+      input: { for: z.string().optional().describe('simulated time, e.g. 500ms (default 1s, or 60s with until)'), until: z.string().optional().describe('stop at the first serial line matching this') },
+      readOnly: false,
+      run: (i, signal) => sim(['run', ...(i.for ? ['--for', i.for] : []), ...(i.until ? ['--until', i.until] : [])], signal),
+    }),
+    defineTool({
+      name: 'sim_serial_read',
+      title: 'Read the simulated serial output',
+      description: 'The serial text the simulated sketch printed since the last read (bounded).',
+      input: {},
+      readOnly: true,
+      run: (_i, signal) => sim(['serial'], signal),
+    }),
+    defineTool({
+      name: 'sim_serial_write',
+      title: 'Write to the simulated serial input',
+      description: 'Queue text for the sketch to read from Serial (\\n for a newline); it arrives as the simulation runs.',
+      input: { text: z.string() },
+      readOnly: false,
+      run: (i, signal) => sim(['write', i.text], signal),
+    }),
+    defineTool({
+      name: 'sim_pin',
+      title: "Read a part's pin",
+      description: "The digital level (0 or 1) of the net on a part's pin now, e.g. led1:A or uno:13.",
+      input: { part, pin: z.string().describe('the pin name as diagram.json writes it, e.g. A, 1.l, 13') },
+      readOnly: true,
+      run: (i, signal) => sim(['pin', `${i.part}:${i.pin}`], signal),
+    }),
+    defineTool({
+      name: 'sim_control',
+      title: 'Set a part control',
+      description: "Set a part's control now, as Wokwi's set-control: pushbutton pressed 1/0, potentiometer position 0.0–1.0, slide switch value 0/1.",
+      input: { part, control: z.string(), value: z.number() },
+      readOnly: false,
+      run: (i, signal) => sim(['control', i.part, i.control, String(i.value)], signal),
+    }),
+    defineTool({
+      name: 'sim_parts',
+      title: 'Read the part states',
+      description: 'What every part shows now: LED on/off or brightness, the 7-segment digits, servo angle, bar graph, RGB colour, buzzer frequency, button and switch positions.',
+      input: {},
+      readOnly: true,
+      run: (_i, signal) => sim(['parts'], signal),
+    }),
+    defineTool({
+      name: 'sim_restart',
+      title: 'Restart the simulation',
+      description: 'Start the same image and circuit again from reset, paused.',
+      input: {},
+      readOnly: false,
+      run: (_i, signal) => sim(['restart'], signal),
+    }),
+    defineTool({
+      name: 'sim_stop',
+      title: 'Stop the simulation',
+      description: 'End the interactive simulation.',
+      input: {},
+      readOnly: false,
+      run: (_i, signal) => sim(['stop'], signal),
+    }),
+  ];
 }

@@ -38,6 +38,17 @@ export function simulationEvent(record: SimulationRecord): SimulationEvent {
     trace: { changes: kept, dropped: record.trace.dropped + record.trace.changes.length - kept.length },
     ...(record.notes ? { notes: record.notes } : {}),
     ...(record.vcd ? { vcd: record.vcd } : {}),
+    ...(record.diagram ? { diagram: record.diagram } : {}),
+    ...(record.circuit
+      ? {
+          circuit: {
+            ...record.circuit,
+            changes: record.circuit.changes.slice(0, EVENT_TRACE_CHANGES),
+            dropped: record.circuit.dropped + Math.max(0, record.circuit.changes.length - EVENT_TRACE_CHANGES),
+          },
+        }
+      : {}),
+    ...(record.scenario ? { scenario: record.scenario } : {}),
   };
 }
 
@@ -48,9 +59,14 @@ export function simulationEvent(record: SimulationRecord): SimulationEvent {
 export function simulationJsonWithin(record: SimulationRecord, limit: number): string {
   const { type: _type, ...summary } = simulationEvent(record);
   let json = JSON.stringify(summary);
-  while (json.length > limit && summary.trace.changes.length > 0) {
+  while (json.length > limit && (summary.trace.changes.length > 0 || (summary.circuit?.changes.length ?? 0) > 0)) {
     const keep = Math.floor(summary.trace.changes.length / 2);
     summary.trace = { changes: summary.trace.changes.slice(0, keep), dropped: summary.trace.dropped + summary.trace.changes.length - keep };
+    if (summary.circuit) {
+      // The part intervals stay: the change list repeats them in time order.
+      const parts = Math.floor(summary.circuit.changes.length / 2);
+      summary.circuit = { ...summary.circuit, changes: summary.circuit.changes.slice(0, parts), dropped: summary.circuit.dropped + summary.circuit.changes.length - parts };
+    }
     json = JSON.stringify(summary);
   }
   if (json.length > limit && summary.otherSerial) {

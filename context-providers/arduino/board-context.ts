@@ -12,6 +12,7 @@ import type { InstalledPlatforms } from './platforms.js';
 import type { ResolvedBoard } from './resolve.js';
 import { checkBuildSize, checkSketch, type BuildSize } from './sketch-check.js';
 import type { SketchProject } from './sketch.js';
+import { sketchWiring } from './sketch-wiring.js';
 
 export interface BoardContextInput {
   board: ResolvedBoard;
@@ -114,7 +115,13 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
     const included = resolution.libraries.map((ref) => ref.include);
     const includesComplete = resolution.libraries.every((ref) => ref.location !== undefined);
     const libraryTimers = readLibraryTimers(resolution.used, board, pinMap);
-    context.findings.push(...resolution.findings, ...checkSketch(sketch.files, sketch.dir, board, pinMap, included, { includesComplete, libraryTimers }));
+    const circuit = sketchWiring(sketch.dir, pinMap);
+    if (circuit) {
+      if (circuit.wiring.length > 0) context.wiring = circuit.wiring;
+      context.warnings.push(...circuit.warnings);
+      context.inputs.push(circuit.file);
+    }
+    context.findings.push(...resolution.findings, ...checkSketch(sketch.files, sketch.dir, board, pinMap, included, { includesComplete, libraryTimers, ...(circuit?.check ? { wiring: circuit.check } : {}) }));
     const timerNotes = libraryTimerNotes(libraryTimers);
     if (timerNotes.length > 0) context.notes = [...(context.notes ?? []), ...timerNotes];
     for (const library of resolution.used) context.readOnlyRoots.push(library.dir);

@@ -86,6 +86,7 @@ export const arduinoContextSchema = z
     notes: z.array(z.object({ topic: z.string(), text: z.string(), source: source.optional() }).strict()).optional(),
     knowledge: z.record(z.string(), z.object({ known: z.boolean(), reason: z.string().optional(), source: source.optional(), api: z.string().optional() }).strict()).optional(),
     timerGroups: z.array(z.object({ timer: z.string(), pins: z.array(z.union([z.number(), z.string()])), source: source.optional() }).strict()).optional(),
+    wiring: z.array(z.object({ pin: z.string(), number: z.number().int().nonnegative(), to: z.array(z.string()), source: source.optional() }).strict()).optional(),
   })
   .strict();
 

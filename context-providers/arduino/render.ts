@@ -156,10 +156,15 @@ export function renderArduinoContext(context: HardwareContext): string {
   if (upload?.tool) lines.push(withSource(`- Upload: ${upload.tool}${upload.protocol ? `, protocol ${upload.protocol}` : ''}${upload.speed ? `, ${upload.speed} baud` : ''}${upload.method ? `, ${upload.method}` : ''}`, cite(toolchain?.source)));
   if (isSimulatedMcu(board.mcu)) {
     lines.push('- Simulator: the `simulate` tool (or `boardbridge simulate` in a terminal) compiles and runs the sketch on a simulated board: serial output, pin timing, PWM duty and frequency, scripted inputs (`2=low@1.5s`, `A0=512`); no device changes, so try it before an upload.');
+    if (context.wiring) lines.push("- Circuit: the sketch's diagram.json parts are simulated with it (part states over time); a Wokwi scenario runs as a test (`simulate` with `scenario`, or `boardbridge simulate --scenario FILE.test.yaml`); `sim_start`/`sim_run`/`sim_control`/`sim_parts` steer a run step by step.");
   }
   const options = toolchain?.options ?? [];
   if (options.length > 0) lines.push(`- Menu options: ${options.map((option) => withSource(`${option.name} = ${option.value}`, cite(option.source))).join('; ')}`);
   lines.push(...renderPins(context, cite));
+  if (context.wiring && context.wiring.length > 0) {
+    lines.push(`## Wiring (${cite({ file: context.wiring.find((pin) => pin.source)?.source?.file ?? '' }) || 'diagram.json'}, Wokwi's circuit)`);
+    for (const pin of context.wiring) lines.push(withSource(`- ${pin.pin} → ${pin.to.join(', ')}`, cite(pin.source)));
+  }
 
   const included = context.libraries.filter((ref) => ref.location !== 'toolchain');
   // What a library's own files say (Servo's timers) goes with the library.

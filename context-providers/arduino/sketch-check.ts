@@ -31,6 +31,8 @@ export interface CheckOptions {
   includesComplete?: boolean;
   /** Timers the sketch's libraries take (Servo's ServoTimers.h). */
   libraryTimers?: LibraryTimers[];
+  /** Checks the pins the sketch uses against a circuit (a diagram.json beside the sketch). */
+  wiring?(uses: Array<{ pin: number; call: string; mode?: string; file: string; line: number }>): Finding[];
 }
 
 export function checkSketch(files: string[], dir: string, board: ResolvedBoard, pinMap: PinMap, includes: string[], options: CheckOptions = {}): Finding[] {
@@ -101,6 +103,16 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
       findings.push(values!.length > 1 ? { ...finding, message: `${finding.message} (${pins.length === 1 ? 'pin' : 'pins'} ${pins.join(', ')} of the loop's ${values!.length} values)` } : finding);
     }
     if (call.name === 'attachInterrupt' && knowledge.interrupt.known) findings.push(...interruptFindings(call, symbols, pinMap, board.name, list(pinsWith('interrupt'))));
+  }
+  if (options.wiring) {
+    const uses = pinUses.map(({ pin, call }) => ({
+      pin,
+      call: call.name,
+      ...(call.name === 'pinMode' && call.args[1] ? { mode: call.args[1].map((token) => token.text).join('') } : {}),
+      file: call.token.file ?? '',
+      line: call.token.line,
+    }));
+    findings.push(...options.wiring(uses));
   }
   findings.push(...toneTimerFindings(calls, symbols, pinMap, board.name));
   findings.push(...libraryTimerFindings(options.libraryTimers ?? [], symbols, pinsWith('pwm').map((pin) => Number(pin.number)), board.name));
