@@ -116,12 +116,21 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
   const queue: IncludeDirective[] = [];
   const directivesOf = (file: string): IncludeDirective[] => (options.macros ? activeIncludes(file, options.macros, [board.corePath, ...(board.variantPath ? [board.variantPath] : []), ...searchDirs]) : includeDirectives(file, safeRead(file)));
   for (const file of sketchFiles) queue.push(...directivesOf(file));
+  // The sketch's own headers count as the sketch where a compiled file (or one of them) includes them.
+  const sketchOwn = new Set(sketchFiles);
 
   for (let next = queue.shift(); next; next = queue.shift()) {
     const directive = next;
-    const fromSketch = sketchFiles.includes(directive.file);
-    if (!directive.system && existsSync(join(dirname(directive.file), directive.header))) {
-      if (fromSketch) resolution.libraries.push({ include: directive.header, path: join(dirname(directive.file), directive.header), location: 'sketch', source: { file: directive.file, line: directive.line } });
+    const fromSketch = sketchOwn.has(directive.file);
+    const beside = join(dirname(directive.file), directive.header);
+    if (!directive.system && existsSync(beside)) {
+      if (fromSketch) {
+        resolution.libraries.push({ include: directive.header, path: beside, location: 'sketch', source: { file: directive.file, line: directive.line } });
+        if (!sketchOwn.has(beside)) {
+          sketchOwn.add(beside);
+          queue.push(...directivesOf(beside));
+        }
+      }
       continue;
     }
     if (seenHeaders.has(directive.header)) continue;
