@@ -45,3 +45,13 @@ describe("the reader's doubts are INFO, in the JSON only", () => {
     expect(renderArduinoContext(context)).not.toContain('condition not understood');
   });
 });
+
+describe('a missing library is an ERROR wherever it is missing', () => {
+  // The fixture SAMD platform has no toolchain folder; Debian's newlib and arm-none-eabi headers
+  // say malloc.h and stdio.h are the C library's, so NoSuchLibrary.h can only be a library's.
+  test('on a 32-bit board without its compiler folder, with the install command; the C library headers are no finding', async () => {
+    const found = await findings('NoLibrary32', 'arduino:samd:mkrwifi1010', sketch('NoLibrary32', '#include <NoSuchLibrary.h>\n#include <stdio.h>\n#include <malloc.h>\nvoid setup() {}\nvoid loop() {}\n'));
+    expect(shown(found, ['error', 'warning', 'info'])).toEqual(['1 error include-unresolved']);
+    expect(found[0].suggestion).toContain('arduino-cli lib install "<name>"');
+  });
+});

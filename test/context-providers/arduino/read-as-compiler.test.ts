@@ -2,7 +2,12 @@
 // code, a name an object already has in JavaScript is no table entry, the sketch's own objects
 // are its own, `a::f` is not `f`, and only the headers the compiler includes are read. Each cause
 // is a small sketch that behaves as the comment above it says, run through the whole context.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { evaluate } from '../../../context-providers/arduino/c-expression.js';
+import { tokenize } from '../../../context-providers/arduino/c-tokens.js';
+import { readSketch } from '../../../context-providers/arduino/sketch.js';
 import { findings, shown, sketch, SKETCHES } from './sketch-findings.js';
 
 const ESP32 = 'cm:esp32:ringo';
@@ -60,6 +65,24 @@ describe("names JavaScript objects already have are no table's entries", () => {
     const found = await findings('PrototypeNames', board, sketch('PrototypeNames', text));
     expect(shown(found)).toEqual([]);
     expect(found.map((finding) => `${finding.message} ${finding.suggestion ?? ''}`).filter((words) => /native code|\bfunction\b.*\{/.test(words))).toEqual([]);
+  });
+});
+
+describe('tables read by name below the sketch check', () => {
+  test('(toString)4 is no cast: only integer type names are', () => {
+    const value = (text: string) => evaluate(tokenize(text), { identifier: () => undefined, unknownIsZero: false });
+    for (const name of Object.getOwnPropertyNames(Object.prototype)) expect(value(`(${name})4`).ok).toBe(false);
+    expect(value('(uint8_t)260')).toEqual({ ok: true, value: 4n });
+  });
+
+  test("a sketch.yaml key named __proto__ or toString is a key like any other, not the mapping's prototype", async () => {
+    const dir = join(SKETCHES, 'YamlPrototype');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'YamlPrototype.ino'), 'void setup() {}\nvoid loop() {}\n');
+    writeFileSync(join(dir, 'sketch.yaml'), '__proto__:\n  default_fqbn: arduino:avr:mega\ntoString: x\nprofiles:\n  constructor:\n    fqbn: arduino:avr:uno\n');
+    const project = await readSketch(dir);
+    expect(project?.yaml?.defaultFqbn).toBeUndefined();
+    expect(project?.yaml?.profiles.map((profile) => `${profile.name} ${profile.fqbn}`)).toEqual(['constructor arduino:avr:uno']);
   });
 });
 
