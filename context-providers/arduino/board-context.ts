@@ -11,7 +11,7 @@ import { buildPinMap } from './pin-map.js';
 import type { InstalledPlatforms } from './platforms.js';
 import type { ResolvedBoard } from './resolve.js';
 import { checkBuildSize, checkSketch, type BuildSize } from './sketch-check.js';
-import type { SketchProject } from './sketch.js';
+import { compiledUnits, type SketchProject } from './sketch.js';
 import { sketchWiring } from './sketch-wiring.js';
 
 export interface BoardContextInput {
@@ -57,7 +57,7 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
   const ramBytes = parseBytes(board.expanded('upload.maximum_data_size'));
   const clockHz = parseClock(board.expanded('build.f_cpu'));
   const mcu = board.expanded('build.mcu');
-  const sources: Record<string, SourceRef> = {};
+  const sources: Record<string, SourceRef> = Object.create(null);
   for (const [fact, key] of [['name', 'name'], ['mcu', 'build.mcu'], ['clockHz', 'build.f_cpu'], ['flashBytes', 'upload.maximum_size'], ['ramBytes', 'upload.maximum_data_size'], ['variant', 'build.variant'], ['core', 'build.core']] as const) {
     const ref = source(key);
     if (ref) sources[fact] = ref;
@@ -109,7 +109,8 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
 
   if (sketch) {
     const scan = scanLibraries(libraryFolders(board, installed));
-    const resolution = resolveIncludes(sketch.files, board, scan.libraries, { macros: pinMap.variant.macros });
+    const units = compiledUnits(sketch.files);
+    const resolution = resolveIncludes(units, board, scan.libraries, { macros: pinMap.variant.macros });
     context.libraries = resolution.libraries;
     context.warnings.push(...scan.warnings, ...sketch.warnings);
     const included = resolution.libraries.map((ref) => ref.include);
@@ -121,7 +122,7 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
       context.warnings.push(...circuit.warnings);
       context.inputs.push(circuit.file);
     }
-    context.findings.push(...resolution.findings, ...checkSketch(sketch.files, sketch.dir, board, pinMap, included, { includesComplete, libraryTimers, ...(circuit?.check ? { wiring: circuit.check } : {}) }));
+    context.findings.push(...resolution.findings, ...checkSketch(units, sketch.dir, board, pinMap, included, { includesComplete, libraryDirs: resolution.used.map((library) => library.dir), libraryTimers, ...(circuit?.check ? { wiring: circuit.check } : {}) }));
     const timerNotes = libraryTimerNotes(libraryTimers);
     if (timerNotes.length > 0) context.notes = [...(context.notes ?? []), ...timerNotes];
     for (const library of resolution.used) context.readOnlyRoots.push(library.dir);

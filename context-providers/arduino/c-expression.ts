@@ -11,16 +11,17 @@ export interface EvaluationScope {
 
 export type Evaluation = { ok: true; value: bigint } | { ok: false; reason: string };
 
-const INTEGER_TYPES: Record<string, { bits: number; signed: boolean }> = {
-  uint8_t: { bits: 8, signed: false }, int8_t: { bits: 8, signed: true }, byte: { bits: 8, signed: false },
-  uint16_t: { bits: 16, signed: false }, int16_t: { bits: 16, signed: true },
-  uint32_t: { bits: 32, signed: false }, int32_t: { bits: 32, signed: true },
-  uint64_t: { bits: 64, signed: false }, int64_t: { bits: 64, signed: true },
-  char: { bits: 8, signed: true }, bool: { bits: 1, signed: false },
+// Keyed by names from the source: a Map, so `(toString)x` is no cast.
+const INTEGER_TYPES = new Map<string, { bits: number; signed: boolean }>([
+  ['uint8_t', { bits: 8, signed: false }], ['int8_t', { bits: 8, signed: true }], ['byte', { bits: 8, signed: false }],
+  ['uint16_t', { bits: 16, signed: false }], ['int16_t', { bits: 16, signed: true }],
+  ['uint32_t', { bits: 32, signed: false }], ['int32_t', { bits: 32, signed: true }],
+  ['uint64_t', { bits: 64, signed: false }], ['int64_t', { bits: 64, signed: true }],
+  ['char', { bits: 8, signed: true }], ['bool', { bits: 1, signed: false }],
   // Widths of int and long differ per target; truncating to them would guess, so these keep the value.
-  int: { bits: 64, signed: true }, long: { bits: 64, signed: true }, short: { bits: 16, signed: true },
-  unsigned: { bits: 64, signed: false }, signed: { bits: 64, signed: true }, size_t: { bits: 64, signed: false },
-};
+  ['int', { bits: 64, signed: true }], ['long', { bits: 64, signed: true }], ['short', { bits: 16, signed: true }],
+  ['unsigned', { bits: 64, signed: false }], ['signed', { bits: 64, signed: true }], ['size_t', { bits: 64, signed: false }],
+]);
 
 export function evaluate(tokens: Token[], scope: EvaluationScope): Evaluation {
   const parser = new Parser(tokens, scope);
@@ -50,10 +51,10 @@ export function parseIntegerLiteral(text: string): bigint | undefined {
 function charValue(text: string): bigint {
   const body = text.slice(text.indexOf("'") + 1, -1);
   if (!body.startsWith('\\')) return BigInt(body.codePointAt(0) ?? 0);
-  const escapes: Record<string, number> = { n: 10, t: 9, r: 13, '0': 0, '\\': 92, "'": 39, '"': 34, a: 7, b: 8, f: 12, v: 11 };
+  const escapes = new Map(Object.entries({ n: 10, t: 9, r: 13, '0': 0, '\\': 92, "'": 39, '"': 34, a: 7, b: 8, f: 12, v: 11 }));
   if (/^\\x[0-9a-fA-F]+$/.test(body)) return BigInt(`0x${body.slice(2)}`);
   if (/^\\[0-7]{1,3}$/.test(body)) return BigInt(`0o${body.slice(1)}`);
-  return BigInt(escapes[body[1]] ?? body.charCodeAt(1));
+  return BigInt(escapes.get(body[1]) ?? body.charCodeAt(1));
 }
 
 function truncate(value: bigint, type: { bits: number; signed: boolean }): bigint {
@@ -145,14 +146,14 @@ class Parser {
   private castType(): { bits: number; signed: boolean } | undefined {
     let index = this.position + 1;
     const words: string[] = [];
-    while (this.tokens[index]?.kind === 'identifier' && (this.tokens[index].text in INTEGER_TYPES || this.tokens[index].text === 'const')) {
+    while (this.tokens[index]?.kind === 'identifier' && (INTEGER_TYPES.has(this.tokens[index].text) || this.tokens[index].text === 'const')) {
       words.push(this.tokens[index].text);
       index++;
     }
     if (words.length === 0 || this.tokens[index]?.text !== ')') return undefined;
     this.position = index + 1;
     const named = words.filter((word) => word !== 'const' && word !== 'unsigned' && word !== 'signed');
-    const base = INTEGER_TYPES[named[named.length - 1] ?? 'int'];
+    const base = INTEGER_TYPES.get(named[named.length - 1] ?? 'int')!;
     return words.includes('unsigned') ? { bits: base.bits, signed: false } : base;
   }
 

@@ -50,7 +50,10 @@ const CPLUSPLUS: Record<string, string> = { '11': '201103L', '14': '201402L', '1
 /** The flags of the board's C++ (or, with `recipe.c.o.pattern`, C) compile recipe, expanded with the board's properties. */
 export function compileFlags(board: ResolvedBoard, recipeKey: 'recipe.cpp.o.pattern' | 'recipe.c.o.pattern' = 'recipe.cpp.o.pattern'): CompileFlags {
   const recipe = board.expand(board.properties.get(recipeKey) ?? '', { includes: '', source_file: '', object_file: '' });
-  const flags: CompileFlags = { defines: recipeKey === 'recipe.cpp.o.pattern' ? { __cplusplus: '201103L' } : {}, includeDirs: [], files: [], warnings: [] };
+  // -D names are keys: no Object.prototype underneath (`-D__proto__` is a macro like any other).
+  const defines: Record<string, string> = Object.create(null);
+  if (recipeKey === 'recipe.cpp.o.pattern') defines.__cplusplus = '201103L';
+  const flags: CompileFlags = { defines, includeDirs: [], files: [], warnings: [] };
   let prefix = '';
   const take = (args: string[], depth: number, from: string | undefined): void => {
     for (let index = 0; index < args.length; index++) {

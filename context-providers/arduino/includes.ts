@@ -2,7 +2,7 @@
 // files first, then the core and variant, then libraries ranked by architecture, name match and
 // location (user > platform > referenced platform > built-in). Unresolved and incompatible
 // includes become findings.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Finding, LibraryRef } from '../types.js';
 import { tokenize } from './c-tokens.js';
@@ -36,6 +36,17 @@ const STANDARD_HEADERS = new Set(
     'algorithm array atomic bitset cassert cctype cerrno cfloat chrono cinttypes climits cmath cstdarg cstddef cstdint cstdio cstdlib cstring ctime deque functional initializer_list iterator limits list map memory new numeric optional queue set sstream stack string tuple type_traits utility vector'.split(' '),
   ),
 );
+
+// Debian's packaged GCC toolchains: their include folders name the C library's own headers.
+const REFERENCE_TOOLCHAIN_DIRS = (): string[] => ['/usr/include/newlib', '/usr/lib/avr/include', ...gccIncludeDirs('/usr/lib/gcc/arm-none-eabi')];
+
+function gccIncludeDirs(root: string): string[] {
+  try {
+    return readdirSync(root).map((version) => join(root, version, 'include'));
+  } catch {
+    return [];
+  }
+}
 
 /** The #include lines of a file, found with the tokenizer so comments and strings never match. */
 export function includeDirectives(file: string, text: string): IncludeDirective[] {
@@ -111,17 +122,31 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
   // A header that is found nowhere is only known to be missing when every folder the compiler
   // would search is installed: the toolchain, and each -I folder of the recipe.
   const compilerPath = board.expanded('compiler.path') ?? '';
-  const notInstalled = [...(compilerPath && missingDir(compilerPath) ? [`the compiler folder ${compilerPath}`] : []), ...recipeDirs.filter(missingDir).slice(0, 2).map((dir) => `the include folder ${dir}`)];
+  // Without the board's compiler folder, an installed GCC toolchain's headers (Debian's newlib,
+  // arm-none-eabi's and avr-libc's) say which names a C library has: one none of them has is a
+  // library's, missing whatever the toolchain. A `{build.path}` folder exists only during a build.
+  const compilerMissing = compilerPath !== '' && missingDir(compilerPath);
+  const referenceToolchain = compilerMissing ? REFERENCE_TOOLCHAIN_DIRS().filter((dir) => !missingDir(dir)) : [];
+  const notInstalled = [...(compilerMissing && referenceToolchain.length === 0 ? [`the compiler folder ${compilerPath}`] : []), ...recipeDirs.filter((dir) => !dir.includes('{') && missingDir(dir)).slice(0, 2).map((dir) => `the include folder ${dir}`)];
   const seenHeaders = new Set<string>();
   const queue: IncludeDirective[] = [];
   const directivesOf = (file: string): IncludeDirective[] => (options.macros ? activeIncludes(file, options.macros, [board.corePath, ...(board.variantPath ? [board.variantPath] : []), ...searchDirs]) : includeDirectives(file, safeRead(file)));
   for (const file of sketchFiles) queue.push(...directivesOf(file));
+  // The sketch's own headers count as the sketch where a compiled file (or one of them) includes them.
+  const sketchOwn = new Set(sketchFiles);
 
   for (let next = queue.shift(); next; next = queue.shift()) {
     const directive = next;
-    const fromSketch = sketchFiles.includes(directive.file);
-    if (!directive.system && existsSync(join(dirname(directive.file), directive.header))) {
-      if (fromSketch) resolution.libraries.push({ include: directive.header, path: join(dirname(directive.file), directive.header), location: 'sketch', source: { file: directive.file, line: directive.line } });
+    const fromSketch = sketchOwn.has(directive.file);
+    const beside = join(dirname(directive.file), directive.header);
+    if (!directive.system && existsSync(beside)) {
+      if (fromSketch) {
+        resolution.libraries.push({ include: directive.header, path: beside, location: 'sketch', source: { file: directive.file, line: directive.line } });
+        if (!sketchOwn.has(beside)) {
+          sketchOwn.add(beside);
+          queue.push(...directivesOf(beside));
+        }
+      }
       continue;
     }
     if (seenHeaders.has(directive.header)) continue;
@@ -139,7 +164,7 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
         if (fromSketch) resolution.libraries.push({ ...ref, location: inPlatform.startsWith(board.platformPath) || inPlatform.startsWith(board.corePlatformPath) ? 'core' : 'toolchain', path: join(inPlatform, directive.header) });
         continue;
       }
-      const inToolchain = toolchain.some((dir) => existsSync(join(dir, directive.header)));
+      const inToolchain = [...toolchain, ...referenceToolchain].some((dir) => existsSync(join(dir, directive.header)));
       if (inToolchain || STANDARD_HEADERS.has(directive.header) || directive.header.includes('/')) {
         if (fromSketch) resolution.libraries.push({ ...ref, location: 'toolchain' });
         continue;
@@ -161,7 +186,7 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
         message: `${directive.header}: no installed library provides this header (${board.fqbn})`,
         file: directive.file,
         line: directive.line,
-        suggestion: `Install the library that provides ${directive.header} (arduino-cli lib search ${directive.header.replace(/\.h$/, '')}), or check the spelling.`,
+        suggestion: `Install the library that provides ${directive.header}: find its name with arduino-cli lib search ${directive.header.replace(/\.h$/, '')}, then arduino-cli lib install "<name>"; or check the spelling.`,
       });
       continue;
     }

@@ -110,7 +110,8 @@ function copyOf(map: PinMap): PinMap {
 function readPinMap(board: ResolvedBoard): PinMap {
   const variant = readVariantHeader(board);
   const warnings = [...variant.warnings];
-  const sources: Record<string, SourceRef> = {};
+  // Keyed by the variant's macro names.
+  const sources: Record<string, SourceRef> = Object.create(null);
   const macroSource = (name: string): SourceRef | undefined => {
     const source = variant.macros.get(name)?.source;
     if (source) sources[name] = source;

@@ -66,8 +66,13 @@ export function preprocess(mainFiles: string[], options: PreprocessOptions): Pre
   return result;
 }
 
+// What the reader could not follow (a condition or #define it does not understand, nesting past
+// its limit) is its own doubt, not a risk in the code: INFO. A file it cannot read, or #if/#endif
+// that do not pair up, is a WARNING.
+const DOUBTS = new Set(['preprocessor-bad-condition', 'preprocessor-bad-define', 'preprocessor-include-depth']);
+
 function warn(result: PreprocessResult, file: string, line: number | undefined, code: string, message: string): void {
-  result.warnings.push({ severity: 'warning', code, message: `${file}${line ? `:${line}` : ''}: ${message}`, file, line });
+  result.warnings.push({ severity: DOUBTS.has(code) ? 'info' : 'warning', code, message: `${file}${line ? `:${line}` : ''}: ${message}`, file, line });
 }
 
 function processFile(file: string, options: PreprocessOptions, result: PreprocessResult, depth: number): void {

@@ -187,10 +187,12 @@ export function renderArduinoContext(context: HardwareContext): string {
     lines.push('## From the Arduino IDE');
     for (const note of fromIde) lines.push(`- ${note.topic}: ${note.text}`);
   }
-  if (context.findings.length > 0) {
+  // INFO findings (what was not checked, and why) are in the JSON context only.
+  const findings = context.findings.filter((finding) => finding.severity !== 'info');
+  if (findings.length > 0) {
     lines.push('## Findings in the sketch');
-    lines.push(...context.findings.slice(0, MAX_FINDINGS).map((finding) => renderFinding(finding, cite)));
-    if (context.findings.length > MAX_FINDINGS) lines.push(`- …and ${context.findings.length - MAX_FINDINGS} more (see the JSON context).`);
+    lines.push(...findings.slice(0, MAX_FINDINGS).map((finding) => renderFinding(finding, cite)));
+    if (findings.length > MAX_FINDINGS) lines.push(`- …and ${findings.length - MAX_FINDINGS} more (see the JSON context).`);
   }
   const warnings = context.warnings.filter((warning) => warning.severity !== 'info');
   if (warnings.length > 0) {

@@ -157,7 +157,7 @@ export function resolveFqbn(fqbnText: string, installed: InstalledPlatforms): Re
 export function withExpansion(fields: Omit<ResolvedBoard, 'expand' | 'expanded' | 'expandForTool'>): ResolvedBoard {
   const { properties } = fields;
   const expand = (text: string, extra: Record<string, string> = {}): string =>
-    expandReferences(text, (key) => extra[key] ?? properties.get(key));
+    expandReferences(text, (key) => (Object.hasOwn(extra, key) ? extra[key] : undefined) ?? properties.get(key));
   return Object.assign(fields, {
     expand,
     expanded: (key: string) => {
@@ -166,7 +166,7 @@ export function withExpansion(fields: Omit<ResolvedBoard, 'expand' | 'expanded' 
     },
     expandForTool: (tool: string, text: string, extra: Record<string, string> = {}) => {
       const prefix = `tools.${tool}.`;
-      return expandReferences(text, (key) => extra[key] ?? properties.get(prefix + key) ?? properties.get(key));
+      return expandReferences(text, (key) => (Object.hasOwn(extra, key) ? extra[key] : undefined) ?? properties.get(prefix + key) ?? properties.get(key));
     },
   });
 }

@@ -24,6 +24,8 @@ const PIN_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'analogWrit
 const DIGITAL_CALLS = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'pulseIn', 'shiftOut', 'shiftIn', 'tone', 'noTone']);
 // The calls a core may bounds-check against its pin table (CoreFacts.pinsPastTableIgnored).
 const PAST_TABLE_IGNORED = new Set(['pinMode', 'digitalWrite', 'digitalRead', 'analogWrite']);
+// Words that may stand before a global `::f` without qualifying it (`return ::analogWrite(…)`).
+const NOT_QUALIFIERS = new Set(['return', 'else', 'do', 'case', 'throw', 'new', 'delete', 'co_return', 'co_yield', 'co_await', 'sizeof']);
 const NOT_CALLS = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', 'defined', 'catch', 'alignof', 'decltype', 'static_assert']);
 
 export interface CheckOptions {
@@ -33,6 +35,8 @@ export interface CheckOptions {
   libraryTimers?: LibraryTimers[];
   /** Checks the pins the sketch uses against a circuit (a diagram.json beside the sketch). */
   wiring?(uses: Array<{ pin: number; call: string; mode?: string; file: string; line: number }>): Finding[];
+  /** Folders of the libraries the build uses (IncludeResolution.used): their headers may declare a function the core lacks. */
+  libraryDirs?: string[];
 }
 
 export function checkSketch(files: string[], dir: string, board: ResolvedBoard, pinMap: PinMap, includes: string[], options: CheckOptions = {}): Finding[] {
@@ -114,6 +118,7 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
     }));
     findings.push(...options.wiring(uses));
   }
+  findings.push(...pinNameFindings(symbols, pinMap, board));
   findings.push(...toneTimerFindings(calls, symbols, pinMap, board.name));
   findings.push(...libraryTimerFindings(options.libraryTimers ?? [], symbols, pinsWith('pwm').map((pin) => Number(pin.number)), board.name));
   findings.push(...peripheralFindings(symbols, pinMap, board, includes, options.includesComplete !== false));
@@ -121,9 +126,11 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
   if (pinMap.core?.check) {
     const identifiers = new Set(symbols.tokens.filter((token) => token.kind === 'identifier').map((token) => token.text));
     const view = {
-      calls: allCalls.map((call) => ({ name: call.name, ...(call.receiver ? { receiver: call.receiver } : {}), args: call.args, values: call.args.map((arg, index) => argumentValues(call, index, symbols, pinMap)), token: call.token })),
+      calls: allCalls.map((call) => ({ name: call.name, ...(call.receiver ? { receiver: call.receiver } : {}), at: call.at, args: call.args, values: call.args.map((arg, index) => argumentValues(call, index, symbols, pinMap)), token: call.token })),
       identifiers,
       includes,
+      libraryDirs: options.libraryDirs ?? [],
+      declares: (name: string, at: number) => symbols.scopes.declares(name, at),
       boardName: board.name,
       board,
     };
@@ -133,9 +140,14 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
     const ownErrors = new Set(own.filter((finding) => finding.severity === 'error').map((finding) => `${finding.file}:${finding.line}`));
     for (let index = findings.length - 1; index >= 0; index--) if (findings[index].code === 'pin-range' && ownErrors.has(`${findings[index].file}:${findings[index].line}`)) findings.splice(index, 1);
   }
-  // In reading order: by file as given, then by line.
+  // In reading order: by file as given, then by line; a header two files include is reported once.
   const order = new Map(files.map((file, index) => [file, index]));
-  return findings.sort((a, b) => (order.get(a.file ?? '') ?? -1) - (order.get(b.file ?? '') ?? -1) || (a.line ?? 0) - (b.line ?? 0));
+  const seen = new Set<string>();
+  const unique = findings.filter((finding) => {
+    const key = `${finding.file}:${finding.line}:${finding.code}:${finding.message}`;
+    return !seen.has(key) && seen.add(key) !== undefined;
+  });
+  return unique.sort((a, b) => (order.get(a.file ?? '') ?? -1) - (order.get(b.file ?? '') ?? -1) || (a.line ?? 0) - (b.line ?? 0));
 }
 
 // The values a core's check sees for an argument. attachInterrupt(digitalPinToInterrupt(pin), …)
@@ -158,6 +170,35 @@ function closingParen(tokens: Token[], open: number): number {
     if (tokens[index].text === ')' && --depth === 0) return index;
   }
   return -1;
+}
+
+// A pin name the board's variant does not define (`A1` on an ESP32 board whose pins_arduino.h has
+// A0, A3 …) is undeclared when the sketch compiles. Only where the variant is the one place pin
+// names come from (AVR's pins_arduino.h, checked against avr-gcc; a core reader that says so), and
+// only for a family (A<n>, D<n>) the variant does name: elsewhere the name may come from a file not read.
+function pinNameFindings(symbols: SketchSymbols, pinMap: PinMap, board: ResolvedBoard): Finding[] {
+  const fromVariant = board.architecture === 'avr' ? { source: pinMap.variant.header ? { file: pinMap.variant.header } : undefined } : pinMap.core?.pinNamesFromVariant;
+  if (!fromVariant || !pinMap.variant.header) return [];
+  const defined = (name: string): boolean => symbols.macros.has(name) || symbols.constants.has(name) || pinMap.pins.some((pin) => pin.names.includes(name));
+  const findings: Finding[] = [];
+  const reported = new Set<string>();
+  for (let index = 0; index < symbols.tokens.length; index++) {
+    const token = symbols.tokens[index];
+    const family = token.kind === 'identifier' ? /^([AD])\d+$/.exec(token.text)?.[1] : undefined;
+    if (!family || reported.has(token.text) || !defined(`${family}0`) || defined(token.text)) continue;
+    if (memberOf(symbols.tokens, index) !== undefined || symbols.scopes.declares(token.text, index)) continue;
+    reported.add(token.text);
+    const names = [...new Set(pinMap.pins.flatMap((pin) => pin.names.filter((name) => new RegExp(`^${family}\\d+$`).test(name))))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+    findings.push({
+      severity: 'error',
+      code: 'pin-name-undefined',
+      file: token.file,
+      line: token.line,
+      message: `${token.text} is not defined for ${board.name}: its variant (${basename(pinMap.variant.header)}) defines ${names.join(', ') || `${family}0`}, so '${token.text}' is not declared when the sketch compiles`,
+      suggestion: `Use a pin the board has (${names.join(', ')}), or its GPIO number.`,
+    });
+  }
+  return findings;
 }
 
 // tone() takes a timer (Tone.cpp); while a tone plays, analogWrite on that timer's pins gives no PWM.
@@ -193,7 +234,8 @@ function analogWriteEffect(board: ResolvedBoard, pinMap: PinMap): string {
 // Driving SDA/SCL or the SPI pins by hand while Wire or SPI owns them breaks the bus.
 function busConflicts(symbols: SketchSymbols, pinMap: PinMap, uses: Array<{ pin: number; call: Call }>): Finding[] {
   const findings: Finding[] = [];
-  const usedObjects = new Set(symbols.tokens.filter((token, index) => symbols.tokens[index + 1]?.text === '.').map((token) => token.text));
+  // The bus objects the sketch uses: not its own object of that name (ArduinoISP's BitBangedSPI SPI).
+  const usedObjects = new Set(symbols.tokens.filter((token, index) => symbols.tokens[index + 1]?.text === '.' && memberOf(symbols.tokens, index) === undefined && !symbols.scopes.declares(token.text, index)).map((token) => token.text));
   for (const bus of pinMap.buses) {
     if ((bus.kind !== 'i2c' && bus.kind !== 'spi') || !usedObjects.has(bus.name)) continue;
     for (const [role, pin] of Object.entries(bus.pins)) {
@@ -242,9 +284,9 @@ function peripheralFindings(symbols: SketchSymbols, pinMap: PinMap, board: Resol
   const reported = new Set<string>();
   for (let index = 0; index < symbols.tokens.length; index++) {
     const token = symbols.tokens[index];
-    if (token.kind !== 'identifier' || tokenIsMember(symbols.tokens, index)) continue;
+    if (token.kind !== 'identifier' || memberOf(symbols.tokens, index) !== undefined) continue;
     const at = { file: token.file, line: token.line };
-    if (/^Serial\d+$/.test(token.text) && !pinMap.serialPorts.includes(token.text) && !symbols.declared.has(token.text) && !reported.has(token.text)) {
+    if (/^Serial\d+$/.test(token.text) && !pinMap.serialPorts.includes(token.text) && !reported.has(token.text) && !symbols.scopes.declares(token.text, index)) {
       reported.add(token.text);
       if (!pinMap.knowledge.serial.known || pinMap.serialUncertain.includes(token.text)) {
         const why = pinMap.knowledge.serial.known ? `the core's headers declare ${token.text} only under a condition boardbridge could not establish for this board` : pinMap.knowledge.serial.reason;
@@ -254,7 +296,7 @@ function peripheralFindings(symbols: SketchSymbols, pinMap: PinMap, board: Resol
       findings.push({ severity: 'error', code: 'unknown-serial', ...at, message: `${token.text} does not exist on ${board.name}; it has ${pinMap.serialPorts.join(', ')}`, suggestion: pinMap.serialPorts.length > 1 ? `Use ${pinMap.serialPorts.filter((port) => port !== 'Serial').join(' or ')}.` : 'Use Serial, or SoftwareSerial on two free pins for a second port.' });
     }
     for (const [object, header, bus] of [['Wire', 'Wire.h', 'i2c'], ['SPI', 'SPI.h', 'spi']] as const) {
-      if (token.text !== object || symbols.tokens[index + 1]?.text !== '.' || reported.has(object)) continue;
+      if (token.text !== object || symbols.tokens[index + 1]?.text !== '.' || reported.has(object) || symbols.scopes.declares(object, index)) continue;
       reported.add(object);
       if (!includes.includes(header) && includesComplete) findings.push({ severity: 'error', code: 'missing-include', ...at, message: `${object} is used but ${header} is not included`, suggestion: `Add #include <${header}> at the top of the sketch.` });
       if (pinMap.pins.length > 0 && !pinMap.buses.some((entry) => entry.kind === bus)) findings.push({ severity: 'warning', code: `no-${bus}`, ...at, message: `${board.name}'s variant defines no ${bus.toUpperCase()} pins`, suggestion: 'Check that this board has the bus, or use a software implementation.' });
@@ -263,10 +305,15 @@ function peripheralFindings(symbols: SketchSymbols, pinMap: PinMap, board: Resol
   return findings;
 }
 
-// `x.Serial1` or `ns::Serial1` is not the global port.
-function tokenIsMember(tokens: Token[], index: number): boolean {
-  const before = tokens[index - 1]?.text;
-  return before === '.' || before === '->';
+// What `name` at `index` is a member of: the object before `.`/`->`, or the qualifier of `a::name`
+// (`softpwm::analogWrite` is not the core's). `::name` alone is the global one, as is a plain name.
+// Undefined for a plain name; '' when the receiver is no plain name (`f().x`, `A<int>::x`).
+function memberOf(tokens: Token[], index: number): string | undefined {
+  const before = tokens[index - 1];
+  if (!before || before.kind !== 'punct' || (before.text !== '.' && before.text !== '->' && before.text !== '::')) return undefined;
+  const owner = tokens[index - 2];
+  if (before.text === '::' && (!owner || (owner.kind !== 'identifier' && owner.text !== '>') || NOT_QUALIFIERS.has(owner.text))) return undefined;
+  return owner?.kind === 'identifier' ? owner.text : '';
 }
 
 function findCalls(tokens: Token[]): Call[] {
@@ -274,12 +321,11 @@ function findCalls(tokens: Token[]): Call[] {
   for (let index = 0; index < tokens.length - 1; index++) {
     const token = tokens[index];
     if (token.kind !== 'identifier' || NOT_CALLS.has(token.text) || tokens[index + 1].text !== '(') continue;
-    const member = tokenIsMember(tokens, index);
-    const receiver = member ? tokens[index - 2] : undefined;
-    if (member && receiver?.kind !== 'identifier') continue;
+    const receiver = memberOf(tokens, index);
+    if (receiver === '') continue;
     // `void tone(...)` is a declaration, not a call; `return tone(...)` and `else tone(...)` are calls.
     const before = tokens[index - 1];
-    if (!member && before?.kind === 'identifier' && !STATEMENT_KEYWORDS.has(before.text)) continue;
+    if (receiver === undefined && before?.kind === 'identifier' && !STATEMENT_KEYWORDS.has(before.text)) continue;
     const args: Token[][] = [[]];
     let depth = 0;
     let end = index + 2;
@@ -293,7 +339,7 @@ function findCalls(tokens: Token[]): Call[] {
       if (text === ',' && depth === 0) args.push([]);
       else args[args.length - 1].push(tokens[end]);
     }
-    calls.push({ name: token.text, ...(receiver ? { receiver: receiver.text } : {}), args: args.length === 1 && args[0].length === 0 ? [] : args, token, at: index });
+    calls.push({ name: token.text, ...(receiver !== undefined ? { receiver } : {}), args: args.length === 1 && args[0].length === 0 ? [] : args, token, at: index });
   }
   return calls;
 }

@@ -1,10 +1,11 @@
 // What a sketch's tokens say about pins before any check runs: its active tokens (after its own
 // #if branches, with the board's and the variant's macros defined), the integer constants it
 // declares (`const int led = 9;`, `#define LED 9`, a global `int pin = 3;` never reassigned) and
-// the names it declares itself (`SoftwareSerial Serial1(10, 11);`).
+// where it declares names itself (`SoftwareSerial Serial1(10, 11);`, cpp-scopes.ts).
 import type { Finding } from '../types.js';
 import { evaluate } from './c-expression.js';
 import type { Token } from './c-tokens.js';
+import { readScopes, type CodeScopes } from './cpp-scopes.js';
 import { expandMacros, preprocess, type Macro } from './preprocessor.js';
 import type { PinMap } from './pin-map.js';
 
@@ -12,7 +13,8 @@ export interface SketchSymbols {
   tokens: Token[];
   macros: Map<string, Macro>;
   constants: Map<string, bigint>;
-  declared: Set<string>;
+  /** Which names the sketch declares, and where they are visible. */
+  scopes: CodeScopes;
   warnings: Finding[];
   /** Value of an argument expression, or undefined when it is not a known integer. */
   valueOf(tokens: Token[]): number | undefined;
@@ -49,7 +51,6 @@ export function readSketchSymbols(files: string[], dir: string, pinMap: PinMap):
   };
 
   const tokens = result.tokens;
-  const declared = new Set<string>();
   const reassigned = reassignedNames(tokens);
   let depth = 0;
   let statementStart = 0;
@@ -59,12 +60,6 @@ export function readSketchSymbols(files: string[], dir: string, pinMap: PinMap):
       depth += text === '{' ? 1 : text === '}' ? -1 : 0;
       statementStart = index + 1;
       continue;
-    }
-    const previous = tokens[index - 1];
-    const token = tokens[index];
-    // `Type name(` / `Type name;` / `Type name =` declares `name` (a user-made Serial1, say).
-    if (token.kind === 'identifier' && previous?.kind === 'identifier' && index - 1 >= statementStart && ['(', ';', '=', ',', '['].includes(tokens[index + 1]?.text ?? '')) {
-      if (!TYPE_WORDS.has(token.text)) declared.add(token.text);
     }
     if (text !== '=') continue;
     const head = tokens.slice(statementStart, index);
@@ -98,7 +93,7 @@ export function readSketchSymbols(files: string[], dir: string, pinMap: PinMap):
     }
     return values;
   };
-  return { tokens, macros: result.macros, constants, declared, warnings: result.warnings, valueOf, valuesOf };
+  return { tokens, macros: result.macros, constants, scopes: readScopes(tokens), warnings: result.warnings, valueOf, valuesOf };
 }
 
 // Loops whose variable runs over literal bounds with a constant step, and whose body never

@@ -34,6 +34,12 @@ export interface SketchProject {
 }
 
 const SOURCE = /\.(ino|pde|c|cpp|cc|cxx|S|h|hh|hpp|tpp|ipp)$/;
+const HEADER = /\.(h|hh|hpp|tpp|ipp)$/;
+
+/** The files the build compiles (.ino, .c, .cpp, .S …): a header is read only where one of them includes it. */
+export function compiledUnits(files: string[]): string[] {
+  return files.filter((file) => !HEADER.test(file));
+}
 
 /** The main sketch file when `dir` is a sketch folder, else undefined. */
 export { sketchMainFile };

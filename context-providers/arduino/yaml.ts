@@ -46,7 +46,8 @@ function toValue(node: unknown): YamlValue | undefined {
   if (isScalar(node)) return node.value === null || node.value === undefined ? '' : String(node.value);
   if (isSeq(node)) return node.items.map((item) => toValue(item) ?? '');
   if (isMap(node)) {
-    const mapping: { [key: string]: YamlValue } = {};
+    // Keys come from the file: no `__proto__` or `toString` of Object's.
+    const mapping: { [key: string]: YamlValue } = Object.create(null);
     for (const pair of node.items) {
       const key = toValue(pair.key);
       if (typeof key === 'string') mapping[key] = toValue(pair.value) ?? '';
@@ -62,5 +63,5 @@ export function yamlString(value: YamlValue | undefined): string | undefined {
 }
 
 export function yamlMap(value: YamlValue | undefined): { [key: string]: YamlValue } {
-  return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+  return value && typeof value === 'object' && !Array.isArray(value) ? value : Object.create(null);
 }

@@ -55,6 +55,8 @@ export interface CoreFacts {
   /** When the core's pinMode/digitalWrite/digitalRead/analogWrite return without effect for a pin
    * number past its table (mbed checks PINS_COUNT): a call there is a WARNING saying so, not an ERROR. */
   pinsPastTableIgnored?: { text: string; source?: SourceRef };
+  /** The variant's pin header is the only place this core defines pin names (A0, D7, T3 …): one it lacks does not compile. */
+  pinNamesFromVariant?: { source?: SourceRef };
   /** analogRead(n) with n below A0 reads A<n> (AVR, SAMD and Renesas do this); undefined when the core's source does not say. */
   analogReadAcceptsChannelNumbers?: boolean;
   /** Core rules and chip traps worth telling the agent, compact, each cited. */
@@ -69,8 +71,10 @@ export interface CoreFacts {
 /** A call in the sketch with its arguments' values where they are known integers. */
 export interface SketchCall {
   name: string;
-  /** `WiFi` in `WiFi.begin(...)`; undefined for a free function. */
+  /** `WiFi` in `WiFi.begin(...)`, `ns` in `ns::f(...)`; undefined for a free (or `::`) function. */
   receiver?: string;
+  /** Index of the name token in the sketch's tokens (for CoreSketchView.declares). */
+  at: number;
   args: Token[][];
   /** Each argument's possible integer values: one for a constant, several over a literal loop range. */
   values: Array<number[] | undefined>;
@@ -83,6 +87,10 @@ export interface CoreSketchView {
   identifiers: Set<string>;
   /** `#include` headers the sketch names. */
   includes: string[];
+  /** Folders of the libraries the build uses. */
+  libraryDirs: string[];
+  /** Whether the sketch declares `name` where token `at` sees it (its own `tone`, `SPI`). */
+  declares(name: string, at: number): boolean;
   boardName: string;
   board: ResolvedBoard;
 }

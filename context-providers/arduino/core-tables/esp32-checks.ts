@@ -31,7 +31,8 @@ function perCall(call: SketchCall, found: Finding[]): Finding[] {
   return [...byCode.values()].map(({ finding, count }) => (count > 1 ? { ...finding, message: `${finding.message} (and ${count - 1} more of the loop's ${values.length} values)` } : finding));
 }
 
-export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Finding[] {
+/** `boardLed`: the variant's LED_BUILTIN GPIO; the board itself wires that pin, strapping or not. */
+export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView, boardLed?: number): Finding[] {
   const findings: Finding[] = [];
   const chip = facts.chip.name;
   const at = (call: SketchCall) => ({ file: call.token.file, line: call.token.line });
@@ -84,7 +85,8 @@ export function checkEsp32Sketch(facts: Esp32Facts, view: CoreSketchView): Findi
         const psram = facts.psram?.pins.has(gpio) ? 'PSRAM (on modules that have it, e.g. WROVER)' : 'octal flash/PSRAM on ESP32-S3R8 modules';
         once(`memory${gpio}`, { severity: 'warning', code: 'esp32-psram-pin', ...at(call), message: `${call.name}(${gpio}, …): ${pin} is wired to ${psram}`, suggestion: 'Check the module; if it has PSRAM, pick another GPIO.' });
       }
-      if (call.name === 'pinMode' && facts.strapping.pins.has(gpio)) {
+      // The board's own LED on a strapping pin (GPIO5 on many boards) is how the board boots already.
+      if (call.name === 'pinMode' && facts.strapping.pins.has(gpio) && gpio !== boardLed) {
         once(`strap${gpio}`, { severity: 'warning', code: 'esp32-strapping-pin', ...at(call), message: `${pin} is a strapping pin of the ${chip} (${gpioList(facts.strapping.pins)}): what is connected to it must not hold it at the wrong level during reset, or the board does not boot`, suggestion: 'Prefer another GPIO, or make sure the circuit leaves it at its default level at reset.' });
       }
       if (facts.usb.pins.has(gpio) && call.name !== 'analogRead') {

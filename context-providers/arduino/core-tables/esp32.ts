@@ -41,10 +41,12 @@ export const readEsp32Tables: CoreTableReader = (board, variant) => {
       : { text: 'this core has no analogWrite at all (a compile error); PWM is ledcSetup + ledcAttachPin + ledcWrite on any output GPIO', ...(ledc ? { source: ledc } : {}) },
     // analogRead(pin) takes a GPIO (esp32-hal-adc.c maps it with digitalPinToAnalogChannel), so analogRead(0) reads GPIO0.
     analogReadAcceptsChannelNumbers: false,
+    // arduino-esp32 declares A<n>, T<n>, DAC<n> in each variant's pins_arduino.h only (cores/esp32 has none).
+    ...(facts.variantHeader && facts.core.files.length > 0 ? { pinNamesFromVariant: { source: { file: facts.variantHeader } } } : {}),
     notes: esp32Notes(facts),
     files: [...facts.files, ESP32_CHIPS_FILE],
     warnings: [],
-    check: (view) => checkEsp32Sketch(facts, view),
+    check: (view) => checkEsp32Sketch(facts, view, variant.evaluate('LED_BUILTIN')),
   };
   if (!facts.core.files.length) result.warnings.push({ severity: 'info', code: 'esp32-core-missing', message: `${board.corePath}: the core's headers are not installed; ESP32 facts come from ${ESP32_CHIPS_FILE} (${chip.name})` });
   return result;

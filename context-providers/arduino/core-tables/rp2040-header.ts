@@ -30,7 +30,7 @@ export function readPicoHeader(board: ResolvedBoard, variant: VariantHeader, chi
   // installed, the data file gives the macro it sets upstream.
   const platformDef = join(board.corePlatformPath, 'lib', chip.id, 'platform_def.txt');
   const files = [platformDef];
-  if (!Object.keys(chip.defines).every((name) => name in defines)) {
+  if (!Object.keys(chip.defines).every((name) => Object.hasOwn(defines, name))) {
     Object.assign(defines, chip.defines);
     warnings.push({
       severity: 'info',

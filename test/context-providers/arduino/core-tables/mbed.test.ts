@@ -101,9 +101,9 @@ describe('mbed core facts', () => {
   test('the checks flag a fifth analogWrite pin on nRF52840 and two pins on one RP2040 slice channel', () => {
     const call = (values: number[], line: number): SketchCall => {
       const token = { ...tokenize('analogWrite')[0], line, file: 'sketch.ino' };
-      return { name: 'analogWrite', args: [[token], [token]], values: [values, undefined], token };
+      return { name: 'analogWrite', args: [[token], [token]], values: [values, undefined], token, at: 0 };
     };
-    const view = (board: string, calls: SketchCall[]) => ({ calls, identifiers: new Set<string>(), includes: [], boardName: board, board: factsOf(`arduino:mbed:${board}`, installed).board });
+    const view = (board: string, calls: SketchCall[]) => ({ calls, identifiers: new Set<string>(), includes: [], libraryDirs: [], declares: () => false, boardName: board, board: factsOf(`arduino:mbed:${board}`, installed).board });
     const ble = facts('nano33ble');
     expect(ble.check!(view('nano33ble', [call([2, 3, 4, 5], 10)]))).toEqual([]);
     expect(ble.check!(view('nano33ble', [call([2, 3, 4, 5], 10), call([6], 11)])).map((f) => `${f.code}@${f.line}`)).toEqual(['pwm-peripherals-exhausted@11']);

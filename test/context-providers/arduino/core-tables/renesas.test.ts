@@ -128,13 +128,15 @@ describe('Renesas core facts', () => {
     const call = (text: string, values: number[], line: number): SketchCall => {
       const tokens = tokenize(text).map((token) => ({ ...token, line, file: 'sketch.ino' }));
       const args = [[tokens[2]], [tokens[4]], [tokens[6]]];
-      return { name: 'attachInterrupt', args, values: [values, undefined, undefined], token: tokens[0] };
+      return { name: 'attachInterrupt', args, values: [values, undefined, undefined], token: tokens[0], at: 0 };
     };
     const board = factsOf('arduino:renesas_uno:minima', installed).board;
     const findings = minima.check!({
       calls: [call('attachInterrupt ( 0 , onA , RISING )', [0], 10), call('attachInterrupt ( 15 , onB , HIGH )', [15], 11), call('attachInterrupt ( 2 , onC , FALLING )', [2], 12)],
       identifiers: new Set(),
       includes: [],
+      libraryDirs: [],
+      declares: () => false,
       boardName: 'Arduino UNO R4 Minima',
       board,
     });

@@ -105,12 +105,14 @@ describe('SAMD core facts', () => {
     const board = factsOf('arduino:samd:nano_33_iot', installed).board;
     const call = (name: string, values: number[], line: number): SketchCall => {
       const token = { ...tokenize(name)[0], line, file: 'sketch.ino' };
-      return { name, args: [[token], [token]], values: [values, undefined], token };
+      return { name, args: [[token], [token]], values: [values, undefined], token, at: 0 };
     };
     const findings = nano.check!({
       calls: [call('analogWrite', [2], 10), call('tone', [8], 11), call('analogWrite', [9], 12), call('analogWrite', [17], 13), call('attachInterrupt', [9], 14), call('attachInterrupt', [26], 15), call('attachInterrupt', [3], 16)],
       identifiers: new Set(),
       includes: [],
+      libraryDirs: [],
+      declares: () => false,
       boardName: 'Arduino NANO 33 IoT',
       board,
     });
@@ -119,7 +121,7 @@ describe('SAMD core facts', () => {
     const zero = facts('arduino_zero_edbg');
     expect(pin(zero, 10).interrupt?.line).toBe('EXTINT2');
     expect(pin(zero, 19).interrupt?.line).toBe('EXTINT2');
-    const shared = zero.check!({ calls: [call('attachInterrupt', [10], 20), call('attachInterrupt', [19], 21)], identifiers: new Set(), includes: [], boardName: 'Arduino Zero', board });
+    const shared = zero.check!({ calls: [call('attachInterrupt', [10], 20), call('attachInterrupt', [19], 21)], identifiers: new Set(), includes: [], libraryDirs: [], declares: () => false, boardName: 'Arduino Zero', board });
     expect(shared.map((finding) => `${finding.code}@${finding.line}`)).toEqual(['interrupt-shared-line@21']);
   });
 

@@ -27,7 +27,7 @@ export function sketchView(text: string, board: ResolvedBoard, names: Map<string
       const evaluation = evaluate(arg, { identifier: (name) => (names.has(name) ? BigInt(names.get(name)!) : undefined), unknownIsZero: false });
       return evaluation.ok ? [Number(evaluation.value)] : undefined;
     });
-    calls.push({ name: token.text, ...(receiver ? { receiver } : {}), args: args[0].length === 0 ? [] : args, values, token });
+    calls.push({ name: token.text, ...(receiver ? { receiver } : {}), args: args[0].length === 0 ? [] : args, values, token, at: index });
   }
-  return { calls, identifiers: new Set(tokens.filter((t) => t.kind === 'identifier').map((t) => t.text)), includes: [], boardName: board.name, board };
+  return { calls, identifiers: new Set(tokens.filter((t) => t.kind === 'identifier').map((t) => t.text)), includes: [], libraryDirs: [], declares: () => false, boardName: board.name, board };
 }

@@ -71,4 +71,18 @@ export const TRUE_ERRORS: TrueError[] = [
     ['10.StarterKit_BasicKit/p12_KnockLock/p12_KnockLock.ino', 29],
     ['10.StarterKit_BasicKit/p13_TouchSensorLamp/p13_TouchSensorLamp.ino', 26],
   ].map(([file, line]) => ({ boards: AVR_THREE, file: `debian-examples/${file}`, line: line as number, code: 'include-unresolved', why: NO_LIBRARY })),
+  // The SAMD platform's update libraries' examples use libraries the platform does not ship (MKRNB,
+  // MKRGSM, WiFiNINA, Arduino_MKRMEM: arduino-cli lib install them); the fixture has no toolchain
+  // folder, and Debian's newlib and arm-none-eabi headers say none of these is the C library's.
+  ...[
+    ['SBU/examples/SBU_LoadBinary/SBU_LoadBinary.ino', 1, 'MKRNB'],
+    ['SBU/examples/SBU_LoadLZSS/SBU_LoadLZSS.ino', 1, 'MKRNB'],
+    ['SFU/examples/SFU_LoadBinary/SFU_LoadBinary.ino', 5, 'Arduino_MKRMEM'],
+    ['SNU/examples/Usage/Usage.ino', 39, 'WiFiNINA'],
+    ['SSU/examples/SSU_HttpOta/SSU_HttpOta.ino', 41, 'MKRGSM'],
+    ['SSU/examples/SSU_LZSS_HttpOta/SSU_LZSS_HttpOta.ino', 44, 'MKRGSM'],
+    ['SSU/examples/SSU_LoadBinary/SSU_LoadBinary.ino', 6, 'MKRGSM'],
+  ].map(([file, line, library]) => ({ boards: /^arduino:samd:/, file: `arduino/hardware/samd/1.8.14/libraries/${file}`, line: line as number, code: 'include-unresolved', why: `${library}.h is the ${library} library's, which is not installed: 'No such file or directory'` })),
+  // `#include "Binary.h"` inside an array: the file is the user's (SFU_Usage says to make it with xxd); the example folder has none.
+  ...[['SBU/examples/SBU_LoadBinary/SBU_LoadBinary.ino', 6], ['SBU/examples/SBU_LoadLZSS/SBU_LoadLZSS.ino', 8]].map(([file, line]) => ({ boards: /^arduino:samd:/, file: `arduino/hardware/samd/1.8.14/libraries/${file}`, line: line as number, code: 'include-unresolved', why: 'the example expects a Binary.h made from a .bin with xxd beside it; without it the include fails' })),
 ];

@@ -1,0 +1,57 @@
+// One standard for every finding (issue 22): an ERROR from what the board's files establish, a
+// WARNING only for a real risk on that board, and the reader's own doubts as INFO in the JSON.
+import { describe, expect, test } from 'vitest';
+import { renderArduinoContext } from '../../../context-providers/arduino/render.js';
+import { findings, shown, sketch, sketchContext } from './sketch-findings.js';
+
+const ESP32 = 'cm:esp32:ringo';
+
+describe('pin names come from the variant', () => {
+  // The Ringo's pins_arduino.h (variant d32) has A0, A3–A7, A10–A19: A1 and A2 do not compile there.
+  test('A1 that the ESP32 variant does not define is an ERROR at its line; A0 and A3 are fine', async () => {
+    const text = 'void setup() {\n  Serial.begin(115200);\n  Serial.println(analogRead(A0));\n  Serial.println(analogRead(A1));\n  Serial.println(analogRead(A3));\n}\nvoid loop() {\n  analogRead(A1);\n}\n';
+    const found = await findings('UndefinedA1', ESP32, sketch('UndefinedA1', text));
+    expect(shown(found)).toEqual(['4 error pin-name-undefined']);
+    expect(found[0].message).toContain('defines A0, A3, A4, A5, A6, A7, A10');
+  });
+
+  test("on the Uno A8 is no pin name (pins_arduino.h has A0–A7); on the Mega it is; a sketch's own A8 is its own", async () => {
+    const text = 'void setup() {\n  analogRead(A8);\n}\nvoid loop() {}\n';
+    expect(shown(await findings('UnoA8', 'arduino:avr:uno', sketch('UnoA8', text)))).toEqual(['2 error pin-name-undefined']);
+    expect(shown(await findings('MegaA8', 'arduino:avr:mega', sketch('MegaA8', text)))).toEqual([]);
+    expect(shown(await findings('OwnA8', 'arduino:avr:uno', sketch('OwnA8', `const int A8 = A0;\n${text}`)))).toEqual([]);
+  });
+
+  // GPIO5 is a strapping pin of the ESP32; on the Ringo it is LED_BUILTIN, wired by the board.
+  test("LED_BUILTIN on GPIO5 is the board's own LED: no strapping-pin WARNING; GPIO0 still has one", async () => {
+    const text = 'void setup() {\n  pinMode(LED_BUILTIN, OUTPUT);\n  pinMode(0, OUTPUT);\n}\nvoid loop() {}\n';
+    expect(shown(await findings('BoardLed', ESP32, sketch('BoardLed', text)))).toEqual(['3 warning esp32-strapping-pin']);
+  });
+});
+
+describe('the ESP32 1.0.x core lacks analogWrite, tone and noTone', () => {
+  test('with an installed library that declares none of them, each call is an ERROR, not a WARNING', async () => {
+    const text = '#include <Servo.h>\nServo servo;\nvoid setup() {\n  analogWrite(4, 10);\n  tone(4, 440);\n  noTone(4);\n}\nvoid loop() {}\n';
+    const found = await findings('MissingWithLibrary', ESP32, sketch('MissingWithLibrary', text));
+    expect(shown(found).filter((line) => line.includes('esp32-missing-api'))).toEqual(['4 error esp32-missing-api', '5 error esp32-missing-api', '6 error esp32-missing-api']);
+  });
+});
+
+describe("the reader's doubts are INFO, in the JSON only", () => {
+  test('an #if condition the reader does not understand is INFO and not in the rendered context', async () => {
+    const context = await sketchContext('NotUnderstood', 'arduino:avr:uno', sketch('NotUnderstood', '#if 1 +\n#endif\nvoid setup() {}\nvoid loop() {}\n'));
+    const doubt = context.findings.find((finding) => finding.code === 'preprocessor-bad-condition');
+    expect(doubt?.severity).toBe('info');
+    expect(renderArduinoContext(context)).not.toContain('condition not understood');
+  });
+});
+
+describe('a missing library is an ERROR wherever it is missing', () => {
+  // The fixture SAMD platform has no toolchain folder; Debian's newlib and arm-none-eabi headers
+  // say malloc.h and stdio.h are the C library's, so NoSuchLibrary.h can only be a library's.
+  test('on a 32-bit board without its compiler folder, with the install command; the C library headers are no finding', async () => {
+    const found = await findings('NoLibrary32', 'arduino:samd:mkrwifi1010', sketch('NoLibrary32', '#include <NoSuchLibrary.h>\n#include <stdio.h>\n#include <malloc.h>\nvoid setup() {}\nvoid loop() {}\n'));
+    expect(shown(found, ['error', 'warning', 'info'])).toEqual(['1 error include-unresolved']);
+    expect(found[0].suggestion).toContain('arduino-cli lib install "<name>"');
+  });
+});
