@@ -9,6 +9,16 @@ const el = (tag, className, text) => {
   return node;
 };
 
+/** The URL when it is an http(s) address, else undefined. */
+function webAddress(url) {
+  try {
+    const parsed = new URL(url ?? '');
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function formCard(event, send) {
   const card = el('div', 'card elicitation');
   card.dataset.elicitationId = String(event.id);
@@ -16,11 +26,16 @@ export function formCard(event, send) {
   const form = el('form', 'fields');
   const read = [];
   if (event.mode === 'url') {
-    const link = el('a', 'url', event.url ?? '');
-    link.href = event.url ?? '#';
-    link.target = '_blank';
-    link.rel = 'noopener';
+    // Only a web address becomes a link: an agent's javascript:, file: or data: URL is shown as text.
+    const href = webAddress(event.url);
+    const link = el(href ? 'a' : 'span', 'url', event.url ?? '');
+    if (href) {
+      link.href = href;
+      link.target = '_blank';
+      link.rel = 'noopener noreferrer';
+    }
     form.append(link);
+    if (!href) form.append(el('small', 'description', 'Not a web address (http or https): it is not opened.'));
   }
   for (const field of event.fields ?? []) {
     const row = el('label', 'field');

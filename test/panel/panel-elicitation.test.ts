@@ -66,3 +66,34 @@ describe('an agent form in the panel (stand-in agent)', { timeout: 120_000 }, ()
     expect(await page.locator('#log .card.elicitation').last().getAttribute('data-decided')).toBe('declined');
   });
 });
+
+describe('a URL the agent asks the person to open, in the panel (stand-in agent)', { timeout: 120_000 }, () => {
+  it('is a link only when it is an http(s) address: a javascript: URL stays text and cannot run', async () => {
+    const { root, sketch } = tempSketch();
+    const standin = `${process.execPath} ${path.join(repoRoot, 'test', 'support', 'standin-agent.mjs')}`;
+    const hostile = await startServe([sketch, '--agent-command', standin], {
+      PATH: process.env.PATH ?? '',
+      HOME: root,
+      BOARDBRIDGE_STATE_DIR: path.join(root, 'state'),
+      CI: 'true',
+      STANDIN_ELICIT_URL: 'javascript:document.title="pwned"//https://example.invalid/',
+    });
+    const other = await browser.newPage();
+    try {
+      await other.goto(hostile.url);
+      await other.waitForSelector('body[data-ready="true"]', WAIT);
+      await other.fill('#prompt', 'elicit-url');
+      await other.press('#prompt', 'Enter');
+      await other.waitForSelector('#log .card.elicitation .url', WAIT);
+      const card = other.locator('#log .card.elicitation').last();
+      expect(await card.locator('a.url').count()).toBe(0);
+      expect(await card.locator('.url').textContent()).toBe('javascript:document.title="pwned"//https://example.invalid/');
+      await card.locator('.url').click();
+      expect(await other.title()).not.toBe('pwned');
+      expect(await card.locator('.description').textContent()).toContain('Not a web address');
+    } finally {
+      await other.close();
+      await hostile.stop();
+    }
+  });
+});

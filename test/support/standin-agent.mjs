@@ -127,7 +127,7 @@ const app = agent({ name: 'standin' })
       }
       const request =
         elicit === 'url'
-          ? { mode: 'url', sessionId: params.sessionId, message: 'Authorize the board service', url: 'https://example.invalid/authorize?code=1', elicitationId: 'el-1' }
+          ? { mode: 'url', sessionId: params.sessionId, message: 'Authorize the board service', url: process.env.STANDIN_ELICIT_URL ?? 'https://example.invalid/authorize?code=1', elicitationId: 'el-1' }
           : {
               mode: 'form',
               sessionId: params.sessionId,
