@@ -51,7 +51,7 @@ beforeAll(async () => {
   process.env = { ...launch.env, PATH, BOARDBRIDGE_STATE_DIR: path.join(temp.root, 'state') };
 
   // The extension host answers require('vscode') with its API: so does this one, with the stand-in.
-  vscode = standInVscode({ folder: sketch, config: { agentCommand: claudeCommand(launch), idleExitSeconds: 2 } });
+  vscode = standInVscode({ folder: sketch, config: { agentCommand: claudeCommand(launch), idleExitSeconds: 60 } });
   const Module = createRequire(import.meta.url)('node:module') as { _load: (request: string, ...rest: unknown[]) => unknown };
   const load = Module._load;
   Module._load = function (request: string, ...rest: unknown[]) {
@@ -59,13 +59,16 @@ beforeAll(async () => {
   };
   extension = createRequire(import.meta.url)(path.join(unpacked, 'dist', 'extension.cjs'));
   memento = new Map();
+  // The browser first, and a minute's idle exit: the bridge stops once no page has connected for
+  // idleExitSeconds, and Chromium's start and Monaco's load on a loaded machine take seconds
+  // (with 2 s the bridge had gone before the page's socket connected).
+  browser = await launchChromium();
   await extension.activate({
     subscriptions: [],
     extensionPath: unpacked,
     workspaceState: { get: (key: string) => memento.get(key), update: async (key: string, value: unknown) => void memento.set(key, value) },
     logUri: { fsPath: path.join(root, 'logs') },
   });
-  browser = await launchChromium();
 }, 300_000);
 
 afterAll(async () => {
