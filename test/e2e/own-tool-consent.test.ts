@@ -76,12 +76,10 @@ describe('the own-tool exception, with real agents', () => {
       }
       const scripted = server.requests.filter((r) => r.handledAs === 'script');
       expect(scripted[1].conversation?.lastToolResult).toContain('# Arduino board: Arduino UNO');
-      // Whatever the agent asked about board_info was allowed by the policy as our own tool.
-      const decisions = ofType(events, 'permission_decision');
-      for (const request of ofType(events, 'permission_request').filter((r) => /board_info/.test(r.toolCall.title ?? '') && !r.toolCall.title?.includes('touch'))) {
-        expect(request.category).toBe('own-tool');
-        expect(decisions.find((d) => d.id === request.id)).toMatchObject({ outcome: 'selected', by: 'policy' });
-      }
+      // The agent asked about board_info in its own exact form; the policy allowed it as our own tool.
+      const ownRequests = ofType(events, 'permission_request').filter((r) => !r.toolCall.title?.includes('touch'));
+      expect(ownRequests.map((r) => [r.toolCall.title, r.category])).toEqual([[name === 'gemini' ? 'board_info (boardbridge MCP Server)' : 'mcp__boardbridge__board_info', 'own-tool']]);
+      expect(ofType(events, 'permission_decision').find((d) => d.id === ownRequests[0].id)).toMatchObject({ outcome: 'selected', by: 'policy' });
       // The shell line was asked, never allowed by a title that names our server.
       expect(asked.map((p) => p.request.toolCall.title)).toEqual([expect.stringContaining(`touch ${pwned}`)]);
       expect(asked[0].category).toBe('execute');
