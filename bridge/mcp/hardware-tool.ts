@@ -45,6 +45,11 @@ export function truncateForAgent(text: string, limit = MAX_TOOL_TEXT): string {
   return `[boardbridge: ${text.length - limit} earlier characters left out; read on with a cursor or narrow the request]\n${kept}`;
 }
 
+/** Changes a device or runs project code: annotated destructive, and never allowed unasked. */
+export function asksConsent(tool: Pick<HardwareTool, 'destructive' | 'consentQuestion'>): boolean {
+  return Boolean(tool.destructive || tool.consentQuestion);
+}
+
 export function defineTool<Shape extends z.ZodRawShape>(tool: HardwareTool<Shape>): HardwareTool {
   return tool as unknown as HardwareTool;
 }

@@ -2,7 +2,7 @@
 // first. Served over loopback HTTP (http-server.ts) or over the ACP connection itself
 // (acp-mcp-server.ts).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { truncateForAgent, type DeviceConsent, type HardwareTool } from './hardware-tool.js';
+import { asksConsent, truncateForAgent, type DeviceConsent, type HardwareTool } from './hardware-tool.js';
 
 export const MCP_SERVER_NAME = 'boardbridge';
 
@@ -16,7 +16,7 @@ export function toolServer(tools: HardwareTool[], consent: DeviceConsent): McpSe
         title: tool.title,
         description: tool.description,
         inputSchema: tool.input,
-        annotations: { readOnlyHint: tool.readOnly, destructiveHint: Boolean(tool.destructive || tool.consentQuestion), openWorldHint: false },
+        annotations: { readOnlyHint: tool.readOnly, destructiveHint: asksConsent(tool), openWorldHint: false },
       },
       async (input: Record<string, unknown>, extra: { signal: AbortSignal }) => {
         try {

@@ -21,11 +21,11 @@ import { askingModeInstead, readsMissingFileAsEmpty } from '../agents/quirks.js'
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
-import type { DeviceConsent } from '../mcp/hardware-tool.js';
+import { asksConsent, type DeviceConsent } from '../mcp/hardware-tool.js';
 import { AgentSerial } from '../mcp/serial-tools.js';
 import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
 import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
-import { DEVICE_META_KEY, PROJECT_CODE_META_KEY } from '../services/permission/classify.js';
+import { DEVICE_META_KEY, PROJECT_CODE_META_KEY, type OwnTool } from '../services/permission/classify.js';
 import { readVerifiedTextSync } from '../services/fs/anchored-dir.js';
 import { FsService, MAX_READ_BYTES, type EditorWrite } from '../services/fs/fs-service.js';
 import { readJournals, WriteJournal } from '../services/fs/journal.js';
@@ -106,6 +106,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   private abandonTurn?: AbortController;
   private failTurn?: (error: BridgeError) => void;
   private mcp?: HardwareMcpServer;
+  /** What the MCP server offers, as the broker judges a call of it. */
+  private mcpTools: OwnTool[] = [];
   private agentSerial?: AgentSerial;
   private selection: Selection = {};
   private consentRequests = 0;
@@ -125,6 +127,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       guard: this.guard,
       ask: options.ask,
       askTimeoutMs: options.askTimeoutMs,
+      ownTools: () => this.mcpTools,
       onPending: (p) =>
         this.emitEvent({
           type: 'permission_request',
@@ -453,7 +456,10 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       onSimulation: this.onSimulation,
     });
     if (!tools.length) return servers;
-    this.mcp ??= await startHardwareMcpServer(tools, this.deviceConsent);
+    if (!this.mcp) {
+      this.mcp = await startHardwareMcpServer(tools, this.deviceConsent);
+      this.mcpTools = tools.map((t) => ({ name: t.name, readOnly: t.readOnly, needsConsent: asksConsent(t) }));
+    }
     servers.push(mcpServerEntry(this.mcp, http));
     return servers;
   }

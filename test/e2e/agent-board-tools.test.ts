@@ -1,6 +1,6 @@
 // A real agent (claude-code-acp, offline against the scripted model) uses the
 // bridge's hardware MCP tools on an emulated Arduino Uno (simavr + ATmegaBOOT on
-// a pty): compile, an upload the person must allow, and serial_expect reading
+// a pty): compile, an upload the person must allow (twice), and serial_expect reading
 // what the freshly uploaded sketch prints.
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -71,9 +71,13 @@ describe('a real agent on an emulated Uno through the hardware MCP tools', () =>
     } finally {
       await session.close();
     }
-    // The person was asked exactly once, about the upload, with its exact target.
-    expect(asked.map((p) => p.request.toolCall.title)).toEqual([expect.stringMatching(new RegExp(`^upload .*Greeter\\.ino\\.hex to .* on ${uno.port.replace(/[/.]/g, '\\$&')}\\?$`))]);
-    expect(asked[0].category).toBe('device');
+    // compile and serial_expect ran unasked; the upload was asked twice: the agent's request for our
+    // tool (as a device change: its title alone never allows it), then the tool's own exact question.
+    expect(asked.map((p) => p.request.toolCall.title)).toEqual([
+      'mcp__boardbridge__upload',
+      expect.stringMatching(new RegExp(`^upload .*Greeter\\.ino\\.hex to .* on ${uno.port.replace(/[/.]/g, '\\$&')}\\?$`)),
+    ]);
+    expect(asked.map((p) => p.category)).toEqual(['device', 'device']);
     const results = server.requests.filter((r) => r.handledAs === 'script').map((r) => r.conversation?.lastToolResult ?? '');
     expect(results[1]).toMatch(/Flash: \d+ of 32256 bytes/);
     expect(results[2]).toMatch(/Uploaded .*Greeter\.ino\.hex/);

@@ -8,7 +8,7 @@ import type {
   RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
 import type { WorkspaceGuard } from '../fs/workspace-guard.js';
-import { classify, DEVICE_META_KEY, PROJECT_CODE_META_KEY, touchedPaths, type PermissionCategory } from './classify.js';
+import { classify, DEVICE_META_KEY, ownToolCall, PROJECT_CODE_META_KEY, touchedPaths, type OwnTool, type PermissionCategory } from './classify.js';
 
 export interface PermissionPolicy {
   reads: boolean;
@@ -57,6 +57,8 @@ export interface BrokerOptions {
   askTimeoutMs?: number;
   onDecision?: (pending: PendingPermission, decision: PermissionDecision) => void;
   onPending?: (pending: PendingPermission) => void;
+  /** The tools boardbridge's own MCP server offers this session (none: no request is one of ours). */
+  ownTools?: () => readonly OwnTool[];
 }
 
 /** Whether a `terminal/create` may run, and if not why. */
@@ -89,7 +91,7 @@ export class PermissionBroker {
 
   /** `agentSignal` aborts when the agent withdraws its request ($/cancel_request): the person's question goes too. */
   async decide(request: RequestPermissionRequest, agentSignal?: AbortSignal): Promise<RequestPermissionResponse> {
-    const pending: PendingPermission = { id: this.nextId++, request, category: classify(request.toolCall) };
+    const pending: PendingPermission = { id: this.nextId++, request, category: this.categoryOf(request) };
     this.options.onPending?.(pending);
     const decision = await this.resolve(pending, agentSignal);
     this.options.onDecision?.(pending, decision);
@@ -112,6 +114,14 @@ export class PermissionBroker {
     if (this.grants.has(normalCommand(commandLine)) || (this.commandsAlways && category !== 'device')) return { allowed: true, by: 'grant' };
     const needs = category === 'device' ? '--allow all --allow-device' : '--allow all';
     return { allowed: false, reason: `the policy does not allow commands (${needs}) and no permission granted in this turn covers "${commandLine}"` };
+  }
+
+  // Only a consent-free call of a tool we offer is 'own-tool' (allowed unasked); the others are
+  // judged as any request: upload as a device change, the rest by the policy or the person.
+  private categoryOf(request: RequestPermissionRequest): PermissionCategory {
+    const own = ownToolCall(request.toolCall, this.options.ownTools?.() ?? [], (p) => insideWorkspace(this.options.guard, p, 'read'));
+    if (own && !own.needsConsent) return 'own-tool';
+    return classify(request.toolCall);
   }
 
   /** The turn is over: what was granted for it no longer covers a command. */
@@ -140,7 +150,7 @@ export class PermissionBroker {
     const options = pending.request.options;
     if (pending.category === 'own-tool') {
       const allow = pickOption(options, ['allow_once', 'allow_always']);
-      if (allow) return { outcome: 'selected', option: allow, by: 'policy', reason: "boardbridge's own tool: it asks before any device change" };
+      if (allow) return { outcome: 'selected', option: allow, by: 'policy', reason: "boardbridge's own tool: it neither changes a device nor runs project code" };
     }
     if (this.policyAllows(pending)) {
       const allow = pickOption(options, ['allow_once', 'allow_always']);
@@ -209,9 +219,9 @@ export function pickOption(options: PermissionOption[], kinds: PermissionOptionK
 
 const normalCommand = (line: string) => line.trim().replace(/\s+/g, ' ');
 
-function insideWorkspace(guard: WorkspaceGuard, p: string): boolean {
+function insideWorkspace(guard: WorkspaceGuard, p: string, access: 'read' | 'write' = 'write'): boolean {
   try {
-    guard.check(p, 'write');
+    guard.check(p, access);
     return true;
   } catch {
     return false;

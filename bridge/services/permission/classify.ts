@@ -22,17 +22,40 @@ export const DEVICE_META_KEY = 'boardbridge/device';
 /** Set in `_meta` by boardbridge's own requests to run the project's code (MCP build): an execute step, whatever its title says. */
 export const PROJECT_CODE_META_KEY = 'boardbridge/project-code';
 
-// How agents name a tool of boardbridge's own MCP server: mcp__boardbridge__upload (claude),
-// mcp_boardbridge_upload (gemini), "upload (boardbridge MCP Server)".
-const OWN_MCP_TOOL = /\bmcp_{1,2}boardbridge_{1,2}[a-z_]+\b|\(boardbridge MCP Server\)/i;
+/** A tool boardbridge's own MCP server offers, as the broker needs to know it. */
+export interface OwnTool {
+  name: string;
+  readOnly: boolean;
+  /** Changes a device or runs project code: it asks inside the tool too, and the agent's request is asked as well. */
+  needsConsent: boolean;
+}
+
+// The whole title, as the agents write a call of an MCP tool: claude `mcp__boardbridge__<tool>`,
+// gemini `<tool> (boardbridge MCP Server)`. Anything around it (a comment, a command) is not our tool.
+const OWN_TOOL_TITLE = [/^mcp__boardbridge__([a-z][a-z0-9_]*)$/, /^([a-z][a-z0-9_]*) \(boardbridge MCP Server\)$/];
+
+/**
+ * The own tool a request calls, judged from the whole structured request: the exact title of a
+ * tool the server offers, no shell or file-change kind, no command, no path outside the workspace.
+ * Undefined for anything else, which then goes through the policy or the person as any request.
+ */
+export function ownToolCall(toolCall: ToolCallUpdate, offered: readonly OwnTool[], inWorkspace: (p: string) => boolean): OwnTool | undefined {
+  if (toolCall._meta?.[DEVICE_META_KEY] || toolCall._meta?.[PROJECT_CODE_META_KEY]) return undefined;
+  if (toolCall.kind && ['execute', 'edit', 'delete', 'move'].includes(toolCall.kind)) return undefined;
+  const raw = toolCall.rawInput;
+  if (raw && typeof raw === 'object' && 'command' in raw) return undefined;
+  if ((toolCall.locations ?? []).some((l) => !inWorkspace(l.path))) return undefined;
+  if ((toolCall.content ?? []).some((c) => c.type === 'diff' || c.type === 'terminal')) return undefined;
+  const title = toolCall.title ?? '';
+  const name = OWN_TOOL_TITLE.map((form) => form.exec(title)?.[1]).find(Boolean);
+  return name === undefined ? undefined : offered.find((t) => t.name === name);
+}
 
 export function classify(toolCall: ToolCallUpdate): PermissionCategory {
   if (toolCall._meta?.[DEVICE_META_KEY]) return 'device';
   const text = describe(toolCall);
   // The title holds a project path the agent chose: never read it as one of our own tools.
   if (toolCall._meta?.[PROJECT_CODE_META_KEY]) return DEVICE_COMMAND.test(text) || DEVICE_TOOL.test(toolName(toolCall)) ? 'device' : 'execute';
-  // Our own tools ask the person themselves, with the exact question, before changing a device.
-  if (OWN_MCP_TOOL.test(`${text} ${toolName(toolCall)}`)) return 'own-tool';
   if (DEVICE_COMMAND.test(text) || DEVICE_TOOL.test(toolName(toolCall))) return 'device';
   switch (toolCall.kind) {
     case 'read':
