@@ -15,6 +15,7 @@ import type {
   PromptRequest,
   ResumeSessionRequest,
   SessionNotification,
+  ToolCallUpdate,
   Stream,
 } from '@agentclientprotocol/sdk';
 import { methods } from '@agentclientprotocol/sdk';
@@ -103,6 +104,7 @@ export class AcpProxy {
       agentRequest: (method, params) => {
         // The file the agent reads tells which project of the workspace it works on.
         if (method === methods.client.fs.readTextFile) this.noteFile(params);
+        if (method === methods.client.session.requestPermission) this.permissionAsked(params);
         if (this.mcpHost?.serves(method)) return this.mcpHost.answer(params);
         return this.local.answer(method, params);
       },
@@ -256,6 +258,13 @@ export class AcpProxy {
     return { forward: { ...params, prompt: [...blocks, ...params.prompt] }, after: (result: unknown) => (session.endTurn(), result) };
   }
 
+  // The agent's own edits are journalled from the text before its call: a permission is often where it is first named.
+  private permissionAsked(params: unknown): void {
+    const { sessionId, toolCall } = (params ?? {}) as { sessionId?: unknown; toolCall?: ToolCallUpdate };
+    const session = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
+    if (session && toolCall && typeof toolCall.toolCallId === 'string') session.permissionAsked(toolCall);
+  }
+
   private noteFile(params: unknown): void {
     const { sessionId, path } = (params ?? {}) as { sessionId?: unknown; path?: unknown };
     const session = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
@@ -265,6 +274,7 @@ export class AcpProxy {
   private agentNotification(method: string, params: unknown): unknown {
     if (method !== methods.client.session.update) return params;
     const notification = params as SessionNotification;
+    this.sessions.get(notification?.sessionId)?.agentUpdate(notification.update);
     if (notification.update?.sessionUpdate !== 'available_commands_update') return params;
     this.agentCommands.set(notification.sessionId, notification.update.availableCommands ?? []);
     return { ...notification, update: { ...notification.update, availableCommands: withProxyCommands(notification.update.availableCommands ?? []) } };

@@ -1,7 +1,7 @@
 // One editor session as the proxy sees it: its folder and board selection, the
 // board MCP server given to the agent, the context injector, and the bridge's own
 // fs and terminal services for what the editor does not serve itself.
-import type { ContentBlock, McpServer } from '@agentclientprotocol/sdk';
+import type { ContentBlock, McpServer, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { CommandTable } from '../../boards/command.js';
 import type { Selection } from '../../context-providers/types.js';
 import type { ContextService, LoadedContext } from '../context/context-service.js';
@@ -16,7 +16,8 @@ import { WriteJournal } from '../services/fs/journal.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 import { TerminalService } from '../services/terminal/terminal-service.js';
 import { ContextInjector } from '../session/context-injection.js';
-import { errorMessage } from '../session/errors.js';
+import { BridgeError, errorMessage } from '../session/errors.js';
+import { additionalPlatformFolders, OwnEdits, ToolCallWatch } from '../session/own-edits.js';
 
 export interface ProxySessionOptions {
   cwd: string;
@@ -38,7 +39,6 @@ export interface ProxySessionOptions {
 }
 
 export class ProxySession {
-  sessionId?: string;
   selection: Selection;
   readonly guard: WorkspaceGuard;
   readonly terminals: TerminalService;
@@ -54,10 +54,15 @@ export class ProxySession {
   /** Command lines of execute steps the editor allowed in the current turn. */
   private readonly grants = new Set<string>();
   private files?: FsService;
+  private id?: string;
+  private readonly ownEdits: OwnEdits;
+  private readonly toolCalls: ToolCallWatch;
 
   private constructor(private readonly options: ProxySessionOptions) {
     this.selection = { ...options.selection };
     this.guard = new WorkspaceGuard([options.cwd]);
+    this.ownEdits = new OwnEdits(options.cwd, this.guard);
+    this.toolCalls = new ToolCallWatch(this.ownEdits);
     this.injector = new ContextInjector(options.embeddedContext);
     if (options.hardware) this.serial = new AgentSerial(options.hardware.hub);
     this.boardCommands = options.hardware?.commands(options.consent(this), 'the agent (terminal)');
@@ -88,6 +93,37 @@ export class ProxySession {
     return session;
   }
 
+  get sessionId(): string | undefined {
+    return this.id;
+  }
+
+  /**
+   * The agent named the session (its answer to session/new, or the editor's load): the journal
+   * is named after it, so it is made only now; a fs call before it has no session to name.
+   */
+  set sessionId(sessionId: string | undefined) {
+    if (!sessionId || this.id === sessionId) return;
+    this.id = sessionId;
+    this.journal = new WriteJournal(this.options.cwd, sessionId, this.options.agentId, this.options.env);
+    this.ownEdits.attach(this.journal);
+    this.files = new FsService({
+      guard: this.guard,
+      journal: this.journal,
+      missingFileAsEmpty: this.options.missingFileAsEmpty,
+      priorText: (file, onDisk) => this.ownEdits.priorText(file, onDisk),
+    });
+  }
+
+  /** A `session/update` the agent sent: its edit calls are watched for files it writes itself. */
+  agentUpdate(update: unknown): void {
+    this.toolCalls.update(update);
+  }
+
+  /** The tool call of a permission the agent asks (codex names its patch there first). */
+  permissionAsked(toolCall: ToolCallUpdate): void {
+    this.toolCalls.permission(toolCall);
+  }
+
   get cwd(): string {
     return this.options.cwd;
   }
@@ -100,10 +136,10 @@ export class ProxySession {
     return servers;
   }
 
-  /** The installed platform folders the context reads from (read-only for the agent). */
+  /** The installed platform folders the context reads from (read-only for the agent), as `additionalDirectories`. */
   async readOnlyRoots(): Promise<string[]> {
     const loaded = await this.load();
-    return loaded ? [...loaded.context.readOnlyRoots] : [];
+    return loaded ? additionalPlatformFolders(loaded.context.readOnlyRoots, this.options.cwd) : [];
   }
 
   async load(): Promise<LoadedContext | undefined> {
@@ -156,10 +192,7 @@ export class ProxySession {
 
   /** The bridge's own fs answers (for editors without fs): workspace-confined, journalled. */
   fs(): FsService {
-    if (!this.files) {
-      this.journal = new WriteJournal(this.options.cwd, this.sessionId ?? 'unknown-session', this.options.agentId, this.options.env);
-      this.files = new FsService({ guard: this.guard, journal: this.journal, missingFileAsEmpty: this.options.missingFileAsEmpty });
-    }
+    if (!this.files) throw new BridgeError('protocol', 'the agent used fs before its session was open', 'the agent must wait for its session/new answer');
     return this.files;
   }
 

@@ -26,8 +26,7 @@ import { AgentSerial } from '../mcp/serial-tools.js';
 import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
 import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
 import { DEVICE_META_KEY, PROJECT_CODE_META_KEY, type OwnTool } from '../services/permission/classify.js';
-import { readVerifiedTextSync } from '../services/fs/anchored-dir.js';
-import { FsService, MAX_READ_BYTES, type EditorWrite } from '../services/fs/fs-service.js';
+import { FsService, type EditorWrite } from '../services/fs/fs-service.js';
 import { readJournals, WriteJournal } from '../services/fs/journal.js';
 import { removeStaleTemps } from '../services/fs/stale-temps.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
@@ -39,9 +38,10 @@ import { ContextInjector } from './context-injection.js';
 import { BridgeError, errorMessage } from './errors.js';
 import type { BridgeEvent } from './events.js';
 import { simulationEvent } from './simulation-event.js';
+import { additionalPlatformFolders, OwnEdits } from './own-edits.js';
 import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
 import { promptStopReason } from './sdk-validation.js';
-import { getToolCall, initialState, type SessionState, type ToolCallState } from './state.js';
+import { getToolCall, initialState, type SessionState } from './state.js';
 
 /** How many of the workspace's latest journals are searched for stale temporary files at start. */
 const STALE_TEMP_JOURNALS = 20;
@@ -93,10 +93,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   readonly elicitations: ElicitationBroker;
   journal!: WriteJournal;
   private editorWriter?: EditorWrite;
-  /** The text each file got from the latest journalled write (fs/write_text_file or an agent's own edit). */
-  private readonly lastWritten = new Map<string, string>();
-  /** `toolCallId|file` → the file and its text when an edit call naming it was first seen (null: absent). */
-  private readonly ownEditsBefore = new Map<string, { file: string; before: string | null }>();
+  private readonly ownEdits: OwnEdits;
   private agent!: AgentConnection;
   private terminals!: TerminalService;
   private fs!: FsService;
@@ -122,6 +119,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     if (options.onEvent) this.on('event', options.onEvent);
     this.selection = options.selection ?? {};
     this.guard = new WorkspaceGuard([this.workspace]);
+    this.ownEdits = new OwnEdits(this.workspace, this.guard);
     this.broker = new PermissionBroker({
       policy: options.policy,
       guard: this.guard,
@@ -326,8 +324,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     }
     if (!this.journal) {
       this.journal = new WriteJournal(this.workspace, sessionId, this.options.launch.id, env);
+      this.ownEdits.attach(this.journal);
       this.journal.onEntry((entry) => {
-        this.lastWritten.set(entry.path, entry.after);
         this.emitEvent({ type: 'file_written', path: entry.path, created: entry.before === null, seq: entry.seq });
       });
     }
@@ -337,7 +335,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       buffers: () => this.buffers,
       missingFileAsEmpty: readsMissingFileAsEmpty(this.agent.init.agentInfo),
       editorWrite: (file, text) => this.editorWriter?.(file, text) ?? Promise.resolve(false),
-      priorText: (file, onDisk) => this.ownEditPriorText(file, onDisk),
+      priorText: (file, onDisk) => this.ownEdits.priorText(file, onDisk),
     });
     this.terminals = new TerminalService({
       guard: this.guard,
@@ -397,9 +395,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       return []; // the first prompt reports a context that cannot be built
     }
     this.guard.allowReadOnly(roots);
-    const inside = (dir: string, root: string) => dir === root || dir.startsWith(root + path.sep);
-    const absolute = [...new Set(roots.map((r) => path.resolve(r)))].filter((r) => !inside(r, this.workspace));
-    return absolute.filter((r) => !absolute.some((other) => other !== r && inside(r, other))).sort();
+    return additionalPlatformFolders(roots, this.workspace);
   }
 
   /** The agent's earlier sessions in this workspace (session/list, every page), newest first as the agent orders them. */
@@ -579,61 +575,13 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     return response;
   }
 
-  /**
-   * Some agents (codex) patch files themselves instead of asking fs/write_text_file, and
-   * their diffs are hunks, not whole files. Each file an edit call names is read when the
-   * call is first seen (before any permission lets it run); when the call completes and the
-   * file changed without a write through the bridge, the change goes into the journal:
-   * faces can review it and `boardbridge undo` can take it back (refusing if it changes again).
-   */
-  private journalOwnEdits(call: ToolCallState): void {
-    if (call.kind !== 'edit') return;
-    const done = call.status === 'completed' || call.status === 'failed';
-    for (const item of call.content) {
-      if (item.type !== 'diff') continue;
-      let file: string;
-      try {
-        file = this.guard.check(path.resolve(this.workspace, item.path), 'write');
-      } catch {
-        continue; // outside the workspace: not ours to record
-      }
-      const key = `${call.toolCallId}|${file}`;
-      // Read at once: the turn's stop may follow the completing update directly.
-      const now = readTextOrNull(file);
-      if (!done) {
-        if (!this.ownEditsBefore.has(key)) this.ownEditsBefore.set(key, { file, before: now });
-        continue;
-      }
-      const before = this.ownEditsBefore.get(key)?.before;
-      this.ownEditsBefore.delete(key);
-      if (call.status !== 'completed' || before === undefined || now === null || now === before || this.lastWritten.get(file) === now) continue;
-      this.journal.record(file, before, now);
-    }
-  }
-
-  /**
-   * OpenCode both writes a permitted edit itself and sends it through fs/write_text_file,
-   * without waiting for either, so its own write can land first. A bridge write to a file an
-   * open edit call names, found changed since the call was first seen and not by the bridge,
-   * is journalled from the text before the call: undo brings that back (removes a file the
-   * call created), instead of the agent's own copy of the same change.
-   */
-  private ownEditPriorText(file: string, onDisk: string | null): { before: string | null } | undefined {
-    for (const seen of this.ownEditsBefore.values()) {
-      if (seen.file !== file) continue;
-      if (seen.before === onDisk || (onDisk !== null && this.lastWritten.get(file) === onDisk)) return undefined;
-      return { before: seen.before };
-    }
-    return undefined;
-  }
-
   private emitChange(change: StateChange): void {
     switch (change.type) {
       case 'message_chunk':
         return this.emitEvent({ type: 'message_chunk', role: change.role, text: change.text });
       case 'tool_call':
         this.emitEvent({ type: 'tool_call', created: change.created, toolCall: change.toolCall });
-        this.journalOwnEdits(change.toolCall);
+        this.ownEdits.observe(change.toolCall);
         return;
       case 'plan':
         return this.emitEvent({ type: 'plan', entries: this.state.plan });
@@ -689,10 +637,4 @@ export function checkWorkspace(dir: string): string {
     throw new BridgeError('workspace_not_found', `workspace ${resolved} does not exist or is not a folder`, 'run boardbridge in your sketch or project folder, or pass --workspace DIR');
   }
   return resolved;
-}
-
-// A FIFO or a huge file named in an agent's edit must not block the session: read only a
-// regular file, without blocking, from a descriptor verified to be the checked path.
-function readTextOrNull(file: string): string | null {
-  return readVerifiedTextSync(file, MAX_READ_BYTES);
 }

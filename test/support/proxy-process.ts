@@ -24,9 +24,11 @@ export class ProxyProcess {
   private readonly untaken: Wire[] = [];
   private nextId = 1;
 
-  constructor() {
-    this.child = spawn(process.execPath, [cliMain, 'acp', '--log-file', path.join(this.dir, 'acp.log'), '--agent-command', `${process.execPath} ${echoAgent}`], {
-      env: { ...process.env, BOARDBRIDGE_STATE_DIR: path.join(this.dir, 'state') },
+  /** `agentCommand`: another stand-in than the echo agent; `env`: added to (and over) the proxy's. */
+  constructor(options: { agentCommand?: string; env?: Record<string, string> } = {}) {
+    const agentCommand = options.agentCommand ?? `${process.execPath} ${echoAgent}`;
+    this.child = spawn(process.execPath, [cliMain, 'acp', '--log-file', path.join(this.dir, 'acp.log'), '--agent-command', agentCommand], {
+      env: { ...process.env, BOARDBRIDGE_STATE_DIR: path.join(this.dir, 'state'), ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stderr.setEncoding('utf8').on('data', (t: string) => (this.stderr += t));
