@@ -30,6 +30,17 @@ const fadeTurn = (target: string) => ({
   replies: [{ tool: { claude: { name: 'Write', input: { file_path: target, content: 'void setup() {}\nvoid loop() { analogWrite(9, 128); }\n' } } } }, { say: 'The LED on pin 9 now fades.' }],
 });
 
+function startStandin(sketch: string, root: string, env: Record<string, string>): TmuxScreen {
+  const standin = `${quote(process.execPath)} ${quote(path.join(repoRoot, 'test', 'support', 'standin-agent.mjs'))}`;
+  return TmuxScreen.start([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', standin], {
+    PATH: process.env.PATH ?? '',
+    HOME: root,
+    BOARDBRIDGE_STATE_DIR: path.join(root, 'state'),
+    ...env,
+    ...terminal,
+  });
+}
+
 async function cancelAndQuit(screen: TmuxScreen): Promise<void> {
   screen.key('C-c');
   const cancelled = await screen.waitFor(/^cancelled\s*$/m);
@@ -132,6 +143,20 @@ describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
     expect(callLines[0]).toMatch(/^○ edit .*\[pending\]$/);
     expect(callLines.at(-1)).toMatch(/^● edit .*Blink\.ino \[completed\]$/);
     expect(done).not.toContain('waiting for');
+    screen.type('/quit');
+    screen.key('Enter');
+    await screen.waitFor('[exit 0]');
+  });
+
+  it('shows "starting…" with the seconds while a slow agent starts, and sends what was typed meanwhile once ready (stand-in agent)', async () => {
+    const { root, sketch } = tempSketch();
+    const screen = startStandin(sketch, root, { STANDIN_SLOW_START: '4000' });
+    await screen.waitFor(/^starting the agent… [1-9]s ›/m);
+    screen.type('stop:max_tokens');
+    screen.key('Enter');
+    const done = await screen.waitFor('stopping with max_tokens');
+    expect(done).toContain('stopped: the agent ran out of output tokens');
+    expect(done).toMatch(/^starting the agent… \d+s › stop:max_tokens$/m);
     screen.type('/quit');
     screen.key('Enter');
     await screen.waitFor('[exit 0]');

@@ -45,7 +45,8 @@ if (process.env.STANDIN_CHILD === '1') spawn('sleep', ['1000'], { stdio: 'ignore
 const promptText = (blocks) => blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
 
 const app = agent({ name: 'standin' })
-  .onRequest(methods.agent.initialize, ({ params }) => ((clientCapabilities = params.clientCapabilities ?? {}), {
+  // STANDIN_SLOW_START=<ms>: initialize answers after that long (an agent that takes its time to start).
+  .onRequest(methods.agent.initialize, async ({ params }) => (await new Promise((resolve) => setTimeout(resolve, Number(process.env.STANDIN_SLOW_START ?? 0))), (clientCapabilities = params.clientCapabilities ?? {}), {
     protocolVersion: 1,
     agentInfo: { name: 'standin-agent', version: '1.0.0' },
     agentCapabilities: {
