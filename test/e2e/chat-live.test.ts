@@ -30,9 +30,9 @@ const fadeTurn = (target: string) => ({
   replies: [{ tool: { claude: { name: 'Write', input: { file_path: target, content: 'void setup() {}\nvoid loop() { analogWrite(9, 128); }\n' } } } }, { say: 'The LED on pin 9 now fades.' }],
 });
 
-function startStandin(sketch: string, root: string, env: Record<string, string>): TmuxScreen {
+function startStandin(sketch: string, root: string, env: Record<string, string>, flags: string[] = []): TmuxScreen {
   const standin = `${quote(process.execPath)} ${quote(path.join(repoRoot, 'test', 'support', 'standin-agent.mjs'))}`;
-  return TmuxScreen.start([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', standin], {
+  return TmuxScreen.start([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', standin, ...flags], {
     PATH: process.env.PATH ?? '',
     HOME: root,
     BOARDBRIDGE_STATE_DIR: path.join(root, 'state'),
@@ -157,6 +157,25 @@ describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
     const done = await screen.waitFor('stopping with max_tokens');
     expect(done).toContain('stopped: the agent ran out of output tokens');
     expect(done).toMatch(/^starting the agent… \d+s › stop:max_tokens$/m);
+    screen.type('/quit');
+    screen.key('Enter');
+    await screen.waitFor('[exit 0]');
+  });
+
+  it("shows a terminal command's output when it exits, the last 20 lines of a long one (stand-in agent)", async () => {
+    const { root, sketch } = tempSketch();
+    const screen = startStandin(sketch, root, {}, ['--allow', 'all']);
+    await screen.waitFor(/^›/m);
+    screen.type('run-terminal echo hi');
+    screen.key('Enter');
+    const short = await screen.waitFor('terminal ended with 0');
+    expect(short).toMatch(/^\$ sh -c echo hi\n  │ hi\n  exit 0$/m);
+    screen.type('run-terminal seq 1 30 && echo hi-again');
+    screen.key('Enter');
+    const long = await screen.waitFor(/terminal ended with 0[\s\S]*terminal ended with 0/);
+    const rows = long.split('\n');
+    const at = rows.findIndex((r) => r.startsWith('$ sh -c seq 1 30'));
+    expect(rows.slice(at + 1, at + 23)).toEqual(['  │ … 11 lines before', ...Array.from({ length: 19 }, (_, i) => `  │ ${i + 12}`), '  │ hi-again', '  exit 0']);
     screen.type('/quit');
     screen.key('Enter');
     await screen.waitFor('[exit 0]');

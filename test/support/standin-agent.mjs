@@ -168,6 +168,19 @@ const app = agent({ name: 'standin' })
       await say(`permission answer: ${JSON.stringify(answer)}`);
       return { stopReason: 'end_turn' };
     }
+    // "run-terminal <shell line>": runs it in a client terminal (sh -c), waits for it and says how it ended.
+    const shell = text.match(/run-terminal (.+)/)?.[1];
+    if (shell) {
+      try {
+        const { terminalId } = await client.request(methods.client.terminal.create, { sessionId: params.sessionId, command: 'sh', args: ['-c', shell] });
+        const exit = await client.request(methods.client.terminal.waitForExit, { sessionId: params.sessionId, terminalId });
+        await client.request(methods.client.terminal.release, { sessionId: params.sessionId, terminalId });
+        await say(`terminal ended with ${exit.exitCode}`);
+      } catch (error) {
+        await say(`terminal error ${error.code}`);
+      }
+      return { stopReason: 'end_turn' };
+    }
     if (text.includes('report-usage')) {
       await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'usage_update', used: 1234, size: 200000, cost: { amount: 0.0123, currency: 'USD' } } });
       await say(`verbose is ${configOptions[0].currentValue}`);
