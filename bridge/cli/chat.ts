@@ -234,6 +234,9 @@ function askWith(rl: readline.Interface, renderer: TextRenderer): AskPerson {
       };
       const finish = (answer: string | undefined) => {
         process.stdin.off('keypress', onKey);
+        // The option the person chose, echoed as the agent named it.
+        const picked = options.find((o) => o.optionId === answer);
+        if (picked) out.write(`→ ${optionName(picked)}\n`);
         signal.removeEventListener('abort', onAbort);
         renderer.resume();
         resolve(answer);

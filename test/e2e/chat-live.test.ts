@@ -181,6 +181,22 @@ describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
     await screen.waitFor('[exit 0]');
   });
 
+  it('echoes the permission option the person chose (stand-in agent)', async () => {
+    const { root, sketch } = tempSketch();
+    const screen = startStandin(sketch, root, {});
+    await screen.waitFor(/^›/m);
+    screen.type('permission-kinds reject_once,allow_once');
+    screen.key('Enter');
+    await screen.waitFor(/Choose 1-2 .*\[2\. allow once\]:/);
+    screen.type('1');
+    screen.key('Enter');
+    const done = await screen.waitFor('permission answer:');
+    expect(done).toMatch(/\[2\. allow once\]: 1\n→ reject once$/m);
+    screen.type('/quit');
+    screen.key('Enter');
+    await screen.waitFor('[exit 0]');
+  });
+
   it('lists and sets a boolean session option, and shows usage and cost after the turn (stand-in agent)', async () => {
     const { root, sketch } = tempSketch();
     const standin = `${quote(process.execPath)} ${quote(path.join(repoRoot, 'test', 'support', 'standin-agent.mjs'))}`;
