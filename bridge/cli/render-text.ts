@@ -136,7 +136,9 @@ export class TextRenderer {
       case 'agent_exited':
         return this.line(this.red(`the agent exited (${event.signal ?? `code ${event.code}`})${event.stderrTail ? `:\n${event.stderrTail}` : ''}`));
       case 'error':
-        this.line(this.red(`error: ${event.message}`));
+        // A command the bridge refused did not fail: it never ran, for the reason given.
+        if (event.code === 'terminal_refused') this.line(this.yellow(`⊘ ${one(event.message)}`));
+        else this.line(this.red(`error: ${event.message}`));
         if (event.hint) this.line(`  → ${event.hint}`);
         return;
       case 'notice':

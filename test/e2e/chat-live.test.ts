@@ -181,6 +181,21 @@ describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
     await screen.waitFor('[exit 0]');
   });
 
+  it('shows a terminal command the bridge refused as refused, with the reason, not as an error (stand-in agent)', async () => {
+    const { root, sketch } = tempSketch();
+    const screen = startStandin(sketch, root, {});
+    await screen.waitFor(/^›/m);
+    screen.type('run-terminal echo never');
+    screen.key('Enter');
+    const done = await screen.waitFor('terminal error');
+    expect(done).toMatch(/^⊘ refused the agent's terminal command sh -c echo never: \S/m);
+    expect(done).not.toContain('error: refused');
+    expect(done).not.toContain('  │ never');
+    screen.type('/quit');
+    screen.key('Enter');
+    await screen.waitFor('[exit 0]');
+  });
+
   it('echoes the permission option the person chose (stand-in agent)', async () => {
     const { root, sketch } = tempSketch();
     const screen = startStandin(sketch, root, {});
