@@ -47,13 +47,19 @@ async function chat(flags: ChatFlags): Promise<number> {
   const { NoAgentReady } = await import('../agents/resolve.js');
   const renderer = new TextRenderer(process.stdout, flags.workspace ?? process.cwd(), { live: canRenderLive(process.stdout, Boolean(flags.plain)) });
   let rl: readline.Interface;
+  let lines: AsyncIterableIterator<string>;
   let session: BridgeSession;
   for (let logins = 0; ; logins++) {
     rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+    // Lines typed while the agent starts are kept (the iterator buffers from here) and sent once it is ready.
+    lines = rl[Symbol.asyncIterator]();
+    const starting = showStarting(rl, flags.agent ?? 'the agent', canRenderLive(process.stdout, Boolean(flags.plain)) && Boolean(process.stdin.isTTY));
     try {
-      const resume = flags.resume === undefined ? undefined : typeof flags.resume === 'string' ? { sessionId: flags.resume } : { pick: pickSessionWith(rl) };
+      const pick = pickSessionWith(rl);
+      const resume = flags.resume === undefined ? undefined : typeof flags.resume === 'string' ? { sessionId: flags.resume } : { pick: (s: SessionInfo[]) => (starting.stop(), pick(s)) };
       const askForm = askElicitationWith(rl);
       const askElicitation: AskElicitation = async (pending, signal) => {
+        starting.stop();
         renderer.pause(pending.mode === 'url' ? 'you (a page to open)' : 'your answer to a form');
         try {
           return await askForm(pending, signal);
@@ -61,9 +67,12 @@ async function chat(flags: ChatFlags): Promise<number> {
           renderer.resume();
         }
       };
-      session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), askWith(rl, renderer), (e) => renderer.render(e), askElicitation, resume);
+      const ask = askWith(rl, renderer);
+      session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), (p, signal) => (starting.stop(), ask(p, signal)), (e) => starting.around(() => renderer.render(e)), askElicitation, resume);
+      starting.stop();
       break;
     } catch (error) {
+      starting.stop();
       rl.close();
       // Nothing ready is where a newcomer starts, not a failure: show the ways in.
       if (error instanceof NoAgentReady) {
@@ -91,8 +100,8 @@ async function chat(flags: ChatFlags): Promise<number> {
     }
   });
   rl.setPrompt('› ');
-  rl.prompt();
-  for await (const line of rl) {
+  rl.prompt(true);
+  for await (const line of lines) {
     const text = line.trim();
     if (!text) {
       rl.prompt();
@@ -129,6 +138,41 @@ async function chat(flags: ChatFlags): Promise<number> {
   rl.close();
   await session.close();
   return EXIT.ok;
+}
+
+// "starting <agent>… 3s" while the session starts. Live, it is the prompt itself, redrawn each
+// second with what the person types after it; otherwise one line.
+function showStarting(rl: readline.Interface, name: string, live: boolean): { stop(): void; around(show: () => void): void } {
+  const out = process.stdout;
+  const since = Date.now();
+  const label = `starting ${terminalLine(name)}…`;
+  let timer: NodeJS.Timeout | undefined;
+  const draw = () => {
+    rl.setPrompt(`${label} ${Math.floor((Date.now() - since) / 1000)}s › `);
+    rl.prompt(true);
+  };
+  const clear = () => {
+    readline.clearLine(out, 0);
+    readline.cursorTo(out, 0);
+  };
+  if (live) {
+    draw();
+    timer = setInterval(draw, 1000);
+  } else out.write(`${label}\n`);
+  return {
+    stop() {
+      if (!timer) return;
+      clearInterval(timer);
+      timer = undefined;
+      clear();
+    },
+    around(show) {
+      if (!timer) return show();
+      clear();
+      show();
+      draw();
+    },
+  };
 }
 
 function describeOption(o: SessionConfigOption): string {
@@ -190,6 +234,9 @@ function askWith(rl: readline.Interface, renderer: TextRenderer): AskPerson {
       };
       const finish = (answer: string | undefined) => {
         process.stdin.off('keypress', onKey);
+        // The option the person chose, echoed as the agent named it.
+        const picked = options.find((o) => o.optionId === answer);
+        if (picked) out.write(`→ ${optionName(picked)}\n`);
         signal.removeEventListener('abort', onAbort);
         renderer.resume();
         resolve(answer);

@@ -22,8 +22,9 @@ export const STOP_TEXT: Record<StopReason, string> = {
   cancelled: 'cancelled',
 };
 
-const FAILED_TAIL_LINES = 12;
-const FAILED_TAIL_CHARS = 8192;
+/** A terminal command's output shows when it exits: its last lines, with a count of those before. */
+const TAIL_LINES = 20;
+const TAIL_CHARS = 8192;
 
 const STATUS_MARK: Record<string, string> = { pending: '○', in_progress: '◐', completed: '●', failed: '✗' };
 const SPINNER = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
@@ -43,8 +44,8 @@ export class TextRenderer {
   private lastRole?: string;
   private readonly shownStatus = new Map<string, string>();
   private readonly shownDiffs = new Set<string>();
-  /** The end of each running terminal's output: shown when the command fails. */
-  private readonly terminalTails = new Map<string, string>();
+  /** The end of each running terminal's output and how many lines it had in all: shown when the command exits. */
+  private readonly terminalTails = new Map<string, { text: string; newlines: number; truncated: boolean }>();
   private readonly color: boolean;
   private readonly live?: LiveArea;
   /** Live mode: the turn's running tool calls, in the order they appeared. */
@@ -114,15 +115,19 @@ export class TextRenderer {
         return this.line(this.dim(`${event.created ? 'created' : 'wrote'} ${one(this.rel(event.path))} (undo: boardbridge undo)`));
       case 'terminal_started':
         return this.line(this.dim(`$ ${one(event.command)}${event.inProcess ? '   (run by boardbridge)' : ''}`));
-      case 'terminal_output':
-        this.terminalTails.set(event.terminalId, ((this.terminalTails.get(event.terminalId) ?? '') + event.text).slice(-FAILED_TAIL_CHARS));
+      case 'terminal_output': {
+        const kept = this.terminalTails.get(event.terminalId) ?? { text: '', newlines: 0, truncated: false };
+        kept.text = (kept.text + event.text).slice(-TAIL_CHARS);
+        kept.newlines += event.text.split('\n').length - 1;
+        kept.truncated ||= Boolean(event.truncated);
+        this.terminalTails.set(event.terminalId, kept);
         return;
+      }
       case 'terminal_exited': {
-        const tail = this.terminalTails.get(event.terminalId);
+        const kept = this.terminalTails.get(event.terminalId);
         this.terminalTails.delete(event.terminalId);
+        if (kept?.text.trim()) this.showTail(kept);
         this.line(this.dim(`  exit ${event.exitCode ?? event.signal}`));
-        // A failed command's last lines (a compile error with its file:line) are what the person needs to see.
-        if (event.exitCode !== 0 && tail?.trim()) for (const l of tail.trimEnd().split('\n').slice(-FAILED_TAIL_LINES)) this.line(`  │ ${l}`);
         return;
       }
       case 'stop':
@@ -131,7 +136,9 @@ export class TextRenderer {
       case 'agent_exited':
         return this.line(this.red(`the agent exited (${event.signal ?? `code ${event.code}`})${event.stderrTail ? `:\n${event.stderrTail}` : ''}`));
       case 'error':
-        this.line(this.red(`error: ${event.message}`));
+        // A command the bridge refused did not fail: it never ran, for the reason given.
+        if (event.code === 'terminal_refused') this.line(this.yellow(`⊘ ${one(event.message)}`));
+        else this.line(this.red(`error: ${event.message}`));
         if (event.hint) this.line(`  → ${event.hint}`);
         return;
       case 'notice':
@@ -201,6 +208,19 @@ export class TextRenderer {
     const tool = [...this.running.values()].filter((c) => c.status === 'in_progress').at(-1);
     if (tool) return `a tool: ${one(tool.title || tool.kind)}`;
     return 'the model';
+  }
+
+  // The last lines of a command's output (a compile error with its file:line is at the end), and how many came before.
+  private showTail(kept: { text: string; newlines: number; truncated: boolean }): void {
+    const text = kept.text.trimEnd();
+    const lines = text.split('\n');
+    // The lines the whole output had, up to its last non-blank one.
+    const total = kept.newlines - (kept.text.slice(text.length).split('\n').length - 1) + 1;
+    const shown = lines.slice(-TAIL_LINES);
+    const before = Math.max(0, total - shown.length);
+    if (before) this.line(this.dim(`  │ … ${before} line${before === 1 ? '' : 's'} before`));
+    for (const l of shown) this.line(`  │ ${l}`);
+    if (kept.truncated) this.line(this.dim('  │ … (output past this point is not shown here)'));
   }
 
   private showUsage(): void {

@@ -19,7 +19,7 @@ const output = (terminalId: string, text: string) => ({ type: 'terminal_output' 
 const exited = (terminalId: string, command: string, exitCode: number) => ({ type: 'terminal_exited' as const, terminalId, command, exitCode, signal: null });
 
 describe('terminal output in the chat', () => {
-  it('shows the last lines of a failed command, split across chunks', () => {
+  it('shows the last 20 lines of a command, split across chunks, with how many came before', () => {
     const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
     const text = rendered([
       started('t1', 'boardbridge compile'),
@@ -30,13 +30,15 @@ describe('terminal output in the chat', () => {
     expect(text).toContain('$ boardbridge compile   (run by boardbridge)');
     expect(text).toContain('  exit 1');
     expect(text).toContain('  │ line 20');
-    expect(text).toContain('  │ line 10');
-    expect(text).not.toContain('line 9\n');
+    expect(text).toContain('  │ line 2\n');
+    expect(text).not.toContain('line 1\n');
+    expect(text).toContain('  │ … 1 line before\n');
     expect(text).toContain('  │ Blink.ino:6:3: error: x was not declared\n');
-    expect(text.trimEnd().split('\n').filter((l) => l.startsWith('  │ '))).toHaveLength(12);
+    expect(text.trimEnd().split('\n').filter((l) => l.startsWith('  │ ') && !l.includes('before'))).toHaveLength(20);
+    expect(text.indexOf('  │ line 20')).toBeLessThan(text.indexOf('  exit 1'));
   });
 
-  it('keeps a command that worked to its exit line, and terminals apart', () => {
+  it('shows the output of a command that worked too, and keeps terminals apart', () => {
     const text = rendered([
       started('a', 'boardbridge ports'),
       started('b', 'make'),
@@ -45,8 +47,9 @@ describe('terminal output in the chat', () => {
       exited('a', 'boardbridge ports', 0),
       exited('b', 'make', 2),
     ]);
-    expect(text).not.toContain('ttyACM0');
-    expect(text).toContain('  │ main.c:3:1: error: expected ;');
+    expect(text).toContain('  │ /dev/ttyACM0 Arduino Uno\n  exit 0');
+    expect(text).toContain('  │ main.c:3:1: error: expected ;\n  exit 2');
+    expect(text).not.toContain('before');
   });
 });
 

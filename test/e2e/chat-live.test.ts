@@ -30,6 +30,17 @@ const fadeTurn = (target: string) => ({
   replies: [{ tool: { claude: { name: 'Write', input: { file_path: target, content: 'void setup() {}\nvoid loop() { analogWrite(9, 128); }\n' } } } }, { say: 'The LED on pin 9 now fades.' }],
 });
 
+function startStandin(sketch: string, root: string, env: Record<string, string>, flags: string[] = []): TmuxScreen {
+  const standin = `${quote(process.execPath)} ${quote(path.join(repoRoot, 'test', 'support', 'standin-agent.mjs'))}`;
+  return TmuxScreen.start([process.execPath, cliMain, 'chat', '--workspace', sketch, '--agent-command', standin, ...flags], {
+    PATH: process.env.PATH ?? '',
+    HOME: root,
+    BOARDBRIDGE_STATE_DIR: path.join(root, 'state'),
+    ...env,
+    ...terminal,
+  });
+}
+
 async function cancelAndQuit(screen: TmuxScreen): Promise<void> {
   screen.key('C-c');
   const cancelled = await screen.waitFor(/^cancelled\s*$/m);
@@ -132,6 +143,70 @@ describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
     expect(callLines[0]).toMatch(/^○ edit .*\[pending\]$/);
     expect(callLines.at(-1)).toMatch(/^● edit .*Blink\.ino \[completed\]$/);
     expect(done).not.toContain('waiting for');
+    screen.type('/quit');
+    screen.key('Enter');
+    await screen.waitFor('[exit 0]');
+  });
+
+  it('shows "starting…" with the seconds while a slow agent starts, and sends what was typed meanwhile once ready (stand-in agent)', async () => {
+    const { root, sketch } = tempSketch();
+    const screen = startStandin(sketch, root, { STANDIN_SLOW_START: '4000' });
+    await screen.waitFor(/^starting the agent… [1-9]s ›/m);
+    screen.type('stop:max_tokens');
+    screen.key('Enter');
+    const done = await screen.waitFor('stopping with max_tokens');
+    expect(done).toContain('stopped: the agent ran out of output tokens');
+    expect(done).toMatch(/^starting the agent… \d+s › stop:max_tokens$/m);
+    screen.type('/quit');
+    screen.key('Enter');
+    await screen.waitFor('[exit 0]');
+  });
+
+  it("shows a terminal command's output when it exits, the last 20 lines of a long one (stand-in agent)", async () => {
+    const { root, sketch } = tempSketch();
+    const screen = startStandin(sketch, root, {}, ['--allow', 'all']);
+    await screen.waitFor(/^›/m);
+    screen.type('run-terminal echo hi');
+    screen.key('Enter');
+    const short = await screen.waitFor('terminal ended with 0');
+    expect(short).toMatch(/^\$ sh -c echo hi\n  │ hi\n  exit 0$/m);
+    screen.type('run-terminal seq 1 30 && echo hi-again');
+    screen.key('Enter');
+    const long = await screen.waitFor(/terminal ended with 0[\s\S]*terminal ended with 0/);
+    const rows = long.split('\n');
+    const at = rows.findIndex((r) => r.startsWith('$ sh -c seq 1 30'));
+    expect(rows.slice(at + 1, at + 23)).toEqual(['  │ … 11 lines before', ...Array.from({ length: 19 }, (_, i) => `  │ ${i + 12}`), '  │ hi-again', '  exit 0']);
+    screen.type('/quit');
+    screen.key('Enter');
+    await screen.waitFor('[exit 0]');
+  });
+
+  it('shows a terminal command the bridge refused as refused, with the reason, not as an error (stand-in agent)', async () => {
+    const { root, sketch } = tempSketch();
+    const screen = startStandin(sketch, root, {});
+    await screen.waitFor(/^›/m);
+    screen.type('run-terminal echo never');
+    screen.key('Enter');
+    const done = await screen.waitFor('terminal error');
+    expect(done).toMatch(/^⊘ refused the agent's terminal command sh -c echo never: \S/m);
+    expect(done).not.toContain('error: refused');
+    expect(done).not.toContain('  │ never');
+    screen.type('/quit');
+    screen.key('Enter');
+    await screen.waitFor('[exit 0]');
+  });
+
+  it('echoes the permission option the person chose (stand-in agent)', async () => {
+    const { root, sketch } = tempSketch();
+    const screen = startStandin(sketch, root, {});
+    await screen.waitFor(/^›/m);
+    screen.type('permission-kinds reject_once,allow_once');
+    screen.key('Enter');
+    await screen.waitFor(/Choose 1-2 .*\[2\. allow once\]:/);
+    screen.type('1');
+    screen.key('Enter');
+    const done = await screen.waitFor('permission answer:');
+    expect(done).toMatch(/\[2\. allow once\]: 1\n→ reject once$/m);
     screen.type('/quit');
     screen.key('Enter');
     await screen.waitFor('[exit 0]');

@@ -45,7 +45,8 @@ if (process.env.STANDIN_CHILD === '1') spawn('sleep', ['1000'], { stdio: 'ignore
 const promptText = (blocks) => blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
 
 const app = agent({ name: 'standin' })
-  .onRequest(methods.agent.initialize, ({ params }) => ((clientCapabilities = params.clientCapabilities ?? {}), {
+  // STANDIN_SLOW_START=<ms>: initialize answers after that long (an agent that takes its time to start).
+  .onRequest(methods.agent.initialize, async ({ params }) => (await new Promise((resolve) => setTimeout(resolve, Number(process.env.STANDIN_SLOW_START ?? 0))), (clientCapabilities = params.clientCapabilities ?? {}), {
     protocolVersion: 1,
     agentInfo: { name: 'standin-agent', version: '1.0.0' },
     agentCapabilities: {
@@ -165,6 +166,19 @@ const app = agent({ name: 'standin' })
       const options = kinds.split(',').map((kind) => ({ optionId: kind, name: kind.replace('_', ' '), kind }));
       const answer = await client.request(methods.client.session.requestPermission, { sessionId: params.sessionId, toolCall: { toolCallId: 'k1', title: 'Edit Blink.ino', kind: 'edit' }, options });
       await say(`permission answer: ${JSON.stringify(answer)}`);
+      return { stopReason: 'end_turn' };
+    }
+    // "run-terminal <shell line>": runs it in a client terminal (sh -c), waits for it and says how it ended.
+    const shell = text.match(/run-terminal (.+)/)?.[1];
+    if (shell) {
+      try {
+        const { terminalId } = await client.request(methods.client.terminal.create, { sessionId: params.sessionId, command: 'sh', args: ['-c', shell] });
+        const exit = await client.request(methods.client.terminal.waitForExit, { sessionId: params.sessionId, terminalId });
+        await client.request(methods.client.terminal.release, { sessionId: params.sessionId, terminalId });
+        await say(`terminal ended with ${exit.exitCode}`);
+      } catch (error) {
+        await say(`terminal error ${error.code}`);
+      }
       return { stopReason: 'end_turn' };
     }
     if (text.includes('report-usage')) {
