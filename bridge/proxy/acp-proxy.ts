@@ -105,6 +105,7 @@ export class AcpProxy {
         // The file the agent reads tells which project of the workspace it works on.
         if (method === methods.client.fs.readTextFile) this.noteFile(params);
         if (method === methods.client.session.requestPermission) this.permissionAsked(params);
+        if (method === methods.client.fs.writeTextFile) this.clientWrites(params);
         if (this.mcpHost?.serves(method)) return this.mcpHost.answer(params);
         return this.local.answer(method, params);
       },
@@ -263,6 +264,12 @@ export class AcpProxy {
     const { sessionId, toolCall } = (params ?? {}) as { sessionId?: unknown; toolCall?: ToolCallUpdate };
     const session = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
     if (session && toolCall && typeof toolCall.toolCallId === 'string') session.permissionAsked(toolCall);
+  }
+
+  private clientWrites(params: unknown): void {
+    const { sessionId, path, content } = (params ?? {}) as { sessionId?: unknown; path?: unknown; content?: unknown };
+    const session = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
+    if (session && typeof path === 'string' && typeof content === 'string') session.clientWrites(path, content);
   }
 
   private noteFile(params: unknown): void {

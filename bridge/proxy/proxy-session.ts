@@ -119,6 +119,11 @@ export class ProxySession {
     this.toolCalls.update(update);
   }
 
+  /** A write the agent asked of the client: what the editor writes is not the agent's own edit. */
+  clientWrites(file: string, text: string): void {
+    this.ownEdits.writtenByClient(file, text);
+  }
+
   /** The tool call of a permission the agent asks (codex names its patch there first). */
   permissionAsked(toolCall: ToolCallUpdate): void {
     this.toolCalls.permission(toolCall);

@@ -63,6 +63,19 @@ export class OwnEdits {
   }
 
   /**
+   * A write the agent asked the client for (fs/write_text_file) that the editor, not the bridge,
+   * carries out (`boardbridge acp` in front of an editor with its own fs): the file's new text is
+   * the client's write, not an own edit of the agent's, and is not journalled when the call ends.
+   */
+  writtenByClient(file: string, text: string): void {
+    try {
+      this.lastWritten.set(this.guard.check(path.resolve(this.workspace, file), 'write'), text);
+    } catch {
+      // outside the workspace: never journalled anyway
+    }
+  }
+
+  /**
    * OpenCode both writes a permitted edit itself and sends it through fs/write_text_file,
    * without waiting for either, so its own write can land first. A bridge write to a file an
    * open edit call names, found changed since the call was first seen and not by the bridge,
