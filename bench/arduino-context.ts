@@ -12,8 +12,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync 
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { discoverPlatforms } from '../context-providers/arduino/platforms.js';
-import { resolveFqbn } from '../context-providers/arduino/resolve.js';
+import { discoverPlatforms } from '../platform/arduino/platforms.js';
+import { resolveFqbn } from '../platform/arduino/resolve.js';
 import { fixture } from '../test/support/fixtures.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

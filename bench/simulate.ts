@@ -9,7 +9,7 @@ import { compile } from '../boards/compile.js';
 import { simulatedBoard } from '../boards/simulate/simulatable.js';
 import { simulate } from '../boards/simulate/simulation.js';
 import { ArduinoBuilder, debianLayout } from '../boards/toolchains/arduino-builder.js';
-import { discoverPlatforms } from '../context-providers/arduino/platforms.js';
+import { discoverPlatforms } from '../platform/arduino/platforms.js';
 
 const SKETCHES = {
   Blink: 'void setup() { pinMode(13, OUTPUT); }\nvoid loop() { digitalWrite(13, HIGH); delay(500); digitalWrite(13, LOW); delay(500); }\n',

@@ -1,5 +1,5 @@
 // Compiling a sketch for a board, whichever toolchain is installed.
-import type { Finding } from '../context-providers/types.js';
+import type { Finding } from '../platform/finding.js';
 import type { BuildTool, CompileRequest, CompileResult } from './toolchains/build-tool.js';
 import { detectBuildTool } from './toolchains/detect.js';
 import { diagnosticToFinding } from './toolchains/gcc-diagnostics.js';

@@ -1,11 +1,10 @@
 // The shared shape every context provider produces. Providers only read files:
 // no network, no device I/O (DESIGN.md, "Core types").
+import type { Finding, Severity, SourceRef } from '../platform/finding.js';
 
-/** Where a fact came from: an absolute file path and a 1-based line when known. */
-export interface SourceRef {
-  file: string;
-  line?: number;
-}
+// Defined beneath both boards/ and the providers (platform/finding.ts); every provider's file
+// names them from here.
+export type { Finding, Severity, SourceRef };
 
 export type ContextKind = 'arduino' | 'mplabx' | 'openmv';
 
@@ -88,19 +87,6 @@ export interface LibraryRef {
   path?: string;
   location?: 'sketch' | 'user' | 'platform' | 'builtin' | 'pack' | string;
   source?: SourceRef;
-}
-
-export type Severity = 'error' | 'warning' | 'info';
-
-export interface Finding {
-  severity: Severity;
-  message: string;
-  file?: string;
-  line?: number;
-  column?: number;
-  suggestion?: string;
-  /** A stable code for the check, e.g. `pwm-pin`, `unknown-serial`, `framebuffer`. */
-  code: string;
 }
 
 export interface Limit {

@@ -3,9 +3,9 @@
 // levels and voltages back on the chip's input pins, and samples what every part shows once a
 // frame into a bounded history ("led1 on 1.00–2.00 s", "sevseg1 shows "3"").
 import type { ChipAttachment, ChipIo, PinDrive } from '../simulate/simulation.js';
-import type { BoardPin } from './board-part.js';
+import type { BoardPin } from '../../platform/circuit/board-part.js';
 import { PULL, RESISTIVE, resolveNets, STRONG, FLOATING, type Driver, type Link, type NetLevel } from './net-level.js';
-import type { Netlist } from './netlist.js';
+import type { Netlist } from '../../platform/circuit/netlist.js';
 import { partModel, type PartModel } from './part-models.js';
 
 /** Wokwi's LED updates at 80 fps by default (docs.wokwi.com/parts/wokwi-led, "fps"); 10 ms frames are close to it and read as round times. */

@@ -2,8 +2,8 @@
 // Wokwi for VS Code and wokwi-cli keep it), else none.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { boardPartFqbn } from './board-part.js';
-import { readDiagram, type Diagram } from './diagram.js';
+import { boardPartFqbn } from '../../platform/circuit/board-part.js';
+import { readDiagram, type Diagram } from '../../platform/circuit/diagram.js';
 
 export function diagramFor(sketchDir: string, file: string | undefined): Diagram | undefined {
   if (file) return readDiagram(file);

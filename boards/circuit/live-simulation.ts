@@ -6,7 +6,7 @@ import type { BoundedRegex } from '../bounded-regex.js';
 import type { SimulatedBoard } from '../simulate/simulatable.js';
 import { simulate, type SimulationResult, type StopReason } from '../simulate/simulation.js';
 import { AroundCircuit, Circuit } from './circuit.js';
-import type { Netlist } from './netlist.js';
+import type { Netlist } from '../../platform/circuit/netlist.js';
 
 /** Simulated time one simulation may reach in all (as `simulate --for` allows). */
 export const LIVE_MAX_SECONDS = 600;

@@ -2,7 +2,7 @@
 // what its controls do, and what it shows, sampled once a frame (so PWM becomes a brightness and
 // a multiplexed display the digits a person would see). The behaviour each follows is the one
 // docs.wokwi.com/parts/<type> states.
-import type { KnownPart } from './netlist.js';
+import type { KnownPart } from '../../platform/circuit/netlist.js';
 import { RESISTIVE, type NetLevel } from './net-level.js';
 
 export interface PartContext {

@@ -3,8 +3,8 @@
 // `write-serial`, `set-control` and `expect-pin`, optionally with a `name`. Everything is checked
 // against the diagram before the run, so a bad key or part is said at its line, not mid-run.
 import { readFileSync } from 'node:fs';
-import { parseYaml, type YamlValue } from '../../context-providers/arduino/yaml.js';
-import type { Netlist } from './netlist.js';
+import { parseYaml, type YamlValue } from '../../platform/arduino/yaml.js';
+import type { Netlist } from '../../platform/circuit/netlist.js';
 
 export type ScenarioStep = { name?: string; line: number } & (
   | { kind: 'delay'; seconds: number; text: string }

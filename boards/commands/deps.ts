@@ -1,6 +1,6 @@
 // What the board commands need from whoever runs them: the bridge's terminal service, the CLI.
-import type { InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
-import type { SimulationRecord } from './simulate-command.js';
+import type { InstalledPlatforms } from '../../platform/arduino/platforms.js';
+import type { SimulationRecord } from './simulation-record.js';
 import type { SerialHub } from '../serial/hub.js';
 import type { BuildTool } from '../toolchains/build-tool.js';
 import type { UploadConsent, UploadTarget } from '../upload/consent.js';

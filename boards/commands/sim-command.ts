@@ -2,11 +2,11 @@
 // steered step by step: start, run, serial, write, pin, control, parts, restart, stop.
 // Every step is bounded in simulated time, wall time and output, and none changes a device.
 import { resolve } from 'node:path';
-import { discoverPlatforms } from '../../context-providers/arduino/platforms.js';
+import { discoverPlatforms } from '../../platform/arduino/platforms.js';
 import { diagramFor, diagramFqbn } from '../circuit/diagram-file.js';
-import type { Diagram } from '../circuit/diagram.js';
+import type { Diagram } from '../../platform/circuit/diagram.js';
 import { LiveSimulation, type RunReport } from '../circuit/live-simulation.js';
-import { buildNetlist } from '../circuit/netlist.js';
+import { buildNetlist } from '../../platform/circuit/netlist.js';
 import type { InProcessCommand } from '../command.js';
 import { simulatedBoard } from '../simulate/simulatable.js';
 import { parseCommand, parseDuration, parseRegex, UsageError } from './arguments.js';

@@ -3,40 +3,32 @@
 // on a simulated board (avr8js) and report the serial output and what every pin did.
 import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { discoverPlatforms } from '../../context-providers/arduino/platforms.js';
-import { Circuit, type CircuitReport } from '../circuit/circuit.js';
-import type { Diagram } from '../circuit/diagram.js';
+import { discoverPlatforms } from '../../platform/arduino/platforms.js';
+import { Circuit } from '../circuit/circuit.js';
+import type { Diagram } from '../../platform/circuit/diagram.js';
 import { diagramFor, diagramFqbn } from '../circuit/diagram-file.js';
-import { buildNetlist } from '../circuit/netlist.js';
+import { buildNetlist } from '../../platform/circuit/netlist.js';
 import { formatCircuit } from '../circuit/report-text.js';
 import { readScenario } from '../circuit/scenario.js';
-import { ScenarioRun, type ScenarioOutcome } from '../circuit/scenario-run.js';
+import { ScenarioRun } from '../circuit/scenario-run.js';
 import type { CommandIo, InProcessCommand } from '../command.js';
 import { parsePinInput } from '../simulate/inputs.js';
 import { SIMULATION_LIMITS } from '../simulate/limits.js';
 import { formatSimulation } from '../simulate/report-text.js';
 import { simulatedBoard } from '../simulate/simulatable.js';
-import { simulate, type SimulationResult } from '../simulate/simulation.js';
+import { simulate } from '../simulate/simulation.js';
 import { VcdWriter } from '../simulate/vcd.js';
 import { parseCommand, parseDuration, parseRegex, UsageError } from './arguments.js';
 import { compileForCommand } from './compile-command.js';
 import type { BoardCommandDeps } from './deps.js';
+import type { SimulationRecord } from './simulation-record.js';
 import { sketchTarget } from './sketch-target.js';
 
 const USAGE =
   'boardbridge simulate [sketch] [--fqbn F] [--for 5s] [--until REGEX] [--serial-in TEXT] [--pin A0=512] [--pin 2=low@1.5s] [--diagram diagram.json] [--scenario FILE.test.yaml] [--vcd out.vcd] [--json] [--trace-limit N] [--wall-limit 60s]';
 
 
-export interface SimulationRecord extends SimulationResult {
-  sketch: string;
-  fqbn: string;
-  board: string;
-  vcd?: string;
-  /** The diagram.json the run simulated the parts of. */
-  diagram?: string;
-  circuit?: CircuitReport;
-  scenario?: ScenarioOutcome & { name: string; file: string; summary: string };
-}
+export type { SimulationRecord };
 
 export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
   return async (argv, io) => {

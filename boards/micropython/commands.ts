@@ -3,7 +3,7 @@
 // stop_script and camera_info call runScript / stopScript / cameraInfoOver* directly.
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readRegularFile } from '../../context-providers/regular-file.js';
+import { readRegularFile } from '../../platform/regular-file.js';
 import type { CommandIo, CommandTable, InProcessCommand } from '../command.js';
 import { cameraInfoOverRepl, cameraInfoOverUsbdbg, describeCameraInfo } from './camera-info.js';
 import { openSerialLink, type ByteLink } from './link.js';

@@ -6,43 +6,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import type { Finding } from '../../context-providers/types.js';
+import type { BuildOptions, BuildResult } from './build-types.js';
 import { buildCmakeProject } from './cmake-build.js';
 import { parseXcDiagnostics } from './diagnostics.js';
 import { findInMplabx } from './mplabx-install.js';
 import { resolveTarget } from './project-target.js';
 
-export interface BuildOptions {
-  /** The `.X` folder, or the VS Code workspace folder holding `.vscode/*.mplab.json`. */
-  project: string;
-  configuration?: string;
-  /** Make variables given on the command line, e.g. `MP_CC` to choose a compiler; CMake cache variables (`-D`) for VS Code projects. */
-  makeVariables?: Record<string, string>;
-  /** VS Code projects: build `cmake/<project>/<conf>.production/` instead of `<conf>/`. */
-  production?: boolean;
-  /** VS Code projects: pack roots for PACK_REPO_PATH; default: MPLAB X's packs and ~/.mchp_packs. */
-  packRoots?: string[];
-  /** prjMakefilesGenerator(.sh); default: searched in MPLAB X installs and $MPLABX_HOME. */
-  generator?: string;
-  env?: Record<string, string>;
-  signal?: AbortSignal;
-  onOutput?: (text: string) => void;
-}
-
-export interface BuildResult {
-  ok: boolean;
-  configuration?: string;
-  exitCode?: number;
-  command?: string[];
-  /** Every command run, in order (VS Code projects: configure, then build). */
-  commands?: string[][];
-  /** The image the build wrote, when the project says where. */
-  image?: string;
-  diagnostics: Finding[];
-  output: string;
-  /** Why the build could not start or failed, phrased for the user. */
-  message: string;
-}
+export type { BuildOptions, BuildResult };
 
 export async function buildMplabProject(options: BuildOptions): Promise<BuildResult> {
   const target = await resolveTarget(options.project, options.configuration);

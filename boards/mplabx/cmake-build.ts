@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import { defaultPackRoots } from '../../context-providers/mplabx/packs.js';
 import { toolchainId } from '../../context-providers/mplabx/toolchain-provider.js';
 import type { MplabConfiguration, MplabProject } from '../../context-providers/mplabx/index.js';
-import type { BuildOptions, BuildResult } from './build.js';
+import type { BuildOptions, BuildResult } from './build-types.js';
 import { cmakeFolder, generatedFromCurrent, readGeneratedCmake, type GeneratedCmakeProject } from './cmake-project.js';
 import { parseXcDiagnostics } from './diagnostics.js';
 

@@ -3,7 +3,7 @@
 // MCP tools) through one implementation.
 import { resolve } from 'node:path';
 import type { CommandIo, CommandTable, InProcessCommand } from '../command.js';
-import type { Finding } from '../../context-providers/types.js';
+import type { Finding } from '../../platform/finding.js';
 import { buildMplabProject } from './build.js';
 import { programMplabProject, resolveProgramTarget } from './ipecmd.js';
 import { describeProgram, type ProgramConsent, type ProgramTarget } from './program-consent.js';

@@ -5,7 +5,7 @@
 // linkers prefix their own name (`xc16-ld: error: Link Error: ...`). CMake
 // builds add `CMake Error at file:line (command):` and ninja's last word.
 import { isAbsolute, resolve } from 'node:path';
-import type { Finding, Severity } from '../../context-providers/types.js';
+import type { Finding, Severity } from '../../platform/finding.js';
 
 const kinds = '(fatal error|error|warning|note|advisory)';
 const located = new RegExp(`^(.+?):(\\d+):(?:(\\d+):|:)?\\s*${kinds}:\\s*(?:\\((\\d+)\\)\\s*)?(.*)$`);

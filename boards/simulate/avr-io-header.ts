@@ -5,10 +5,10 @@
 // line of its #define, so the simulator's chip configuration is cited, never typed in.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SourceRef } from '../../context-providers/types.js';
+import type { SourceRef } from '../../platform/finding.js';
 import { evaluate } from '../../context-providers/arduino/c-expression.js';
 import { expandMacros, preprocess, type Macro } from '../../context-providers/arduino/preprocessor.js';
-import { readRegularFileSync } from '../../context-providers/regular-file.js';
+import { readRegularFileSync } from '../../platform/regular-file.js';
 import { avrDeviceMacro } from '../../context-providers/arduino/variant-header.js';
 
 export interface HeaderValue {

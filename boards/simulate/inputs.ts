@@ -1,17 +1,11 @@
 // Scripted inputs: `--pin 2=low@1.5s` (a level from a simulated time on), `--pin A0=512`
 // (an analog reading, 0–1023 of AVCC, from the start).
+import type { PinNaming } from '../../platform/circuit/board-part.js';
 import { parseDuration, UsageError } from '../commands/arguments.js';
 
 export type PinInput =
   | { pin: number; name: string; atSeconds: number; kind: 'level'; level: 0 | 1 }
   | { pin: number; name: string; atSeconds: number; kind: 'analog'; channel: number; value: number };
-
-export interface PinNaming {
-  /** Arduino pin numbers the variant defines. */
-  pinCount: number;
-  /** `A0` → 14, … as the variant header defines them. */
-  analogPins: Map<string, number>;
-}
 
 export function parsePinInput(spec: string, naming: PinNaming, usage: string): PinInput {
   const match = /^([A-Za-z]*\d+)=([^@]+)(?:@(.+))?$/.exec(spec.trim());

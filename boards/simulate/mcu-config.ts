@@ -30,10 +30,10 @@ import {
   type WatchdogConfig,
 } from 'avr8js';
 import chipData from '../data/avr-chips.json' with { type: 'json' };
-import { dataFile } from '../../context-providers/data-files.js';
+import { dataFile } from '../../platform/data-files.js';
 import { keyLines } from '../../context-providers/arduino/core-tables/rp2040-chips.js';
 import { SIMULATED_MCUS } from '../../context-providers/arduino/simulated-mcu.js';
-import type { SourceRef } from '../../context-providers/types.js';
+import type { SourceRef } from '../../platform/finding.js';
 import { AvrHeaderError, readAvrIoHeader, type AvrIoHeader } from './avr-io-header.js';
 
 export type UsartConfig = typeof usart0Config;

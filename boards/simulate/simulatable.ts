@@ -3,12 +3,13 @@
 // ships, and the ATmega2560, whose configurations mcu-config.ts builds from avr-libc's header
 // next to the board's compiler (avr8js's own carry the 328P's addresses and vectors: Timer0
 // overflow is vector 16 there, vector 23 in iom2560.h).
-import type { InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
-import { fullFqbn, resolveFqbn, type ResolvedBoard } from '../../context-providers/arduino/resolve.js';
+import type { InstalledPlatforms } from '../../platform/arduino/platforms.js';
+import { fullFqbn, resolveFqbn, type ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { toolchainIncludeDirs } from '../../context-providers/arduino/includes.js';
 import { isSimulatedMcu, SIMULATED_MCUS } from '../../context-providers/arduino/simulated-mcu.js';
 import { readVariantHeader } from '../../context-providers/arduino/variant-header.js';
-import { pinName, type PinNaming } from './inputs.js';
+import type { PinNaming } from '../../platform/circuit/board-part.js';
+import { pinName } from './inputs.js';
 import { AvrHeaderError } from './avr-io-header.js';
 import { mcuConfig, type McuConfig } from './mcu-config.js';
 import { readVariantPorts, type PinPort } from './variant-ports.js';

@@ -13,9 +13,9 @@ import {
   type MemoryUse,
   type UsedLibrary,
 } from './build-tool.js';
-import { arduinoDirectories } from '../../context-providers/arduino/directories.js';
-import { discoverPlatforms } from '../../context-providers/arduino/platforms.js';
-import { fullFqbn, resolveFqbn } from '../../context-providers/arduino/resolve.js';
+import { arduinoDirectories } from '../../platform/arduino/directories.js';
+import { discoverPlatforms } from '../../platform/arduino/platforms.js';
+import { fullFqbn, resolveFqbn } from '../../platform/arduino/resolve.js';
 import { parseGccDiagnostics } from './gcc-diagnostics.js';
 import { buildFolder, findImage, locateSketch } from './sketch.js';
 

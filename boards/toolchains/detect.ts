@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { arduinoConfigFile } from '../../context-providers/arduino/directories.js';
+import { arduinoConfigFile } from '../../platform/arduino/directories.js';
 import { findExecutable } from '../executables.js';
 import { ArduinoBuilder, debianLayout, type ArduinoBuilderLayout } from './arduino-builder.js';
 import { ArduinoCli } from './arduino-cli.js';

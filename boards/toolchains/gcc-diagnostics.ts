@@ -1,7 +1,7 @@
 // gcc's text diagnostics turned into structured ones, in the shape arduino-cli ≥1.0 reports in
 // `builder_result.diagnostics` (golden pairs: shared/fixtures/arduino/compiler_outputs/), so
 // both toolchain backends give the agent the same file:line:column facts.
-import type { Finding } from '../../context-providers/types.js';
+import type { Finding } from '../../platform/finding.js';
 
 export type DiagnosticSeverity = 'ERROR' | 'WARNING' | 'FATAL';
 

@@ -1,6 +1,6 @@
 // Flash and RAM use against the board's limits, as findings for the Arduino context's sketch
 // check. Arduino warns from 75% RAM: the stack grows into what globals leave free.
-import type { Finding } from '../../context-providers/types.js';
+import type { Finding } from '../../platform/finding.js';
 import type { CompileResult } from './build-tool.js';
 
 const LOW_RAM_SHARE = 0.75;

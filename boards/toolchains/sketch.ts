@@ -3,7 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ToolchainError } from './build-tool.js';
-import { readYamlFile, yamlMap, yamlString } from '../../context-providers/arduino/yaml.js';
+import { readYamlFile, yamlMap, yamlString } from '../../platform/arduino/yaml.js';
 
 export interface SketchLocation {
   dir: string;

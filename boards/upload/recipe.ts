@@ -5,10 +5,10 @@
 // command run is the one the agent's board context describes. It is expanded with the runtime
 // keys arduino-cli sets (serial.port, upload.verbose, upload.verify, build.path …).
 import { basename, join } from 'node:path';
-import type { InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
-import { expandReferences } from '../../context-providers/arduino/properties.js';
-import type { ResolvedBoard } from '../../context-providers/arduino/resolve.js';
-import type { SourceRef } from '../../context-providers/types.js';
+import type { InstalledPlatforms } from '../../platform/arduino/platforms.js';
+import { expandReferences } from '../../platform/arduino/properties.js';
+import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
+import type { SourceRef } from '../../platform/finding.js';
 import { resolveUploadTool, type ToolRecipeProperties } from '../../context-providers/arduino/upload-tool.js';
 // The recipe splitter the context provider uses for compile recipes: quotes group, as arduino-cli splits.
 import { splitCommandLine } from '../../context-providers/arduino/compile-flags.js';

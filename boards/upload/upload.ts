@@ -3,8 +3,8 @@
 // resolved as the Arduino context provider resolves them. Any monitor on the port is paused for
 // the duration and resumed afterwards, instead of the upload failing on a busy port.
 import { execa } from 'execa';
-import { discoverPlatforms, type InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
-import { resolveFqbn } from '../../context-providers/arduino/resolve.js';
+import { discoverPlatforms, type InstalledPlatforms } from '../../platform/arduino/platforms.js';
+import { resolveFqbn } from '../../platform/arduino/resolve.js';
 import type { SerialHub } from '../serial/hub.js';
 import { listPorts } from '../serial/port-list.js';
 import { touch1200, waitForUploadPort } from '../serial/upload-port.js';

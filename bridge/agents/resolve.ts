@@ -5,29 +5,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { findExecutable } from '../../boards/executables.js';
-import { thisSystem, userConfigDir } from '../../boards/system-paths.js';
-import { BridgeError } from '../session/errors.js';
+import { thisSystem, userConfigDir } from '../../platform/system-paths.js';
+import { BridgeError } from '../errors.js';
 import { splitShellWords } from '../shell-words.js';
 import { locate } from './locate.js';
 import { findNode, NODE_ENV_VAR, nodeInstallDir, nodeInstallHint } from './node-runtime.js';
 import { KNOWN_AGENTS, findProfile, type AgentProfile } from './profiles.js';
 import { loadRegistry } from './registry/registry.js';
-import { registryLaunch, type BinaryInstall } from './registry/registry-launch.js';
+import { registryLaunch } from './registry/registry-launch.js';
 import { agentStatuses, type AgentStatus } from './status.js';
+import type { AgentLaunch } from './agent-launch.js';
+
+export type { AgentLaunch };
 
 export { locate, packageRoot } from './locate.js';
-
-export interface AgentLaunch {
-  id: string;
-  title: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  profile?: AgentProfile;
-  via: 'path' | 'project' | 'npx' | 'command' | 'config' | 'registry';
-  /** A registry agent's archive to download before the first start. */
-  install?: BinaryInstall;
-}
 
 const ConfigSchema = z.object({
   defaultAgent: z.string().optional(),

@@ -3,7 +3,7 @@
 // the log goes to a file, stderr only gets failures (acp-log.ts).
 import type { Command } from 'commander';
 import { defaultAcpLogFile, openAcpLog } from './acp-log.js';
-import { BridgeError, errorMessage } from '../session/errors.js';
+import { BridgeError, errorMessage } from '../errors.js';
 import { addAgentFlags, launchFor, selectionOf, type AgentFlags } from './session-setup.js';
 
 interface AcpFlags extends AgentFlags {

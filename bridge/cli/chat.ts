@@ -6,7 +6,7 @@ import type { PermissionOption, SessionConfigOption, SessionInfo } from '@agentc
 import type { Command } from 'commander';
 import type { AskPerson, PendingPermission } from '../services/permission/broker.js';
 import type { BridgeSession } from '../session/bridge-session.js';
-import { AuthRequiredError } from '../session/errors.js';
+import { AuthRequiredError } from '../errors.js';
 import { askElicitationWith } from './elicitation-prompt.js';
 import { offerLogin } from './terminal-login.js';
 import { agentOptionsText } from './agent-options.js';

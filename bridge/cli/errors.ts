@@ -1,6 +1,6 @@
 // How the CLI reports a failure: the message, what to try, and an exit code;
 // never a stack trace.
-import { BridgeError, errorMessage } from '../session/errors.js';
+import { BridgeError, errorMessage } from '../errors.js';
 import { terminalSafe } from './terminal-text.js';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, stopped: 3 } as const;

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { policyFromFlags } from '../services/permission/broker.js';
 import type { BridgeEvent } from '../session/events.js';
-import { AuthRequiredError } from '../session/errors.js';
+import { AuthRequiredError } from '../errors.js';
 import { describeError, EXIT, printError } from './errors.js';
 import { JsonLines } from './json-lines.js';
 import { TextRenderer } from './render-text.js';

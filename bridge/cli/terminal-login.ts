@@ -3,7 +3,7 @@
 // chat starts again.
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
-import { commandLine, type AuthRequiredError, type TerminalLogin } from '../session/errors.js';
+import { commandLine, type AuthRequiredError, type TerminalLogin } from '../errors.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 
 /** Asks, runs the agent's login command with the terminal handed over, and says whether it succeeded. */

@@ -10,8 +10,13 @@ import { openHubLink } from '../../boards/micropython/hub-link.js';
 import { RunningScripts } from '../../boards/micropython/run-script.js';
 import { mplabxCommands } from '../../boards/mplabx/commands.js';
 import { grantProgram } from '../../boards/mplabx/program-consent.js';
-import { BOARD_OPERATIONS, consentBefore, type BoardOperation } from '../../boards/operations.js';
-import type { DeviceConsent } from '../mcp/hardware-tool.js';
+import { BOARD_OPERATIONS, consentBefore, type BoardOperation, type ConsentKind } from '../../boards/operations.js';
+
+/**
+ * Asks the person about one operation: `kind` says whether it changes a device (--allow-device)
+ * or runs the project's own code here (--allow all, as a terminal `make`).
+ */
+export type DeviceConsent = (toolName: string, question: string, kind: ConsentKind) => Promise<{ granted: boolean; reason?: string }>;
 
 export class BridgeHardware {
   readonly hub = new SerialHub();

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { CommandTable } from '../../boards/command.js';
 import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
 import { SIMULATION_LIMITS } from '../../boards/simulate/limits.js';
-import { simulationJsonWithin } from '../session/simulation-event.js';
+import { simulationJsonWithin } from '../hardware/simulation-event.js';
 import { defineTool, MAX_TOOL_TEXT, operationTool, type HardwareTool, type ToolOutput } from './hardware-tool.js';
 
 /** `mayShow`: the files the agent may read (its fs guard); compiler output quotes no other (sessionTools always gives it). */

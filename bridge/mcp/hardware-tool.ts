@@ -2,6 +2,7 @@
 // reachable through ACP terminals and the CLI; this is only their MCP face.
 import type { z } from 'zod';
 import { operationOfTool, type ConsentKind } from '../../boards/operations.js';
+import type { DeviceConsent } from '../hardware/bridge-hardware.js';
 
 export interface ToolOutput {
   text: string;
@@ -30,11 +31,7 @@ export interface ToolConsent {
   kind: ConsentKind;
 }
 
-/**
- * Asks the person about one operation: `kind` says whether it changes a device (--allow-device)
- * or runs the project's own code here (--allow all, as a terminal `make`).
- */
-export type DeviceConsent = (toolName: string, question: string, kind: ConsentKind) => Promise<{ granted: boolean; reason?: string }>;
+export type { DeviceConsent };
 
 /** Tool results are for a model's context: never megabytes of serial noise. */
 export const MAX_TOOL_TEXT = 16 * 1024;

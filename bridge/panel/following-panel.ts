@@ -6,7 +6,7 @@
 // Switches run one at a time, so a project never has two agents at once.
 import path from 'node:path';
 import type { Selection } from '../../context-providers/types.js';
-import { errorMessage } from '../session/errors.js';
+import { errorMessage } from '../errors.js';
 import type { Followed } from './ide-follow.js';
 import type { PanelClient, PanelHub } from './panel-hub.js';
 import type { ServerMessage } from './protocol.js';

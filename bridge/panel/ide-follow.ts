@@ -7,9 +7,9 @@
 // Only a real change of the followed project, script or port is reported.
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { readRegularFile } from '../../context-providers/regular-file.js';
+import { readRegularFile } from '../../platform/regular-file.js';
 import type { Selection } from '../../context-providers/types.js';
-import { errorMessage } from '../session/errors.js';
+import { errorMessage } from '../errors.js';
 import { IDE_TITLE, mplabxFollowedProject, readMplabxProjects, readOpenmvState, settingsFileOf, thisEnvironment, type Environment, type IdeKind, type Read } from './ide-projects.js';
 
 export type Followed =

@@ -6,7 +6,7 @@ import type { SerialHub } from '../../boards/serial/hub.js';
 import type { ContextService } from '../context/context-service.js';
 import type { Selection } from '../../context-providers/types.js';
 import type { BridgeSession } from '../session/bridge-session.js';
-import { AuthRequiredError, BridgeError, commandLine, errorMessage } from '../session/errors.js';
+import { AuthRequiredError, BridgeError, commandLine, errorMessage } from '../errors.js';
 import type { BridgeEvent } from '../session/events.js';
 import type { CreateElicitationResponse, ElicitationContentValue } from '@agentclientprotocol/sdk';
 import type { AskElicitation, PendingElicitation } from '../services/elicitation/elicitation-broker.js';

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { configPath } from '../agents/resolve.js';
-import { errorMessage } from '../session/errors.js';
+import { errorMessage } from '../errors.js';
 
 /** Saves the choice; returns one line for the terminal saying where, or why not. */
 export function rememberAgent(agent: string, file: string = configPath()): string {

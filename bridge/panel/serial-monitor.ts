@@ -5,7 +5,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { SerialHub } from '../../boards/serial/hub.js';
 import type { PortLease } from '../../boards/serial/port-lease.js';
-import { errorMessage } from '../session/errors.js';
+import { errorMessage } from '../errors.js';
 import type { SerialView } from './protocol.js';
 
 const OWNER = 'the boardbridge panel (serial monitor)';

@@ -29,7 +29,7 @@ import type { DeviceConsent } from '../mcp/hardware-tool.js';
 import type { AcpMcpHost } from '../mcp/acp-mcp-server.js';
 import { DEVICE_META_KEY } from '../services/permission/classify.js';
 import { delay, exitedError } from '../session/agent-connection.js';
-import { BridgeError } from '../session/errors.js';
+import { BridgeError } from '../errors.js';
 import { checkParams } from './acp-schemas.js';
 import { JsonRpcRelay, type Outcome, type RpcError } from './json-rpc-relay.js';
 import { LocalAnswers } from './local-answers.js';

@@ -16,7 +16,7 @@ import { WriteJournal } from '../services/fs/journal.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 import { TerminalService } from '../services/terminal/terminal-service.js';
 import { ContextInjector } from '../session/context-injection.js';
-import { BridgeError, errorMessage } from '../session/errors.js';
+import { BridgeError, errorMessage } from '../errors.js';
 import { additionalPlatformFolders, OwnEdits, ToolCallWatch } from '../session/own-edits.js';
 
 export interface ProxySessionOptions {

@@ -25,7 +25,7 @@ import { profileLogin } from '../agents/profiles.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { FsService } from '../services/fs/fs-service.js';
 import type { TerminalService } from '../services/terminal/terminal-service.js';
-import { AuthRequiredError, BridgeError, commandLine, errorMessage, rpcErrorCode, type TerminalLogin } from './errors.js';
+import { AuthRequiredError, BridgeError, commandLine, errorMessage, rpcErrorCode, type TerminalLogin } from '../errors.js';
 import { parseSessionNotification } from './sdk-validation.js';
 
 export interface ConnectionHandlers {

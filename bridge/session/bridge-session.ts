@@ -35,9 +35,9 @@ import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../serv
 import { TerminalService } from '../services/terminal/terminal-service.js';
 import { connectAgent, delay, exitedError, newSession, reopenSession, untilExit, type AgentConnection } from './agent-connection.js';
 import { ContextInjector } from './context-injection.js';
-import { BridgeError, errorMessage } from './errors.js';
+import { BridgeError, errorMessage } from '../errors.js';
 import type { BridgeEvent } from './events.js';
-import { simulationEvent } from './simulation-event.js';
+import { simulationEvent } from '../hardware/simulation-event.js';
 import { additionalPlatformFolders, OwnEdits } from './own-edits.js';
 import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
 import { promptStopReason } from './sdk-validation.js';

@@ -13,7 +13,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { FormField } from '../services/elicitation/form-fields.js';
 import type { PermissionCategory } from '../services/permission/classify.js';
-import type { SimulationEvent } from './simulation-event.js';
+import type { SimulationEvent } from '../hardware/simulation-event.js';
 import type { ToolCallState } from './state.js';
 
 export type BridgeEvent =

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SessionNotification, StopReason } from '@agentclientprotocol/sdk';
-import { BridgeError } from './errors.js';
+import { BridgeError } from '../errors.js';
 
 interface ZodLike {
   parse(value: unknown): unknown;

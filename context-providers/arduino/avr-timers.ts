@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { SourceRef } from '../types.js';
 import type { Token } from './c-tokens.js';
 import { preprocess } from './preprocessor.js';
-import type { ResolvedBoard } from './resolve.js';
+import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import type { VariantHeader } from './variant-header.js';
 
 export interface AvrTimers {

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { SourceRef } from '../types.js';
 import { DiskCache } from './disk-cache.js';
-import type { InstalledPlatforms } from './platforms.js';
-import { withExpansion, type ResolvedBoard } from './resolve.js';
+import type { InstalledPlatforms } from '../../platform/arduino/platforms.js';
+import { withExpansion, type ResolvedBoard } from '../../platform/arduino/resolve.js';
 
 // The board's data, without the live objects (its platform, definition and expansion functions).
 type StoredBoard = Omit<ResolvedBoard, 'properties' | 'sources' | 'platform' | 'board' | 'expand' | 'expanded' | 'expandForTool'> & {

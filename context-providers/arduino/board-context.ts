@@ -3,13 +3,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding, HardwareContext, Limit, SourceRef } from '../types.js';
-import { EXPANSION_ROUNDS, MAX_EXPANDED_LENGTH, referenceCycles, unresolvedReferences } from './properties.js';
+import { EXPANSION_ROUNDS, MAX_EXPANDED_LENGTH, referenceCycles, unresolvedReferences } from '../../platform/arduino/properties.js';
 import { resolveIncludes } from './includes.js';
 import { scanLibraries, type LibraryFolder } from './libraries.js';
 import { libraryTimerNotes, readLibraryTimers } from './library-timers.js';
 import { buildPinMap } from './pin-map.js';
-import type { InstalledPlatforms } from './platforms.js';
-import type { ResolvedBoard } from './resolve.js';
+import type { InstalledPlatforms } from '../../platform/arduino/platforms.js';
+import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { checkBuildSize, checkSketch, type BuildSize } from './sketch-check.js';
 import { compiledUnits, type SketchProject } from './sketch.js';
 import { sketchWiring } from './sketch-wiring.js';

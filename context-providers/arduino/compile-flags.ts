@@ -4,8 +4,8 @@
 // predefines for the target (boards/data/gcc-target-macros.json).
 import targetMacros from '../../boards/data/gcc-target-macros.json' with { type: 'json' };
 import type { Finding } from '../types.js';
-import type { ResolvedBoard } from './resolve.js';
-import { readRegularFileSync } from '../regular-file.js';
+import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
+import { readRegularFileSync } from '../../platform/regular-file.js';
 
 export interface CompileFlags {
   defines: Record<string, string>;

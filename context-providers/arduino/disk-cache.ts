@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dataFile } from '../data-files.js';
+import { dataFile } from '../../platform/data-files.js';
 import { stamp } from './cache.js';
 
 const MAX_ENTRIES = 200;

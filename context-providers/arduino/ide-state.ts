@@ -4,8 +4,8 @@
 // as always, then lets the IDE's values win where they differ, and says so.
 import { isAbsolute } from 'node:path';
 import type { ArduinoIdeState, ContextNote, HardwareContext, SourceRef } from '../types.js';
-import { parseFqbn } from './fqbn.js';
-import type { ResolvedBoard } from './resolve.js';
+import { parseFqbn } from '../../platform/arduino/fqbn.js';
+import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import type { BuildSize } from './sketch-check.js';
 
 export const IDE_BOARD_DETAILS: SourceRef = { file: 'Arduino IDE board details' };

@@ -10,8 +10,8 @@ import { compileFlags } from './compile-flags.js';
 import { satisfies } from './library-depends.js';
 import { preprocess, type Macro } from './preprocessor.js';
 import { isCompatible, LOCATION_PRIORITY, type Library } from './libraries.js';
-import type { ResolvedBoard } from './resolve.js';
-import { readRegularFileSync } from '../regular-file.js';
+import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
+import { readRegularFileSync } from '../../platform/regular-file.js';
 
 export interface IncludeDirective {
   header: string;

@@ -49,15 +49,15 @@
 // Context: buildBoardContext({ board, installed, sketch?, buildSize? }), renderArduinoContext.
 // The zod schema of the JSON (docs/context-schema.md) is in ./context-schema.js, imported from
 // there so loading the provider does not load zod.
-export { discoverPlatforms, DEBIAN_HARDWARE_DIR } from './platforms.js';
-export { arduinoDirectories, arduinoConfigFile, type ArduinoDirectories } from './directories.js';
-export type { DiscoverOptions, InstalledPlatforms, LegacyPlatform, ToolRelease } from './platforms.js';
-export { PlatformRelease } from './platform-release.js';
-export type { BoardDefinition, PlatformData } from './platform-release.js';
-export { resolveFqbn, ResolveError, CLI_IDE_VERSION } from './resolve.js';
-export type { ResolvedBoard, SelectedOption } from './resolve.js';
-export { parseFqbn, formatFqbn, describeChoices, nearestMatch } from './fqbn.js';
-export type { Fqbn, FqbnResult } from './fqbn.js';
+export { discoverPlatforms, DEBIAN_HARDWARE_DIR } from '../../platform/arduino/platforms.js';
+export { arduinoDirectories, arduinoConfigFile, type ArduinoDirectories } from '../../platform/arduino/directories.js';
+export type { DiscoverOptions, InstalledPlatforms, LegacyPlatform, ToolRelease } from '../../platform/arduino/platforms.js';
+export { PlatformRelease } from '../../platform/arduino/platform-release.js';
+export type { BoardDefinition, PlatformData } from '../../platform/arduino/platform-release.js';
+export { resolveFqbn, ResolveError, CLI_IDE_VERSION } from '../../platform/arduino/resolve.js';
+export type { ResolvedBoard, SelectedOption } from '../../platform/arduino/resolve.js';
+export { parseFqbn, formatFqbn, describeChoices, nearestMatch } from '../../platform/arduino/fqbn.js';
+export type { Fqbn, FqbnResult } from '../../platform/arduino/fqbn.js';
 export {
   Properties,
   parseProperties,
@@ -67,9 +67,9 @@ export {
   unresolvedReferences,
   currentOsSuffix,
   EXPANSION_ROUNDS,
-} from './properties.js';
-export type { OsSuffix, ParsedProperties } from './properties.js';
-export { compareVersions } from './version.js';
+} from '../../platform/arduino/properties.js';
+export type { OsSuffix, ParsedProperties } from '../../platform/arduino/properties.js';
+export { compareVersions } from '../../platform/arduino/version.js';
 export { arduinoProvider, createArduinoProvider, chooseBoard, ArduinoBoardError } from './provider.js';
 export type { ArduinoProviderOptions } from './provider.js';
 export { buildBoardContext, libraryFolders } from './board-context.js';

@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding, SourceRef } from '../types.js';
 import { parseDepends, type Dependency } from './library-depends.js';
-import { loadPropertiesFile } from './properties.js';
-import { isDir, listDir } from './folders.js';
+import { loadPropertiesFile } from '../../platform/arduino/properties.js';
+import { isDir, listDir } from '../../platform/arduino/folders.js';
 
 /** Lower numbers lose: arduino-cli's library location priority. */
 export type LibraryLocation = 'builtin' | 'referenced-platform' | 'platform' | 'user';

@@ -1,6 +1,6 @@
 // library.properties `depends`: `Name (>=1.2.0 && <2), Other, Third (=1.0 || >1.5)`.
 // Constraint grammar (arduino-cli/semver): = > >= < <= ! (not), && || and parentheses.
-import { compareVersions } from './version.js';
+import { compareVersions } from '../../platform/arduino/version.js';
 
 export type VersionConstraint =
   | { op: '=' | '>' | '>=' | '<' | '<='; version: string }

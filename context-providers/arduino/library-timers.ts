@@ -9,7 +9,7 @@ import type { Token } from './c-tokens.js';
 import type { Library } from './libraries.js';
 import type { PinMap } from './pin-map.js';
 import { expandMacros, preprocess } from './preprocessor.js';
-import type { ResolvedBoard } from './resolve.js';
+import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { compileDefines, isInside } from './variant-header.js';
 
 export interface TakenTimer {

@@ -6,7 +6,7 @@ import type { Bus, ContextNote, Finding, Knowledge, Pin, PinCapability, SourceRe
 import { stamp } from './cache.js';
 import { readCoreFacts, type CoreFacts } from './core-tables/index.js';
 import { readAvrTimers } from './avr-timers.js';
-import type { ResolvedBoard } from './resolve.js';
+import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { readSerialObjects } from './serial-objects.js';
 import { readVariantHeader, type VariantHeader } from './variant-header.js';
 

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import type { Finding, SourceRef } from '../types.js';
 import { evaluate } from './c-expression.js';
 import { tokenize, type Token } from './c-tokens.js';
-import { readRegularFileSync } from '../regular-file.js';
+import { readRegularFileSync } from '../../platform/regular-file.js';
 
 export interface Macro {
   name: string;

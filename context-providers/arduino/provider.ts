@@ -7,9 +7,9 @@ import { dirname } from 'node:path';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection, SourceRef } from '../types.js';
 import { ContextCache } from './cache.js';
 import { BoardCache } from './board-cache.js';
-import { DIRECTORY_VARIABLES } from './directories.js';
+import { DIRECTORY_VARIABLES } from '../../platform/arduino/directories.js';
 import { defaultCacheDir, DiskCache } from './disk-cache.js';
-import type { DiscoverOptions, InstalledPlatforms } from './platforms.js';
+import type { DiscoverOptions, InstalledPlatforms } from '../../platform/arduino/platforms.js';
 import { renderArduinoContext } from './render.js';
 import type { BuildSize } from './sketch-check.js';
 import { sketchMainFile } from './sketch-main.js';
@@ -110,8 +110,8 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
     const [{ buildBoardContext, libraryFolders }, { addLastCompile, applyIdeProperties, ideBuildProperties, lastCompileSize }, { discoverPlatforms }, { ResolveError, resolveFqbn }, { readSketch }] = await Promise.all([
       import('./board-context.js'),
       import('./ide-state.js'),
-      import('./platforms.js'),
-      import('./resolve.js'),
+      import('../../platform/arduino/platforms.js'),
+      import('../../platform/arduino/resolve.js'),
       import('./sketch.js'),
     ]);
     // No main: the board alone (a workspace without a sketch); a main of another name: the lone .ino found there.

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import type { Finding, Knowledge } from '../types.js';
 import { tokenize } from './c-tokens.js';
 import { preprocess } from './preprocessor.js';
-import type { ResolvedBoard } from './resolve.js';
-import { readRegularFileSync } from '../regular-file.js';
+import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
+import { readRegularFileSync } from '../../platform/regular-file.js';
 import { isInside, type VariantHeader } from './variant-header.js';
 
 export interface SerialObjects {

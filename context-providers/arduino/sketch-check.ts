@@ -7,7 +7,7 @@ import type { Token } from './c-tokens.js';
 import { libraryTimerFindings } from './library-timer-check.js';
 import type { LibraryTimers } from './library-timers.js';
 import type { PinMap } from './pin-map.js';
-import type { ResolvedBoard } from './resolve.js';
+import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { readSketchSymbols, type SketchSymbols } from './sketch-symbols.js';
 
 interface Call {

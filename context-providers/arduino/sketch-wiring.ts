@@ -2,9 +2,9 @@
 // to (for the context) and the check of the sketch's pin use against it (boards/circuit/wiring.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DiagramError, readDiagram } from '../../boards/circuit/diagram.js';
-import { buildNetlist, type Netlist } from '../../boards/circuit/netlist.js';
-import { checkWiring, describeWiring, type PinUse } from '../../boards/circuit/wiring.js';
+import { DiagramError, readDiagram } from '../../platform/circuit/diagram.js';
+import { buildNetlist, type Netlist } from '../../platform/circuit/netlist.js';
+import { checkWiring, describeWiring, type PinUse } from '../../platform/circuit/wiring.js';
 import type { Finding, HardwareContext } from '../types.js';
 import type { PinMap } from './pin-map.js';
 

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../types.js';
-import { isDir } from './folders.js';
+import { isDir } from '../../platform/arduino/folders.js';
 import { sketchMainFile } from './sketch-main.js';
 
 export interface SketchProfile {
@@ -58,7 +58,7 @@ export async function readSketch(dir: string, main = sketchMainFile(dir)): Promi
 
 async function readSketchYaml(file: string, warnings: Finding[]): Promise<NonNullable<SketchProject['yaml']>> {
   // The yaml package takes longer to load than most contexts take to build: only when there is a file.
-  const { readYamlFile, yamlMap, yamlString } = await import('./yaml.js');
+  const { readYamlFile, yamlMap, yamlString } = await import('../../platform/arduino/yaml.js');
   const parsed = readYamlFile(file);
   warnings.push(...parsed.warnings);
   const root = yamlMap(parsed.value);

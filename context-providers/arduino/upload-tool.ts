@@ -3,10 +3,10 @@
 // `<action>.tool.default`, else `<action>.tool`; a `vendor:tool` reference takes the tool from
 // that vendor's platform of the same architecture; the tool's `tools.<id>.` keys are then
 // visible without their prefix.
-import type { InstalledPlatforms } from './platforms.js';
-import type { PlatformRelease } from './platform-release.js';
-import { Properties } from './properties.js';
-import { ResolveError, type ResolvedBoard } from './resolve.js';
+import type { InstalledPlatforms } from '../../platform/arduino/platforms.js';
+import type { PlatformRelease } from '../../platform/arduino/platform-release.js';
+import { Properties } from '../../platform/arduino/properties.js';
+import { ResolveError, type ResolvedBoard } from '../../platform/arduino/resolve.js';
 
 export interface ToolRecipeProperties {
   /** The tool id without a vendor (`avrdude`). */

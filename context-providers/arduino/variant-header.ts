@@ -8,7 +8,7 @@ import { evaluate } from './c-expression.js';
 import { compileFlags } from './compile-flags.js';
 import { tokenize, type Token } from './c-tokens.js';
 import { expandMacros, preprocess, type Macro } from './preprocessor.js';
-import type { ResolvedBoard } from './resolve.js';
+import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 
 export interface HeaderConstant {
   value: number;

@@ -4,7 +4,7 @@
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DetectedProject } from '../types.js';
-import { readRegularFile } from '../regular-file.js';
+import { readRegularFile } from '../../platform/regular-file.js';
 
 export const MICROCHIP_PROJECT_TYPE = 'com.microchip.mplab.nbide.embedded.makeproject';
 

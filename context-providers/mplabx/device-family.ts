@@ -4,7 +4,7 @@
 // by name prefix. A name the table does not cover stays unknown.
 import familyData from '../../boards/data/microchip-families.json' with { type: 'json' };
 import type { SourceRef } from '../types.js';
-import { dataFile } from '../data-files.js';
+import { dataFile } from '../../platform/data-files.js';
 
 export interface DeviceFamily {
   /** `PIC18`, `megaAVR`, `AVR Dx`, `dsPIC33A`, `PIC32MX`, `PIC32CM`, `SAM D5x/E5x`. */

@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Finding } from '../types.js';
 import { readMc3, readPinConfigurationsCsv, readPinsHeader, type PinAssignment } from './mcc.js';
-import { readRegularFile } from '../regular-file.js';
+import { readRegularFile } from '../../platform/regular-file.js';
 
 const skipFolders = new Set(['build', 'dist', 'debug', '.git', 'node_modules', '.generated_files', 'nbproject']);
 const maxDepth = 6;

@@ -14,7 +14,7 @@ import {
   type ProjectItem,
 } from './project-model.js';
 import { childNamed, childrenNamed, parseXml, type XmlDocument, type XmlElement } from './xml.js';
-import { readRegularFile } from '../regular-file.js';
+import { readRegularFile } from '../../platform/regular-file.js';
 
 // Children of <conf> that are not option blocks of `<property>` elements.
 const structuralElements = new Set(['toolsSet', 'packs', 'ScriptingSettings', 'compileType', 'makeCustomizationType']);

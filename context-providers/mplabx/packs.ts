@@ -12,7 +12,7 @@ import type { DeviceFacts } from './device-facts.js';
 import { parseEdc } from './edc.js';
 import { naturalCompare } from './natural-order.js';
 import { warning, type MplabPack } from './project-model.js';
-import { readRegularFile } from '../regular-file.js';
+import { readRegularFile } from '../../platform/regular-file.js';
 
 /** Environment variable with extra pack roots, separated like PATH. */
 export const PACK_PATH_VARIABLE = 'BOARDBRIDGE_MPLAB_PACKS';

@@ -11,7 +11,7 @@ import { fileSetEntry, listWorkspaceFiles, matchGlobs, MAX_WORKSPACE_FILES, type
 import { blockForProperty } from './options.js';
 import { itemRole, warning, type MplabConfiguration, type MplabPack, type MplabProject, type OptionProperty } from './project-model.js';
 import { parseToolchainProvider } from './toolchain-provider.js';
-import { readRegularFile } from '../regular-file.js';
+import { readRegularFile } from '../../platform/regular-file.js';
 
 type Json = Record<string, unknown>;
 type Locate = (needle: string, from?: number) => number;

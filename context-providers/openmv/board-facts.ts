@@ -1,7 +1,7 @@
 // OpenMV board facts (boards/data/openmv-boards.json) and pure look-ups by board id, product
 // name, USB identity and the arch string a camera reports. No I/O: the data is imported.
 import boardData from '../../boards/data/openmv-boards.json' with { type: 'json' };
-import { editDistance } from '../edit-distance.js';
+import { editDistance } from '../../platform/edit-distance.js';
 
 /** The two camera firmware generations: 4.x (`sensor`, usbdbg) and 5.x (`csi`, OpenMV Protocol). */
 export type Generation = '4' | '5';

@@ -3,7 +3,7 @@
 // the line it came from so the context can cite it.
 import ini from 'ini';
 import type { Finding } from '../types.js';
-import { readRegularFile } from '../regular-file.js';
+import { readRegularFile } from '../../platform/regular-file.js';
 
 export const OPENMV_CONFIG = 'openmv.config';
 

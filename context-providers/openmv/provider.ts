@@ -10,8 +10,8 @@ import { PythonSource } from './python-source.js';
 import { boardFacts, upstreamRef } from './context-facts.js';
 import { renderOpenMvContext } from './render.js';
 import { firmwareGeneration } from './script-checks.js';
-import { dataFile } from '../data-files.js';
-import { readRegularFile } from '../regular-file.js';
+import { dataFile } from '../../platform/data-files.js';
+import { readRegularFile } from '../../platform/regular-file.js';
 
 /** The board a user asked for is not an OpenMV board (or none was given). */
 export class OpenMvBoardError extends Error {

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadProblem } from '../../boards/upload/avrdude-output.js';
 import { grantUpload, checkConsent } from '../../boards/upload/consent.js';
 import { uploadRecipe, type RecipeInput } from '../../boards/upload/recipe.js';
-import { discoverPlatforms, type InstalledPlatforms } from '../../context-providers/arduino/platforms.js';
-import { resolveFqbn } from '../../context-providers/arduino/resolve.js';
+import { discoverPlatforms, type InstalledPlatforms } from '../../platform/arduino/platforms.js';
+import { resolveFqbn } from '../../platform/arduino/resolve.js';
 import { resolveUploadTool } from '../../context-providers/arduino/upload-tool.js';
 import { splitCommandLine } from '../../context-providers/arduino/compile-flags.js';
 

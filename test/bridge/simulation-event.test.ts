@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
-import { EVENT_SERIAL_CHARS, EVENT_TRACE_CHANGES, simulationEvent, simulationJsonWithin } from '../../bridge/session/simulation-event.js';
+import { EVENT_SERIAL_CHARS, EVENT_TRACE_CHANGES, simulationEvent, simulationJsonWithin } from '../../bridge/hardware/simulation-event.js';
 
 // A long PWM run's record: 50 000 changes and 64 KiB of serial text.
 const record: SimulationRecord = {

@@ -22,7 +22,7 @@ import { repoRoot } from './run-cli.js';
  */
 const BUDGET = { packedBytes: 450_000, files: 350 };
 /** What a build needs from the checkout; everything else (tests, fixtures, docs) stays out of the copy. */
-const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'bridge', 'boards', 'context-providers', 'bench', 'ide-plugins', 'scripts', 'test/support/fixtures.ts'];
+const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'bridge', 'boards', 'context-providers', 'platform', 'bench', 'ide-plugins', 'scripts', 'test/support/fixtures.ts'];
 
 interface Packed {
   filename: string;

@@ -46,7 +46,7 @@ export const targets = {
   properties: {
     ext: 'txt',
     async load() {
-      const { parseProperties, referenceCycles } = await dist('context-providers/arduino/properties.js');
+      const { parseProperties, referenceCycles } = await dist('platform/arduino/properties.js');
       const pairs = arduinoPlatforms.map((dir) => ({ boards: read(path.join(dir, 'boards.txt')), platform: read(path.join(dir, 'platform.txt')) }));
       const fixtures = pairs.flatMap((pair) => [pair.boards, pair.platform]);
       const keys = fixtures.flatMap((f) => keysOf(f.text).slice(0, 40));

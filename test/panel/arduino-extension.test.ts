@@ -13,8 +13,8 @@ import { cliMain, repoRoot, tempSketch } from '../e2e/run-cli.js';
 import { BROKEN } from '../rig/sketches.js';
 import { launchChromium, screenshot } from './browser.js';
 import { agentChildren } from './serve-process.js';
-import { discoverPlatforms } from '../../context-providers/arduino/platforms.js';
-import { resolveFqbn } from '../../context-providers/arduino/resolve.js';
+import { discoverPlatforms } from '../../platform/arduino/platforms.js';
+import { resolveFqbn } from '../../platform/arduino/resolve.js';
 import { StandInArduino, standInVscode, StandInTextDocument, StandInWebview, type StandInBoardDetails, type StandInVscode } from './vscode-stand-in.js';
 import { alive } from '../support/process-alive.js';
 

@@ -6,16 +6,11 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { findExecutable } from '../../../boards/executables.js';
-import { BridgeError } from '../../session/errors.js';
-import type { AgentLaunch } from '../resolve.js';
+import { BridgeError } from '../../errors.js';
+import type { AgentLaunch, BinaryInstall } from '../agent-launch.js';
 import { cacheDir, platformKey, type BinaryTarget, type RegistryAgent } from './registry.js';
 
-export interface BinaryInstall {
-  archive: string;
-  sha256?: string;
-  dir: string;
-  cmd: string;
-}
+export type { BinaryInstall };
 
 export function registryLaunch(agent: RegistryAgent, env: NodeJS.ProcessEnv): AgentLaunch {
   const { npx, uvx, binary } = agent.distribution;

@@ -23,7 +23,7 @@ import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, promi
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { fileKind } from '../../../context-providers/regular-file.js';
+import { fileKind } from '../../../platform/regular-file.js';
 
 const MAGIC_LINKS = process.platform === 'linux' && existsSync('/proc/self/fd');
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;

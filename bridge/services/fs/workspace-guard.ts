@@ -3,7 +3,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { isInsideFolder } from '../../../boards/system-paths.js';
+import { isInsideFolder } from '../../../platform/system-paths.js';
 
 export type Access = 'read' | 'write';
 

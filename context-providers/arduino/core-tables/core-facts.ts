@@ -4,7 +4,7 @@
 // Each core has one reader (renesas.ts, samd.ts, …); pin-map.ts merges what it returns.
 import type { Bus, ContextNote, Finding, PinCapability, SourceRef } from '../../types.js';
 import type { Token } from '../c-tokens.js';
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { VariantHeader } from '../variant-header.js';
 
 /**

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import chipData from '../../../boards/data/esp32-chips.json' with { type: 'json' };
 import type { SourceRef } from '../../types.js';
-import { dataFile } from '../../data-files.js';
+import { dataFile } from '../../../platform/data-files.js';
 
 interface Figure<T> {
   value: T;

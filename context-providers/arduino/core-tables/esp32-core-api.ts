@@ -8,7 +8,7 @@ import type { SourceRef } from '../../types.js';
 import { evaluate } from '../c-expression.js';
 import type { Token } from '../c-tokens.js';
 import { expandMacros, preprocess, type Macro } from '../preprocessor.js';
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 
 
 export interface CoreSerialObject {

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceRef } from '../../types.js';
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { compileDefines, type VariantHeader } from '../variant-header.js';
 import { chipSource, type Esp32Chip } from './esp32-chips.js';
 import { readCoreApi, type CoreApi } from './esp32-core-api.js';

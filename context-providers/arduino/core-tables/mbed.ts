@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import rules from '../../../boards/data/mbed-pwm-rules.json' with { type: 'json' };
 import type { ContextNote, Finding, SourceRef } from '../../types.js';
 import { preprocess } from '../preprocessor.js';
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { addBusFunctions, busesFromMacros } from './bus-macros.js';
 import { readArrays, type CArray } from './c-tables.js';
 import { findLine } from './cited-line.js';
@@ -15,7 +15,7 @@ import { coreVendor } from './core-vendor.js';
 import type { CorePin, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
 import { analogWritePins, checkSharedPwmOutputs, groupPwmPins } from './pwm-groups.js';
 import { uartObjects } from './uart-objects.js';
-import { dataFile } from '../../data-files.js';
+import { dataFile } from '../../../platform/data-files.js';
 
 type Family = (typeof rules.families)[number];
 

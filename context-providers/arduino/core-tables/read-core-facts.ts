@@ -1,5 +1,5 @@
 // Picks the reader of the board's core; the first that recognises the board answers.
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { VariantHeader } from '../variant-header.js';
 import type { CoreFacts, CoreTableReader } from './core-facts.js';
 import { readEsp32Tables } from './esp32.js';

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding, SourceRef } from '../../types.js';
 import { preprocess, type Macro } from '../preprocessor.js';
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { isInside, type VariantHeader } from '../variant-header.js';
 import { evaluateTokens, identifierOf, macroFunction, readArrays, type TableElement } from './c-tables.js';
 

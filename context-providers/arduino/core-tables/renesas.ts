@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ContextNote, Finding, PinCapability, SourceRef } from '../../types.js';
 import type { Macro } from '../preprocessor.js';
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { VariantHeader } from '../variant-header.js';
 import { addBusFunctions, busesFromMacros, RENESAS_BUSES } from './bus-macros.js';
 import { macroFunction } from './c-tables.js';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { SourceRef } from '../../types.js';
 // Imported so that tsc copies the file beside the build; read again for its line numbers.
 import chipData from '../../../boards/data/rp2-chips.json' with { type: 'json' };
-import { dataFile } from '../../data-files.js';
+import { dataFile } from '../../../platform/data-files.js';
 
 export const RP2_CHIPS_FILE = dataFile('rp2-chips.json');
 

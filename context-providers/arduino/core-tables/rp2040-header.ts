@@ -8,7 +8,7 @@ import type { Finding } from '../../types.js';
 import { evaluate } from '../c-expression.js';
 import { tokenize } from '../c-tokens.js';
 import { expandMacros, preprocess, type ActiveInclude, type Macro } from '../preprocessor.js';
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { collectConstants, isInside, type HeaderConstant, type VariantHeader } from '../variant-header.js';
 import type { Rp2Chip } from './rp2040-chips.js';
 

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Bus, ContextNote, Finding, PinCapability, SourceRef } from '../../types.js';
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { VariantHeader } from '../variant-header.js';
 import type { CoreFacts, CorePin, CoreTableReader } from './core-facts.js';
 import { FactsCache } from './facts-cache.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Finding, SourceRef } from '../../types.js';
 import type { Token } from '../c-tokens.js';
 import { preprocess, type Macro } from '../preprocessor.js';
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { isInside, type VariantHeader } from '../variant-header.js';
 import { evaluateTokens, readArrays, readEnums } from './c-tables.js';
 

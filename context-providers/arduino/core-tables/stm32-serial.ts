@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { SourceRef } from '../../types.js';
 import { tokenize } from '../c-tokens.js';
 import { preprocess, type Macro } from '../preprocessor.js';
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { CoreSerialPort, Knowledge } from './core-facts.js';
 import type { Stm32Tables } from './stm32-variant.js';
 

@@ -9,7 +9,7 @@ import type { Finding, SourceRef } from '../../types.js';
 import { evaluate } from '../c-expression.js';
 import { tokenize } from '../c-tokens.js';
 import { expandMacros, preprocess, type Macro } from '../preprocessor.js';
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { compileFlags } from '../compile-flags.js';
 import type { VariantHeader } from '../variant-header.js';
 import { readArrays, splitFields, type CArray } from './stm32-arrays.js';

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bus, ContextNote, PinCapability, SourceRef } from '../../types.js';
-import type { ResolvedBoard } from '../resolve.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { VariantHeader } from '../variant-header.js';
 import type { CoreFacts, CorePin, CoreTableReader } from './core-facts.js';
 import { FactsCache } from './facts-cache.js';

@@ -2,10 +2,10 @@
 // parts with id/type/attrs, connections ["part:pin", "part:pin", color, [...]] joined into nets,
 // with the board part's pins resolved through the installed variant.
 import { describe, expect, it } from 'vitest';
-import { discoverPlatforms } from '../../../context-providers/arduino/platforms.js';
+import { discoverPlatforms } from '../../../platform/arduino/platforms.js';
 import { diagramFqbn } from '../../../boards/circuit/diagram-file.js';
-import { DiagramError, parseDiagram } from '../../../boards/circuit/diagram.js';
-import { buildNetlist } from '../../../boards/circuit/netlist.js';
+import { DiagramError, parseDiagram } from '../../../platform/circuit/diagram.js';
+import { buildNetlist } from '../../../platform/circuit/netlist.js';
 import { simulatedBoard } from '../../../boards/simulate/simulatable.js';
 
 const installed = await discoverPlatforms();

@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildBoardContext } from '../../../context-providers/arduino/board-context.js';
 import { arduinoContextSchema } from '../../../context-providers/arduino/context-schema.js';
-import { discoverPlatforms } from '../../../context-providers/arduino/platforms.js';
+import { discoverPlatforms } from '../../../platform/arduino/platforms.js';
 import { renderArduinoContext } from '../../../context-providers/arduino/render.js';
-import { resolveFqbn } from '../../../context-providers/arduino/resolve.js';
+import { resolveFqbn } from '../../../platform/arduino/resolve.js';
 import { readSketch } from '../../../context-providers/arduino/sketch.js';
 import { circuitSketch, wokwiDiagram } from '../../rig/circuit-sketches.js';
 

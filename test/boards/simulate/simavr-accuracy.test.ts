@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../../boards/compile.js';
-import { discoverPlatforms } from '../../../context-providers/arduino/platforms.js';
+import { discoverPlatforms } from '../../../platform/arduino/platforms.js';
 import { parsePinInput } from '../../../boards/simulate/inputs.js';
 import { simulatedBoard } from '../../../boards/simulate/simulatable.js';
 import { simulate } from '../../../boards/simulate/simulation.js';

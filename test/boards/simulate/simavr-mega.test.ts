@@ -5,7 +5,7 @@
 // of the same scripted inputs, and attachInterrupt on D2, D3, D18–D21 driven by the same levels.
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../../boards/compile.js';
-import { discoverPlatforms } from '../../../context-providers/arduino/platforms.js';
+import { discoverPlatforms } from '../../../platform/arduino/platforms.js';
 import { parsePinInput } from '../../../boards/simulate/inputs.js';
 import { simulatedBoard, type SimulatedBoard } from '../../../boards/simulate/simulatable.js';
 import { simulate } from '../../../boards/simulate/simulation.js';

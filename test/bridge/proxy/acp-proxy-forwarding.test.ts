@@ -10,7 +10,7 @@ import { AGENT_METHODS as UNSTABLE_AGENT_METHODS } from '@agentclientprotocol/sd
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContextService } from '../../../bridge/context/context-service.js';
 import { AcpProxy } from '../../../bridge/proxy/acp-proxy.js';
-import { BridgeError } from '../../../bridge/session/errors.js';
+import { BridgeError } from '../../../bridge/errors.js';
 import { allProviders } from '../../../context-providers/index.js';
 import { ScriptedEditor, type Wire } from '../../support/scripted-editor.js';
 

@@ -5,9 +5,9 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesS
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { BoardCache } from '../../../context-providers/arduino/board-cache.js';
-import { discoverPlatforms } from '../../../context-providers/arduino/platforms.js';
+import { discoverPlatforms } from '../../../platform/arduino/platforms.js';
 import { boardCacheKey, createArduinoProvider } from '../../../context-providers/arduino/provider.js';
-import { resolveFqbn } from '../../../context-providers/arduino/resolve.js';
+import { resolveFqbn } from '../../../platform/arduino/resolve.js';
 import { DATA_DIR_32BIT, OWN_FIXTURES, TMP } from './paths.js';
 
 const FQBN = 'arduino:renesas_uno:minima';

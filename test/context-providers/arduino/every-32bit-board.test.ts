@@ -2,9 +2,9 @@
 // without a crash, and either a pin table or the reason there is none. Prints the counts.
 import { describe, expect, test } from 'vitest';
 import { buildBoardContext } from '../../../context-providers/arduino/board-context.js';
-import { discoverPlatforms } from '../../../context-providers/arduino/platforms.js';
+import { discoverPlatforms } from '../../../platform/arduino/platforms.js';
 import { renderArduinoContext } from '../../../context-providers/arduino/render.js';
-import { resolveFqbn } from '../../../context-providers/arduino/resolve.js';
+import { resolveFqbn } from '../../../platform/arduino/resolve.js';
 import type { HardwareContext } from '../../../context-providers/types.js';
 import { DATA_DIR_32BIT, TMP } from './paths.js';
 

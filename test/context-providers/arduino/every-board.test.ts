@@ -4,9 +4,9 @@ import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { buildBoardContext } from '../../../context-providers/arduino/board-context.js';
-import { discoverPlatforms, type InstalledPlatforms } from '../../../context-providers/arduino/platforms.js';
-import { expandReferences } from '../../../context-providers/arduino/properties.js';
-import { resolveFqbn } from '../../../context-providers/arduino/resolve.js';
+import { discoverPlatforms, type InstalledPlatforms } from '../../../platform/arduino/platforms.js';
+import { expandReferences } from '../../../platform/arduino/properties.js';
+import { resolveFqbn } from '../../../platform/arduino/resolve.js';
 import { resolveUploadTool } from '../../../context-providers/arduino/upload-tool.js';
 import { DATA_DIR, FIXTURES, TMP, USER_HARDWARE } from './paths.js';
 

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { compile } from '../../../boards/compile.js';
 import { ArduinoBuilder, debianLayout } from '../../../boards/toolchains/arduino-builder.js';
 import { createArduinoProvider } from '../../../context-providers/arduino/index.js';
-import { discoverPlatforms, type InstalledPlatforms } from '../../../context-providers/arduino/platforms.js';
+import { discoverPlatforms, type InstalledPlatforms } from '../../../platform/arduino/platforms.js';
 import type { Finding } from '../../../context-providers/types.js';
 import { DATA_DIR_32BIT, FIXTURES, TMP } from './paths.js';
 import { TRUE_ERRORS, type TrueError } from './false-findings/true-errors.js';

@@ -6,9 +6,9 @@ import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { arduinoContextSchema } from '../../../context-providers/arduino/context-schema.js';
-import { discoverPlatforms } from '../../../context-providers/arduino/platforms.js';
+import { discoverPlatforms } from '../../../platform/arduino/platforms.js';
 import { createArduinoProvider } from '../../../context-providers/arduino/provider.js';
-import { resolveFqbn } from '../../../context-providers/arduino/resolve.js';
+import { resolveFqbn } from '../../../platform/arduino/resolve.js';
 import type { ArduinoIdeState, HardwareContext, Selection } from '../../../context-providers/types.js';
 import { DEBIAN_AVR, OWN_FIXTURES, TMP } from './paths.js';
 

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { resolveIncludes } from '../../../context-providers/arduino/includes.js';
 import { scanLibraries, type Library } from '../../../context-providers/arduino/libraries.js';
 import { parseConstraint, parseDepends, satisfies } from '../../../context-providers/arduino/library-depends.js';
-import { discoverPlatforms } from '../../../context-providers/arduino/platforms.js';
-import { resolveFqbn, type ResolvedBoard } from '../../../context-providers/arduino/resolve.js';
+import { discoverPlatforms } from '../../../platform/arduino/platforms.js';
+import { resolveFqbn, type ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { readSketch } from '../../../context-providers/arduino/sketch.js';
 import { DEBIAN_AVR, OWN_FIXTURES, TMP } from './paths.js';
 

@@ -9,8 +9,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { readAvrTimers } from '../../../context-providers/arduino/avr-timers.js';
 import { buildPinMap, type PinMap } from '../../../context-providers/arduino/pin-map.js';
 import { readVariantHeader } from '../../../context-providers/arduino/variant-header.js';
-import { discoverPlatforms, type InstalledPlatforms } from '../../../context-providers/arduino/platforms.js';
-import { resolveFqbn, type ResolvedBoard } from '../../../context-providers/arduino/resolve.js';
+import { discoverPlatforms, type InstalledPlatforms } from '../../../platform/arduino/platforms.js';
+import { resolveFqbn, type ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { splitCommandLine } from '../../../context-providers/arduino/compile-flags.js';
 import { TMP } from './paths.js';
 

@@ -4,7 +4,7 @@ import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createArduinoProvider } from '../../../context-providers/arduino/provider.js';
-import { expandReferences, MAX_EXPANDED_LENGTH, referenceCycles } from '../../../context-providers/arduino/properties.js';
+import { expandReferences, MAX_EXPANDED_LENGTH, referenceCycles } from '../../../platform/arduino/properties.js';
 import { DATA_DIR, OWN_FIXTURES, TMP } from './paths.js';
 
 const SELF_FIVE_TIMES = `compiler.cpp.flags=${Array(5).fill('{compiler.cpp.flags}').join(' ')}`;

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { buildPinMap } from '../../../context-providers/arduino/pin-map.js';
-import { discoverPlatforms, type InstalledPlatforms } from '../../../context-providers/arduino/platforms.js';
-import { resolveFqbn } from '../../../context-providers/arduino/resolve.js';
+import { discoverPlatforms, type InstalledPlatforms } from '../../../platform/arduino/platforms.js';
+import { resolveFqbn } from '../../../platform/arduino/resolve.js';
 import { checkBuildSize, checkSketch } from '../../../context-providers/arduino/sketch-check.js';
 import { OWN_FIXTURES, TMP } from './paths.js';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { buildPinMap } from '../../../context-providers/arduino/pin-map.js';
-import { discoverPlatforms } from '../../../context-providers/arduino/platforms.js';
-import { resolveFqbn } from '../../../context-providers/arduino/resolve.js';
+import { discoverPlatforms } from '../../../platform/arduino/platforms.js';
+import { resolveFqbn } from '../../../platform/arduino/resolve.js';
 import { OWN_FIXTURES, TMP } from './paths.js';
 
 test('a third-party variant_h header gives pins, #if branches from build.extra_flags, UART and I2C roles', async () => {

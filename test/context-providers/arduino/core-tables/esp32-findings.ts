@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { includeDirectives } from '../../../../context-providers/arduino/includes.js';
 import { buildPinMap } from '../../../../context-providers/arduino/pin-map.js';
-import type { ResolvedBoard } from '../../../../context-providers/arduino/resolve.js';
+import type { ResolvedBoard } from '../../../../platform/arduino/resolve.js';
 import { checkSketch } from '../../../../context-providers/arduino/sketch-check.js';
 import type { Finding } from '../../../../context-providers/types.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readEsp32Tables } from '../../../../context-providers/arduino/core-tables/esp32.js';
 import type { CoreFacts } from '../../../../context-providers/arduino/core-tables/index.js';
-import { resolveFqbn } from '../../../../context-providers/arduino/resolve.js';
+import { resolveFqbn } from '../../../../platform/arduino/resolve.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
 import { FIXTURES, TMP } from '../paths.js';
 import { loadPlatforms32 } from './table-lines.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CoreFacts, SketchCall } from '../../../../context-providers/arduino/core-tables/index.js';
 import { tokenize } from '../../../../context-providers/arduino/c-tokens.js';
-import type { InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
+import type { InstalledPlatforms } from '../../../../platform/arduino/platforms.js';
 import { citedLine, factsOf, loadPlatforms32, pinOf, requireFacts } from './table-lines.js';
 
 let installed: InstalledPlatforms;

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CoreFacts, CorePin, SketchCall } from '../../../../context-providers/arduino/core-tables/index.js';
-import type { InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
+import type { InstalledPlatforms } from '../../../../platform/arduino/platforms.js';
 import { tokenize } from '../../../../context-providers/arduino/c-tokens.js';
 import { readPinmuxTable, type PinmuxTable } from '../../../../context-providers/arduino/core-tables/renesas-pinmux.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';

@@ -10,8 +10,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { CoreFacts } from '../../../../context-providers/arduino/core-tables/index.js';
 import { rp2Chip } from '../../../../context-providers/arduino/core-tables/rp2040-chips.js';
 import { readRp2040Tables } from '../../../../context-providers/arduino/core-tables/rp2040.js';
-import { discoverPlatforms, type InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
-import { resolveFqbn } from '../../../../context-providers/arduino/resolve.js';
+import { discoverPlatforms, type InstalledPlatforms } from '../../../../platform/arduino/platforms.js';
+import { resolveFqbn } from '../../../../platform/arduino/resolve.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
 import { FIXTURES, TMP } from '../paths.js';
 

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { readSamdTable } from '../../../../context-providers/arduino/core-tables/samd-pins.js';
-import type { InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
+import type { InstalledPlatforms } from '../../../../platform/arduino/platforms.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
 import { TMP } from '../paths.js';
 import { factsOf, loadPlatforms32, samdRowLines } from './table-lines.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CoreFacts, SketchCall } from '../../../../context-providers/arduino/core-tables/index.js';
 import { tokenize } from '../../../../context-providers/arduino/c-tokens.js';
-import { discoverPlatforms, type InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
+import { discoverPlatforms, type InstalledPlatforms } from '../../../../platform/arduino/platforms.js';
 import { TMP } from '../paths.js';
 import { citedLine, DATA_DIR_32BIT, factsOf, loadPlatforms32, pinOf, requireFacts, samdRowLines as rowLines } from './table-lines.js';
 

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { compileFlags } from '../../../../context-providers/arduino/compile-flags.js';
 import { readStm32Variant } from '../../../../context-providers/arduino/core-tables/stm32-variant.js';
-import { discoverPlatforms, type InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
-import { resolveFqbn, type ResolvedBoard } from '../../../../context-providers/arduino/resolve.js';
+import { discoverPlatforms, type InstalledPlatforms } from '../../../../platform/arduino/platforms.js';
+import { resolveFqbn, type ResolvedBoard } from '../../../../platform/arduino/resolve.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
 import { FIXTURES, TMP } from '../paths.js';
 

@@ -3,7 +3,7 @@
 import { evaluate } from '../../../../context-providers/arduino/c-expression.js';
 import { tokenize, type Token } from '../../../../context-providers/arduino/c-tokens.js';
 import type { CoreSketchView, SketchCall } from '../../../../context-providers/arduino/core-tables/index.js';
-import type { ResolvedBoard } from '../../../../context-providers/arduino/resolve.js';
+import type { ResolvedBoard } from '../../../../platform/arduino/resolve.js';
 
 export function sketchView(text: string, board: ResolvedBoard, names: Map<string, number> = new Map()): CoreSketchView {
   const tokens = tokenize(text, 'sketch.ino');

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readCoreFacts, type CoreFacts, type CorePin } from '../../../../context-providers/arduino/core-tables/index.js';
-import { discoverPlatforms, type InstalledPlatforms } from '../../../../context-providers/arduino/platforms.js';
-import { resolveFqbn, type ResolvedBoard } from '../../../../context-providers/arduino/resolve.js';
+import { discoverPlatforms, type InstalledPlatforms } from '../../../../platform/arduino/platforms.js';
+import { resolveFqbn, type ResolvedBoard } from '../../../../platform/arduino/resolve.js';
 import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
 import type { SourceRef } from '../../../../context-providers/types.js';
 import { FIXTURES, TMP } from '../paths.js';

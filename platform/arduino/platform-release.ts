@@ -1,6 +1,6 @@
 // One installed platform folder (`hardware/<vendor>/<arch>[/<version>]`): its boards, menus and
 // platform properties, read lazily on first use and shaped the way arduino-cli's loader does.
-import type { Finding } from '../types.js';
+import type { Finding } from '../finding.js';
 import { loadPropertiesFile, loadWithLocal, Properties, type FirstLevelGroups, type OsSuffix } from './properties.js';
 
 export interface BoardDefinition {

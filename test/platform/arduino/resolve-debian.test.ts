@@ -5,9 +5,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { discoverPlatforms, type InstalledPlatforms } from '../../../context-providers/arduino/platforms.js';
-import { CLI_IDE_VERSION, resolveFqbn } from '../../../context-providers/arduino/resolve.js';
-import { TMP } from './paths.js';
+import { discoverPlatforms, type InstalledPlatforms } from '../../../platform/arduino/platforms.js';
+import { CLI_IDE_VERSION, resolveFqbn } from '../../../platform/arduino/resolve.js';
+import { TMP } from '../../context-providers/arduino/paths.js';
 
 const run = promisify(execFile);
 

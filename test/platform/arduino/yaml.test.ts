@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { readSketch } from '../../../context-providers/arduino/sketch.js';
 import { sketchDefaults } from '../../../boards/toolchains/sketch.js';
-import { parseYaml } from '../../../context-providers/arduino/yaml.js';
-import { TMP } from './paths.js';
+import { parseYaml } from '../../../platform/arduino/yaml.js';
+import { TMP } from '../../context-providers/arduino/paths.js';
 
 test('flow collections are read as lists and mappings, every scalar as a string, with the line of each value', () => {
   const text = ['# a comment', 'default_port: 1234', 'profiles:', '  uno:', '    fqbn: "arduino:avr:uno"   # quoted', '    libraries: [Servo (1.2.2), "Arduino_JSON (0.1.0)"]', '    options: {cpu: atmega328, speed: 16}', '  nano: {fqbn: arduino:avr:nano}', ''].join('\n');

@@ -1,7 +1,7 @@
 // The Arduino properties-file format (boards.txt, platform.txt, programmers.txt and their
 // .local.txt companions), as arduino-cli's go-properties-orderedmap reads it. This file knows
 // the format and nothing about boards.
-import type { Finding, SourceRef } from '../types.js';
+import type { Finding, SourceRef } from '../finding.js';
 import { readRegularFileSync } from '../regular-file.js';
 
 /** Operating-system suffix arduino-cli strips from keys (`tools.x.cmd.linux` → `tools.x.cmd`). */

@@ -1,10 +1,9 @@
 // A diagram's wires joined into nets (union-find over "part:pin"), checked against the pins each
 // part and the board have: a wire to a pin that does not exist is an error at its line; a part
 // type the simulator does not know is a note, and its pins stay in the nets as plain terminals.
-import { boardPin, boardPinNames, isBoardPart, type BoardPin } from './board-part.js';
+import { boardPin, boardPinNames, isBoardPart, type BoardPin, type PinNaming } from './board-part.js';
 import { DiagramError, type Diagram, type DiagramPart, type Terminal } from './diagram.js';
 import { partType, type PartType } from './part-types.js';
-import type { PinNaming } from '../simulate/inputs.js';
 
 export interface Net {
   index: number;

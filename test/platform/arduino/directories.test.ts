@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { arduinoConfigFile, arduinoDirectories } from '../../../context-providers/arduino/directories.js';
+import { arduinoConfigFile, arduinoDirectories } from '../../../platform/arduino/directories.js';
 
 function home(files: Record<string, string> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'bb-dirs-'));

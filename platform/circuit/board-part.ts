@@ -1,8 +1,15 @@
 // The Arduino board part of a diagram (`wokwi-arduino-uno`, …): which board it names and what
 // each of its pin names is on the installed variant. Numbered and analog pins go through the
 // variant's own pin numbers; supplies and second header pins come from boards/data/wokwi-boards.json.
-import data from '../data/wokwi-boards.json' with { type: 'json' };
-import type { PinNaming } from '../simulate/inputs.js';
+import data from '../../boards/data/wokwi-boards.json' with { type: 'json' };
+
+/** How a variant names its pins: what a board part's pin names and `--pin` inputs resolve to. */
+export interface PinNaming {
+  /** Arduino pin numbers the variant defines. */
+  pinCount: number;
+  /** `A0` → 14, … as the variant header defines them. */
+  analogPins: Map<string, number>;
+}
 
 export type Supply = 'GND' | '5V' | '3.3V' | 'VIN';
 

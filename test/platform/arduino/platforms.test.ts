@@ -1,9 +1,9 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { discoverPlatforms } from '../../../context-providers/arduino/platforms.js';
-import { ResolveError, resolveFqbn } from '../../../context-providers/arduino/resolve.js';
-import { DATA_DIR, FIXTURES, TMP, USER_HARDWARE } from './paths.js';
+import { discoverPlatforms } from '../../../platform/arduino/platforms.js';
+import { ResolveError, resolveFqbn } from '../../../platform/arduino/resolve.js';
+import { DATA_DIR, FIXTURES, TMP, USER_HARDWARE } from '../../context-providers/arduino/paths.js';
 
 function resolveError(run: () => unknown): ResolveError {
   try {

@@ -2,7 +2,7 @@
 // board keys, chosen menu options, core/variant references into other vendors' platforms,
 // platform layering and runtime keys.
 import { dirname, join } from 'node:path';
-import type { Finding, SourceRef } from '../types.js';
+import type { Finding, SourceRef } from '../finding.js';
 import { describeChoices, formatFqbn, parseFqbn, type Fqbn } from './fqbn.js';
 import type { BoardDefinition, PlatformRelease } from './platform-release.js';
 import type { InstalledPlatforms, ToolRelease } from './platforms.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findExecutable, spawnForm } from '../../boards/executables.js';
 import { bindingPath, windowsPortName } from '../../boards/serial/port-name.js';
-import { arduinoDataDir, arduinoSketchbookDir, comparablePath, isInsideFolder, userConfigDir } from '../../boards/system-paths.js';
+import { arduinoDataDir, arduinoSketchbookDir, comparablePath, isInsideFolder, userConfigDir } from '../../platform/system-paths.js';
 
 const windows = { platform: 'win32' as const, home: 'C:\\Users\\Anna', env: { APPDATA: 'C:\\Users\\Anna\\AppData\\Roaming', LOCALAPPDATA: 'C:\\Users\\Anna\\AppData\\Local' } };
 const mac = { platform: 'darwin' as const, home: '/Users/anna', env: {} };

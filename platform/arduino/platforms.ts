@@ -4,7 +4,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Finding } from '../types.js';
+import type { Finding } from '../finding.js';
 import { PlatformRelease } from './platform-release.js';
 import { loadPropertiesFile, Properties, type OsSuffix } from './properties.js';
 import { compareVersions } from './version.js';

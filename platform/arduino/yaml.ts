@@ -2,7 +2,7 @@
 // (every scalar a string, as arduino-cli's Go structs take them), with the line of every
 // node kept so each fact can cite file:line.
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import type { Finding } from '../types.js';
+import type { Finding } from '../finding.js';
 import { readRegularFileSync } from '../regular-file.js';
 
 export type YamlValue = string | YamlValue[] | { [key: string]: YamlValue };

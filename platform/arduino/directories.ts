@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { arduinoDataDir, arduinoSketchbookDir, type SystemPlace } from '../../boards/system-paths.js';
-import type { Finding } from '../types.js';
+import { arduinoDataDir, arduinoSketchbookDir, type SystemPlace } from '../system-paths.js';
+import type { Finding } from '../finding.js';
 
 export interface ArduinoDirectories {
   /** `directories.data`: Boards Manager platforms and tools below `packages/`. */

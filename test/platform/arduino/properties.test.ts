@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { expandReferences, parseProperties, Properties } from '../../../context-providers/arduino/properties.js';
+import { expandReferences, parseProperties, Properties } from '../../../platform/arduino/properties.js';
 
 describe('the properties-file format', () => {
   test('comments and blank lines are skipped and keys and values are trimmed', () => {
