@@ -10,8 +10,6 @@ export default defineConfig({
     // Real agents, toolchains and ptys: two cores, so keep files from starving each other.
     maxWorkers: 2,
     pool: 'forks',
-    // Real agents, emulators and a browser share two cores in CI: a test that fails is run
-    // once more, and the report still lists it as retried.
-    retry: process.env.CI ? 1 : 0,
+    // No retry: a test that fails under load has a cause to fix (a fixed wait, a race), not a second go.
   },
 });

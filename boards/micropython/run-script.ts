@@ -73,6 +73,12 @@ export interface StopResult {
   reply?: string;
 }
 
+const STOP_ANSWER_MS = 5000;
+
+function endsAtPrompt(text: string): boolean {
+  return text.includes('\x04>') || /(^|\n)>>> $/.test(text);
+}
+
 export async function stopScript(port: string, deps: RunnerDeps, running: RunningScripts): Promise<StopResult> {
   const run = running.get(port);
   if (run) {
@@ -83,7 +89,14 @@ export async function stopScript(port: string, deps: RunnerDeps, running: Runnin
   const reader = new LinkReader(link);
   try {
     await link.write(Uint8Array.of(0x0d, 0x03, 0x03));
-    const reply = await reader.settle(200, 1500);
+    // The answer ends at a prompt: the raw REPL's \x04> after the traceback, or the friendly >>>.
+    // A loaded board may take a while to start it, so wait for the prompt, not for a quiet moment;
+    // an idle raw REPL clears its line without a word, so the wait is bounded.
+    const deadline = Date.now() + (deps.answerTimeoutMs ?? STOP_ANSWER_MS);
+    let reply = Buffer.alloc(0);
+    while (!endsAtPrompt(reply.toString('latin1')) && Date.now() < deadline) {
+      reply = Buffer.concat([reply, await reader.settle(50, Math.max(1, deadline - Date.now()))]);
+    }
     return { how: 'sent', reply: reply.toString('utf8') };
   } finally {
     reader.dispose();

@@ -82,8 +82,13 @@ describe('boardbridge monitor', () => {
     const holding = run('monitor', ['--port', pair.device, '--until', 'bye', '--for', '10s'], first);
     while (!hub.holder(pair.device)) await new Promise((resolve) => setTimeout(resolve, 10));
     const second = recordedIo();
-    const alongside = run('monitor', ['--port', pair.device, '--until', 'bye', '--for', '10s'], second);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    let ended = false;
+    const alongside = run('monitor', ['--port', pair.device, '--until', 'bye', '--for', '10s'], second).finally(() => (ended = true));
+    // The second monitor says it reads alongside once its reader is attached: only then may the board speak.
+    while (!second.output().includes('reading alongside')) {
+      if (ended) throw new Error(`the second monitor ended before reading alongside: ${second.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     await board.write('bye\n');
     expect(await Promise.all([holding, alongside])).toEqual([0, 0]);
     expect(second.output()).toMatch(/is held by terminal 1 #\d+; reading alongside\]\nbye/);

@@ -111,6 +111,8 @@ describe('recorded ACP streams from real agents', { timeout: 240_000 }, () => {
         }
         await pending;
       }
+      // A recording of nothing would make the checks below pass on an empty file.
+      expect(s.probe.lines.length).toBeGreaterThan(scenario.prompts.length);
       const text = s.probe.lines.map((line) => line.split(s.workspace).join(stableWorkspace)).join('\n') + '\n';
       mkdirSync(fixtures, { recursive: true });
       writeFileSync(join(fixtures, `${scenario.agent}-${scenario.name}.jsonl`), text);

@@ -62,7 +62,8 @@ describe.skipIf(skipCodeServer)(`the .vsix in code-server, a real VS Code extens
     await frame.click('#tabs button[data-tab="chat"]').catch(() => undefined);
     await frame.fill('#prompt', 'which board is this?');
     await frame.press('#prompt', 'Enter');
-    await frame.waitForSelector('#log .msg.agent:has-text("This sketch is for the Uno.")', WAIT);
+    const answer = await frame.waitForSelector('#log .msg.agent:has-text("This sketch is for the Uno.")', WAIT);
+    expect(await answer.textContent()).toContain('This sketch is for the Uno.');
   }, 180_000);
 
   it("applies the agent's write as an edit of the open document and opens it in VS Code's diff view", async () => {

@@ -73,8 +73,17 @@ describe('run-script, stop-script and camera-info on the MicroPython WebAssembly
     const link = await openSerialLink(board.path);
     const repl = new RawRepl(link, { rawPaste: false });
     await repl.enter();
-    const started = repl.exec('import time\nwhile True:\n    time.sleep_ms(20)\n').catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The loop says it runs before we walk away: a fixed wait could leave before the board had the script.
+    let said = '';
+    let ended = false;
+    const started = repl
+      .exec('import time\nprint("looping")\nwhile True:\n    time.sleep_ms(20)\n', { onStdout: (text) => (said += text) })
+      .catch(() => undefined)
+      .finally(() => (ended = true));
+    while (!said.includes('looping')) {
+      if (ended) throw new Error(`the loop ended before it said it was running: ${JSON.stringify(said)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     repl.dispose();
     await link.close();
     await started;
