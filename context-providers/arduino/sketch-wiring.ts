@@ -1,5 +1,5 @@
 // The circuit of a sketch that has Wokwi's diagram.json beside it: what each board pin is wired
-// to (for the context) and the check of the sketch's pin use against it (boards/circuit/wiring.ts).
+// to (for the context) and the check of the sketch's pin use against it (platform/circuit/wiring.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DiagramError, readDiagram } from '../../platform/circuit/diagram.js';
