@@ -9,6 +9,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { journalDir } from '../../bridge/services/fs/journal.js';
+import { codexBinary, codexLaunch } from '../support/agents.js';
+import { startModelServer, type ModelServer } from '../support/model-server/index.js';
 import { alive } from '../support/process-alive.js';
 import { ProxyProcess } from '../support/proxy-process.js';
 import type { Wire } from '../support/scripted-editor.js';
@@ -264,4 +266,60 @@ describe('a cancel mid-turn (stand-in agent that answers session/cancel with can
     await until('the terminal to end', () => !alive(pid));
     expect(proxy.child.exitCode).toBeNull();
   });
+});
+
+const codex = codexBinary();
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The real codex-acp (offline, against the scripted model server) patching the sketch itself, through each face; the person allows the patch. */
+const codexThrough = {
+  'boardbridge run': async (sketch: string, env: Record<string, string>, agent: string) => {
+    const result = await runCli(['run', 'Blink faster', '--json', '--workspace', sketch, '--agent-command', agent, '--allow', 'edits'], { env });
+    expect(result.code, result.stderr).toBe(0);
+  },
+  'boardbridge acp': async (sketch: string, env: Record<string, string>, agent: string) => {
+    const proxy = new ProxyProcess({ agentCommand: agent, env });
+    running.push(proxy);
+    await proxy.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
+    const created = await proxy.request('session/new', { cwd: sketch, mcpServers: [] });
+    expect(created.error).toBeUndefined();
+    const { sessionId } = created.result as { sessionId: string };
+    let ended = false;
+    const answer = proxy.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Blink faster' }] }, 'prompt').finally(() => (ended = true));
+    // The person allows what codex asks in the editor (its option ids are its own: chosen by kind).
+    void (async () => {
+      while (!ended) {
+        const asked = await proxy.next((m) => m.method === 'session/request_permission', 170_000).catch(() => undefined);
+        if (!asked) return;
+        const option = (asked.params as { options: { optionId: string; kind: string }[] }).options.find((o) => o.kind === 'allow_once');
+        proxy.send({ id: asked.id, result: { outcome: { outcome: 'selected', optionId: option?.optionId } } });
+      }
+    })();
+    const answered = await answer;
+    expect(answered.result, JSON.stringify(answered.error)).toMatchObject({ stopReason: 'end_turn' });
+  },
+};
+
+let modelServer: ModelServer | undefined;
+afterEach(async () => {
+  await modelServer?.close();
+  modelServer = undefined;
+});
+
+describe.skipIf(codex === undefined)('codex patching a file itself, through both faces (real codex-acp, scripted model server)', { timeout: 180_000 }, () => {
+  for (const [face, through] of Object.entries(codexThrough)) {
+    it(`${face}: the patch codex applies is journalled, and undo takes it back`, async () => {
+      const { root, sketch, ino } = tempSketch();
+      const patch = `*** Begin Patch\n*** Update File: ${ino}\n@@\n-  delay(500);\n+  delay(100);\n*** End Patch\n`;
+      modelServer = await startModelServer({ turns: [{ replies: [{ tool: { codex: { name: 'apply_patch', input: { patch } } } }, { say: 'It blinks faster now.' }] }] });
+      const launch = codexLaunch(codex!, modelServer.url, root);
+      const env = { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') };
+      const before = readFileSync(ino, 'utf8');
+      await through(sketch, env, [launch.command, ...launch.args].map(quote).join(' '));
+      expect(readFileSync(ino, 'utf8')).toBe(before.replace('  delay(500);', '  delay(100);'));
+      const undo = await runCli(['undo', '--workspace', sketch, '--force'], { env });
+      expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+      expect(readFileSync(ino, 'utf8')).toBe(before);
+    });
+  }
 });
