@@ -21,8 +21,6 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { agent, methods, ndJsonStream } from '@agentclientprotocol/sdk';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 /** The mcpServers each session was given. */
 const servers = new Map();
@@ -32,6 +30,8 @@ const cancels = new Map();
 async function callTool(sessionId, name, args) {
   const entry = (servers.get(sessionId) ?? []).find((s) => s.name === 'boardbridge' && s.type === 'http');
   if (!entry) return { error: `no HTTP board server in ${JSON.stringify(servers.get(sessionId))}` };
+  // Loaded only here: the other steps start no faster than the agent itself.
+  const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/streamableHttp.js')]);
   const client = new Client({ name: 'standin-fs-agent', version: '1.0.0' });
   const headers = Object.fromEntries(entry.headers.map((h) => [h.name, h.value]));
   await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } }));
