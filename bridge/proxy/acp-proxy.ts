@@ -13,6 +13,7 @@ import type {
   LoadSessionRequest,
   NewSessionRequest,
   PromptRequest,
+  RequestPermissionResponse,
   ResumeSessionRequest,
   SessionNotification,
   ToolCallUpdate,
@@ -21,14 +22,13 @@ import type {
 import { methods } from '@agentclientprotocol/sdk';
 import type { Selection } from '../../context-providers/types.js';
 import { AgentProcess, type AgentExit } from '../agents/agent-process.js';
-import { readsMissingFileAsEmpty } from '../agents/quirks.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
-import type { DeviceConsent } from '../mcp/hardware-tool.js';
 import type { AcpMcpHost } from '../mcp/acp-mcp-server.js';
-import { DEVICE_META_KEY } from '../services/permission/classify.js';
+import { agentCapabilities, editorServices, type AgentCapabilities } from '../session/agent-capabilities.js';
 import { delay, exitedError } from '../session/agent-connection.js';
+import type { ConsentVoice } from '../session/consent-request.js';
 import { BridgeError } from '../errors.js';
 import { checkParams } from './acp-schemas.js';
 import { JsonRpcRelay, type Outcome, type RpcError } from './json-rpc-relay.js';
@@ -66,12 +66,11 @@ export class AcpProxy {
   readonly agent?: AgentProcess;
   private readonly relay: JsonRpcRelay;
   private readonly sessions = new Map<string, ProxySession>();
-  private readonly local = new LocalAnswers(() => this.editorCaps, this.sessions);
+  private readonly local = new LocalAnswers(() => editorServices(this.editorCaps), this.sessions);
   private readonly agentCommands = new Map<string, AvailableCommand[]>();
   private editorCaps: ClientCapabilities = {};
-  private agentInit?: InitializeResponse;
+  private agentCaps: AgentCapabilities = agentCapabilities(undefined);
   private exit?: AgentExit;
-  private consentCount = 0;
   /** The board servers offered over ACP itself, for an agent that takes them. */
   private mcpHost?: AcpMcpHost;
   private closing?: Promise<void>;
@@ -110,6 +109,9 @@ export class AcpProxy {
         return this.local.answer(method, params);
       },
       agentNotification: (method, params) => this.agentNotification(method, params),
+      editorNotification: (method, params) => {
+        if (method === methods.agent.session.cancel) this.sessions.get((params as { sessionId?: string } | undefined)?.sessionId ?? '')?.cancel();
+      },
       agentGone: () => this.agentGoneError(),
       agentClosed: () => void Promise.race([this.agent?.exited, delay(1000)]).then(() => this.relay.agentEnded()),
       editorClosed: () => void this.close('the editor closed stdin'),
@@ -172,14 +174,14 @@ export class AcpProxy {
     return {
       forward: { ...params, clientCapabilities },
       after: (result) => {
-        this.agentInit = result as InitializeResponse;
+        this.agentCaps = agentCapabilities(result as InitializeResponse);
         return result;
       },
     };
   }
 
   private async openSession(params: NewSessionRequest | LoadSessionRequest | ResumeSessionRequest): Promise<Outcome> {
-    const caps = this.agentInit?.agentCapabilities ?? {};
+    const caps = this.agentCaps;
     const session = await ProxySession.open({
       cwd: params.cwd,
       selection: this.options.selection,
@@ -188,17 +190,15 @@ export class AcpProxy {
       env: this.options.env,
       contexts: this.options.contexts,
       hardware: this.options.hardware,
-      embeddedContext: Boolean(caps.promptCapabilities?.embeddedContext),
-      mcpHttp: Boolean(caps.mcpCapabilities?.http),
+      caps,
       mcpAcp: await this.acpMcpHost(caps),
-      missingFileAsEmpty: readsMissingFileAsEmpty(this.agentInit?.agentInfo),
-      consent: (s) => this.deviceConsent(s),
+      voice: this.editorVoice,
       log: this.options.log,
     });
-    const roots = caps.sessionCapabilities?.additionalDirectories ? await session.readOnlyRoots() : [];
+    const roots = await session.readOnlyRoots();
     const forward = {
       ...params,
-      mcpServers: session.mcpServers(params.mcpServers),
+      mcpServers: await session.mcpServers(params.mcpServers),
       ...(roots.length ? { additionalDirectories: [...(params.additionalDirectories ?? []), ...roots] } : {}),
     };
     // A load replays the history before it answers: the session must be known by then.
@@ -220,8 +220,8 @@ export class AcpProxy {
   }
 
   // Loaded only for an agent that takes MCP servers over ACP (unstable ACP, its own SDK entry point).
-  private async acpMcpHost(caps: NonNullable<InitializeResponse['agentCapabilities']>): Promise<AcpMcpHost | undefined> {
-    if (!(caps.mcpCapabilities as { acp?: boolean } | undefined)?.acp) return undefined;
+  private async acpMcpHost(caps: AgentCapabilities): Promise<AcpMcpHost | undefined> {
+    if (!caps.mcp.acp) return undefined;
     const { AcpMcpHost } = await import('../mcp/acp-mcp-server.js');
     return (this.mcpHost ??= new AcpMcpHost((method, params) => this.relay.notifyAgent(method, params)));
   }
@@ -255,8 +255,15 @@ export class AcpProxy {
     const { blocks, notice } = await session.contextBlocks();
     // The person hears which sketch the agent was told about, or why none: never nothing in silence.
     if (notice) this.relay.notifyEditor(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `[boardbridge] ${notice}\n\n` } } });
-    // What the editor allowed for this turn's commands ends with the turn.
-    return { forward: { ...params, prompt: [...blocks, ...params.prompt] }, after: (result: unknown) => (session.endTurn(), result) };
+    // What the editor allowed for this turn's commands ends with the turn, and a cancelled turn's terminals.
+    return {
+      forward: { ...params, prompt: [...blocks, ...params.prompt] },
+      after: (result: unknown) => {
+        void session.endTurn((result as { stopReason?: unknown } | undefined)?.stopReason);
+        return result;
+      },
+      failed: () => void session.endTurn(undefined),
+    };
   }
 
   // The agent's own edits are journalled from the text before its call: a permission is often where it is first named.
@@ -296,31 +303,25 @@ export class AcpProxy {
 
   // A device change is asked in the editor's permission UI, as a tool call of its own
   // whose title is the exact operation ("upload …Blink.ino.hex to Arduino Uno on /dev/ttyACM0?").
-  private deviceConsent(session: ProxySession): DeviceConsent {
-    return async (toolName, question) => {
-      const sessionId = session.sessionId;
-      if (!sessionId) return { granted: false, reason: 'the session is not open yet' };
-      const toolCallId = `boardbridge-${toolName}-${++this.consentCount}`;
-      const toolCall = { toolCallId, title: question, kind: 'execute' as const, status: 'pending' as const, _meta: { [DEVICE_META_KEY]: true } };
+  private readonly editorVoice: ConsentVoice = {
+    ask: async (request) => {
+      const { sessionId } = request;
+      const toolCall = { ...request.toolCall, status: 'pending' as const };
       this.relay.notifyEditor(methods.client.session.update, { sessionId, update: { sessionUpdate: 'tool_call', ...toolCall } });
-      let granted = false;
+      let outcome: RequestPermissionResponse['outcome'] = { outcome: 'cancelled' };
       try {
-        const response = (await this.relay.requestEditor(methods.client.session.requestPermission, {
-          sessionId,
-          toolCall,
-          options: [
-            { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
-            { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
-          ],
-        })) as { outcome?: { outcome?: string; optionId?: string } };
-        granted = response?.outcome?.outcome === 'selected' && response.outcome.optionId === 'allow';
+        const response = (await this.relay.requestEditor(methods.client.session.requestPermission, { ...request, toolCall })) as { outcome?: { outcome?: unknown; optionId?: unknown } } | undefined;
+        const chosen = response?.outcome;
+        if (chosen?.outcome === 'selected' && typeof chosen.optionId === 'string') outcome = { outcome: 'selected', optionId: chosen.optionId };
       } catch (error) {
-        this.options.log(`the editor could not be asked "${question}": ${(error as RpcError).message ?? String(error)}`);
+        this.options.log(`the editor could not be asked "${toolCall.title}": ${(error as RpcError).message ?? String(error)}`);
       }
-      this.relay.notifyEditor(methods.client.session.update, { sessionId, update: { sessionUpdate: 'tool_call_update', toolCallId, status: granted ? 'completed' : 'failed' } });
-      return { granted, reason: granted ? undefined : 'it was not allowed in the editor' };
-    };
-  }
+      const granted = outcome.outcome === 'selected' && outcome.optionId === 'allow';
+      this.relay.notifyEditor(methods.client.session.update, { sessionId, update: { sessionUpdate: 'tool_call_update', toolCallId: toolCall.toolCallId, status: granted ? 'completed' : 'failed' } });
+      return { outcome };
+    },
+    refusal: () => 'it was not allowed in the editor',
+  };
 
   // What the editor is told when the agent cannot answer: what happened and what to do.
   private agentGoneError(): RpcError {

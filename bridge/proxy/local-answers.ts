@@ -4,11 +4,12 @@
 // the editor, every permission request included: an agent's request is never
 // answered here, whatever its title or command says (the board server's device
 // changes ask the editor again, with the exact operation).
-import type { ClientCapabilities, CreateTerminalRequest, ReadTextFileRequest, RequestPermissionRequest, WriteTextFileRequest } from '@agentclientprotocol/sdk';
+import type { CreateTerminalRequest, ReadTextFileRequest, RequestPermissionRequest, WriteTextFileRequest } from '@agentclientprotocol/sdk';
 import { methods, RequestError } from '@agentclientprotocol/sdk';
 import { grantedCommandLines } from '../services/permission/broker.js';
 import { classify } from '../services/permission/classify.js';
 import { boardCommandOf } from '../services/terminal/terminal-service.js';
+import type { EditorServices } from '../session/agent-capabilities.js';
 import type { AgentForward } from './json-rpc-relay.js';
 import type { ProxySession } from './proxy-session.js';
 
@@ -18,27 +19,27 @@ export class LocalAnswers {
   private readonly localTerminals = new Map<string, ProxySession>();
 
   constructor(
-    private readonly editorCaps: () => ClientCapabilities,
+    private readonly editorServes: () => EditorServices,
     private readonly sessions: ReadonlyMap<string, ProxySession>,
   ) {}
 
   /** The bridge's answer; or the editor answers (undefined), and the bridge hears it first (AgentForward). */
   answer(method: string, params: unknown): Promise<unknown> | AgentForward | undefined {
-    const caps = this.editorCaps();
+    const editor = this.editorServes();
     const p = params as { sessionId?: string; terminalId?: string } | undefined;
     switch (method) {
       case methods.client.fs.readTextFile:
-        if (caps.fs?.readTextFile) return undefined;
+        if (editor.readTextFile) return undefined;
         return this.withSession(p, (s) => s.fs().read(params as ReadTextFileRequest));
       case methods.client.fs.writeTextFile:
-        if (caps.fs?.writeTextFile) return undefined;
+        if (editor.writeTextFile) return undefined;
         return this.withSession(p, (s) => s.fs().write(params as WriteTextFileRequest));
       case methods.client.terminal.create: {
         const session = p?.sessionId ? this.sessions.get(p.sessionId) : undefined;
-        if (!session) return caps.terminal ? undefined : Promise.reject(unknownSession(p?.sessionId));
+        if (!session) return editor.terminal ? undefined : Promise.reject(unknownSession(p?.sessionId));
         const request = params as CreateTerminalRequest;
         // Board commands run here on the bridge's serial hub, even when the editor has terminals.
-        if (caps.terminal && !boardCommandOf(request, session.boardCommands).board) return undefined;
+        if (editor.terminal && !boardCommandOf(request, session.boardCommands).board) return undefined;
         return Promise.resolve().then(() => {
           const created = session.terminals.create(request);
           this.localTerminals.set(created.terminalId, session);
@@ -50,7 +51,7 @@ export class LocalAnswers {
       case methods.client.terminal.kill:
       case methods.client.terminal.release: {
         const session = p?.terminalId ? this.localTerminals.get(p.terminalId) : undefined;
-        if (!session) return caps.terminal ? undefined : Promise.reject(RequestError.resourceNotFound(p?.terminalId));
+        if (!session) return editor.terminal ? undefined : Promise.reject(RequestError.resourceNotFound(p?.terminalId));
         return this.terminalCall(method, session, params as TerminalRequest);
       }
       case methods.client.session.requestPermission: {

@@ -25,6 +25,7 @@ import { profileLogin } from '../agents/profiles.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { FsService } from '../services/fs/fs-service.js';
 import type { TerminalService } from '../services/terminal/terminal-service.js';
+import { agentCapabilities, type AgentCapabilities } from './agent-capabilities.js';
 import { AuthRequiredError, BridgeError, commandLine, errorMessage, rpcErrorCode, type TerminalLogin } from '../errors.js';
 import { parseSessionNotification } from './sdk-validation.js';
 
@@ -41,6 +42,8 @@ export interface AgentConnection {
   process: AgentProcess;
   connection: ClientConnection;
   init: InitializeResponse;
+  /** What the agent can do, read once from `init`. */
+  capabilities: AgentCapabilities;
   /** A message from the agent that could be neither taken nor answered (too large, id unreadable). */
   onLost(listener: (lost: LostMessage) => void): void;
 }
@@ -65,7 +68,7 @@ export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: C
       // The same words as an exit seen through the broken pipe below, whichever is seen first.
       'start-up',
     );
-    return { process: agent, connection, init, onLost: (listener) => stream.onLost(listener) };
+    return { process: agent, connection, init, capabilities: agentCapabilities(init), onLost: (listener) => stream.onLost(listener) };
   } catch (error) {
     // An agent that dies at start breaks the pipe before its exit is seen: wait a moment for it.
     const exit = error instanceof BridgeError ? undefined : await Promise.race([agent.exited, delay(1000)]);
@@ -150,14 +153,14 @@ export async function reopenSession(
   cwd: string,
   mcpServers: McpServer[],
 ): Promise<{ modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null } | undefined> {
-  const caps = agent.init.agentCapabilities ?? {};
-  if (caps.loadSession) {
-    return untilExit(agent.process, agent.connection.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers }), 'session/load');
+  switch (agent.capabilities.reopen) {
+    case 'load':
+      return untilExit(agent.process, agent.connection.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers }), 'session/load');
+    case 'resume':
+      return untilExit(agent.process, agent.connection.agent.request(methods.agent.session.resume, { sessionId, cwd, mcpServers }), 'session/resume');
+    default:
+      return undefined;
   }
-  if (caps.sessionCapabilities?.resume) {
-    return untilExit(agent.process, agent.connection.agent.request(methods.agent.session.resume, { sessionId, cwd, mcpServers }), 'session/resume');
-  }
-  return undefined;
 }
 
 function chooseAuthMethod(agent: AgentConnection, env: NodeJS.ProcessEnv): string | undefined {

@@ -17,28 +17,23 @@ import {
 import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
 import type { Selection } from '../../context-providers/types.js';
 import { MAX_MESSAGE_ENV, type LostMessage } from '../agents/message-stream.js';
-import { askingModeInstead, readsMissingFileAsEmpty } from '../agents/quirks.js';
+import { askingModeInstead } from '../agents/quirks.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
-import { asksConsent, type DeviceConsent } from '../mcp/hardware-tool.js';
-import { AgentSerial } from '../mcp/serial-tools.js';
-import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
-import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
-import { DEVICE_META_KEY, PROJECT_CODE_META_KEY, type OwnTool } from '../services/permission/classify.js';
-import { FsService, type EditorWrite } from '../services/fs/fs-service.js';
-import { readJournals, WriteJournal } from '../services/fs/journal.js';
+import type { EditorWrite } from '../services/fs/fs-service.js';
+import { readJournals, type WriteJournal } from '../services/fs/journal.js';
 import { removeStaleTemps } from '../services/fs/stale-temps.js';
-import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
+import type { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 import { ElicitationBroker, type AskElicitation, type ElicitationBrokerOptions } from '../services/elicitation/elicitation-broker.js';
 import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../services/permission/broker.js';
-import { TerminalService } from '../services/terminal/terminal-service.js';
+import type { TerminalEvent } from '../services/terminal/terminal-service.js';
+import { capabilitySummary } from './agent-capabilities.js';
 import { connectAgent, delay, exitedError, newSession, reopenSession, untilExit, type AgentConnection } from './agent-connection.js';
-import { ContextInjector } from './context-injection.js';
 import { BridgeError, errorMessage } from '../errors.js';
 import type { BridgeEvent } from './events.js';
+import { SessionKit } from './session-kit.js';
 import { simulationEvent } from '../hardware/simulation-event.js';
-import { additionalPlatformFolders, OwnEdits } from './own-edits.js';
 import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
 import { promptStopReason } from './sdk-validation.js';
 import { getToolCall, initialState, type SessionState } from './state.js';
@@ -91,23 +86,15 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   readonly guard: WorkspaceGuard;
   readonly broker: PermissionBroker;
   readonly elicitations: ElicitationBroker;
-  journal!: WriteJournal;
+  private readonly kit: SessionKit;
   private editorWriter?: EditorWrite;
-  private readonly ownEdits: OwnEdits;
   private agent!: AgentConnection;
-  private terminals!: TerminalService;
-  private fs!: FsService;
-  private injector!: ContextInjector;
   private buffers = new Map<string, string>();
   private turn?: Promise<TurnResult>;
   private abandonTurn?: AbortController;
   private failTurn?: (error: BridgeError) => void;
-  private mcp?: HardwareMcpServer;
-  /** What the MCP server offers, as the broker judges a call of it. */
-  private mcpTools: OwnTool[] = [];
-  private agentSerial?: AgentSerial;
+  private cancelled = false;
   private selection: Selection = {};
-  private consentRequests = 0;
   private closed = false;
   private shuttingDown = false;
   private readonly env: NodeJS.ProcessEnv;
@@ -118,14 +105,36 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.env = options.env ?? process.env;
     if (options.onEvent) this.on('event', options.onEvent);
     this.selection = options.selection ?? {};
-    this.guard = new WorkspaceGuard([this.workspace]);
-    this.ownEdits = new OwnEdits(this.workspace, this.guard);
+    // The person's voice is the broker: the policy (--allow …) or the face's question.
+    this.kit = new SessionKit({
+      workspace: this.workspace,
+      agentId: options.launch.id,
+      env: this.env,
+      contexts: options.contexts,
+      sketch: options.sketch,
+      hardware: options.hardware,
+      board: () => this.selection.board,
+      voice: {
+        ask: (request) => this.broker.decide(request),
+        refusal: (kind) => (kind === 'device' ? "device changes need the person's consent (or --allow-device)" : "the project's own build scripts run only with the person's consent (or --allow all)"),
+      },
+      authorize: (commandLine) => {
+        const verdict = this.broker.authorizeCommand(commandLine);
+        return verdict.allowed ? undefined : verdict.reason;
+      },
+      onTerminal: (e) => this.onTerminal(e),
+      onSimulation: (record: SimulationRecord) => this.emitEvent(simulationEvent(record)),
+      buffers: () => this.buffers,
+      editorWrite: (file, text) => this.editorWriter?.(file, text) ?? Promise.resolve(false),
+    });
+    this.kit.onJournalEntry((entry) => this.emitEvent({ type: 'file_written', path: entry.path, created: entry.before === null, seq: entry.seq }));
+    this.guard = this.kit.guard;
     this.broker = new PermissionBroker({
       policy: options.policy,
       guard: this.guard,
       ask: options.ask,
       askTimeoutMs: options.askTimeoutMs,
-      ownTools: () => this.mcpTools,
+      ownTools: () => this.kit.ownTools,
       onPending: (p) =>
         this.emitEvent({
           type: 'permission_request',
@@ -177,20 +186,31 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   /** One turn: resolves when the agent answers session/prompt (or dies). Never rejects. */
   prompt(text: string, editor: EditorState = {}): Promise<TurnResult> {
     if (this.turn) return Promise.resolve({ error: new BridgeError('busy', 'a turn is already running', 'wait for it or cancel it') });
-    this.turn = this.runTurn(text, editor).finally(() => {
+    this.turn = this.runTurn(text, editor).then(async (result) => {
+      const cancelled = this.cancelled || result.stopReason === 'cancelled';
+      this.cancelled = false;
+      await this.kit.endTurn(cancelled);
+      return result;
+    }).finally(() => {
       this.turn = undefined;
       this.broker.endTurn();
     });
     return this.turn;
   }
 
-  /** Cancels the running turn: pending permission requests are answered `cancelled`. */
+  /** Cancels the running turn: pending permission requests are answered `cancelled`; its end releases the agent's terminals. */
   async cancel(): Promise<void> {
     this.broker.cancelAll();
     this.elicitations.cancelAll();
     if (this.turn && this.agent.process.running) {
+      this.cancelled = true;
       await this.agent.connection.agent.notify(methods.agent.session.cancel, { sessionId: this.sessionId }).catch(() => undefined);
     }
+  }
+
+  /** Where this session's writes are journalled (the file exists once the agent wrote something). */
+  get journal(): WriteJournal {
+    return this.kit.writes!;
   }
 
   async setMode(modeId: string): Promise<void> {
@@ -208,7 +228,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
 
   // session/close lets the agent free what it holds for the session; a slow answer is abandoned.
   private async closeAgentSession(): Promise<void> {
-    if (!this.agent?.process.running || !this.state || !this.agent.init.agentCapabilities?.sessionCapabilities?.close) return;
+    if (!this.agent?.process.running || !this.state || !this.agent.capabilities.close) return;
     const sessionId = this.sessionId;
     await this.abandonAfter(CLOSE_TIMEOUT_MS, 'session/close', (signal) =>
       this.agent.connection.agent.request(methods.agent.session.close, { sessionId }, { cancellationSignal: signal, stopWaitingOnCancel: true }),
@@ -221,7 +241,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
 
   /** Ends the agent's login (ACP `logout`), where the agent offers it. */
   async logout(): Promise<void> {
-    if (!this.agent.init.agentCapabilities?.auth?.logout) {
+    if (!this.agent.capabilities.logout) {
       throw new BridgeError('protocol', `${this.options.launch.title} cannot log out from here (it does not offer ACP logout)`, "use the agent's own command to log out");
     }
     await this.agent.connection.agent.request(methods.agent.logout, {});
@@ -252,15 +272,14 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.abandonTurn?.abort();
     await this.closeAgentSession();
     await this.shutdownAgent();
-    await this.mcp?.close();
-    await this.agentSerial?.close();
+    await this.kit.close();
   }
 
   private async connect(loadId?: string, resume?: SessionOptions['resume']): Promise<void> {
     const env = this.env;
     // Temporary files of bridges killed mid-write (recent sessions are where they can be),
     // before the agent starts: nothing of this session is being written yet.
-    if (!this.journal) {
+    if (!this.kit.writes) {
       await readJournals(this.workspace, env, STALE_TEMP_JOURNALS)
         .then((journals) => removeStaleTemps(journals, this.guard))
         .catch(() => undefined);
@@ -269,8 +288,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       this.options.launch,
       this.workspace,
       {
-        fs: () => this.fs,
-        terminals: () => this.terminals,
+        fs: () => this.kit.fs(),
+        terminals: () => this.kit.terminals,
         onUpdate: (n) => this.onUpdate(n),
         onPermission: (r, signal) => this.onPermission(r, signal),
         onElicitation: (r, signal) => this.elicitations.decide(r, signal),
@@ -279,18 +298,26 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       env,
     );
     this.agent.onLost((lost) => this.onLost(lost));
-    const caps = this.agent.init.agentCapabilities ?? {};
+    const caps = this.agent.capabilities;
     let sessionId: string;
     try {
       if (resume) loadId = resume.sessionId ?? (await this.pickSession(resume.pick));
-      if (resume && loadId && !caps.loadSession && !caps.sessionCapabilities?.resume) {
+      if (resume && loadId && !caps.reopen) {
         throw new BridgeError('protocol', `${this.options.launch.title} cannot continue an earlier session (it offers neither session/load nor session/resume)`, 'start without --resume');
       }
     } catch (error) {
       await this.shutdownAgent();
       throw error;
     }
-    const mcpServers = await this.mcpServersFor(Boolean(caps.mcpCapabilities?.http));
+    let mcpServers: McpServer[];
+    try {
+      // Other servers of the face's that are HTTP go only to an agent that takes HTTP.
+      const board = await this.kit.boardServer(caps);
+      mcpServers = [...(this.options.mcpServers ?? []).filter((s) => !('type' in s) || s.type !== 'http' || caps.mcp.http), ...(board ? [board] : [])];
+    } catch (error) {
+      await this.shutdownAgent();
+      throw error;
+    }
     try {
       // A load replays the history as updates: the state starts empty to receive it.
       if (loadId) this.state = initialState(loadId);
@@ -318,84 +345,33 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       }
     } catch (error) {
       await this.shutdownAgent();
-      await this.mcp?.close();
-      this.mcp = undefined;
+      await this.kit.stopBoardServer();
       throw error instanceof BridgeError ? error : new BridgeError('protocol', `${this.options.launch.title} refused to start a session: ${errorMessage(error)}`, 'run: boardbridge doctor');
     }
-    if (!this.journal) {
-      this.journal = new WriteJournal(this.workspace, sessionId, this.options.launch.id, env);
-      this.ownEdits.attach(this.journal);
-      this.journal.onEntry((entry) => {
-        this.emitEvent({ type: 'file_written', path: entry.path, created: entry.before === null, seq: entry.seq });
-      });
-    }
-    this.fs = new FsService({
-      guard: this.guard,
-      journal: this.journal,
-      buffers: () => this.buffers,
-      missingFileAsEmpty: readsMissingFileAsEmpty(this.agent.init.agentInfo),
-      editorWrite: (file, text) => this.editorWriter?.(file, text) ?? Promise.resolve(false),
-      priorText: (file, onDisk) => this.ownEdits.priorText(file, onDisk),
-    });
-    this.terminals = new TerminalService({
-      guard: this.guard,
-      commands: this.options.hardware?.commands(this.deviceConsent, 'the agent (terminal)', this.onSimulation),
-      env,
-      authorize: (commandLine) => {
-        const verdict = this.broker.authorizeCommand(commandLine);
-        return verdict.allowed ? undefined : verdict.reason;
-      },
-      onEvent: (e) => {
-        if (e.type === 'terminal_output') return this.emitEvent(e);
-        if (e.type === 'terminal_refused') {
-          return this.emitEvent({ type: 'error', code: 'terminal_refused', message: `refused the agent's terminal command ${e.command}: ${e.reason}`, hint: 'allow the agent\'s own command step when it asks, or run with --allow all' });
-        }
-        if (e.type === 'terminal_started') return this.emitEvent({ type: 'terminal_started', terminalId: e.terminalId, command: e.command, inProcess: e.inProcess });
-        this.emitEvent({ type: 'terminal_exited', terminalId: e.terminalId, command: e.command, exitCode: e.exit?.exitCode ?? null, signal: e.exit?.signal ?? null });
-      },
-    });
-    this.injector = new ContextInjector(Boolean(caps.promptCapabilities?.embeddedContext));
+    this.kit.open(sessionId, caps);
     const agentProcess = this.agent.process;
     void agentProcess.exited.then((exit) => {
       // Only an exit nobody asked for is news: not a close, not the old process of a restart.
       if (this.closed || this.shuttingDown || agentProcess !== this.agent.process) return;
       this.emitEvent({ type: 'agent_exited', code: exit.code, signal: exit.signal, stderrTail: this.agent.process.stderr.tail(8), duringTurn: Boolean(this.turn) });
       this.broker.cancelAll();
-      void this.terminals.releaseAll();
+      void this.kit.terminals.releaseAll();
     });
     this.emitEvent({
       type: 'session_started',
       sessionId,
       agent: { id: this.options.launch.id, name: this.agent.init.agentInfo?.name, version: this.agent.init.agentInfo?.version },
       cwd: this.workspace,
-      capabilities: {
-        loadSession: Boolean(caps.loadSession),
-        embeddedContext: Boolean(caps.promptCapabilities?.embeddedContext),
-        mcpHttp: Boolean(caps.mcpCapabilities?.http),
-        logout: Boolean(caps.auth?.logout),
-        listSessions: Boolean(caps.sessionCapabilities?.list),
-      },
+      capabilities: capabilitySummary(caps),
       modes: this.state.modes,
       configOptions: this.state.configOptions,
       journal: this.journal.file,
     });
   }
 
-  /**
-   * The installed platform folders the hardware context reads (cores, variants, libraries), for
-   * `additionalDirectories` where the agent supports it: the agent may then look there itself.
-   * The bridge still serves them read-only (the guard), whoever asks.
-   */
+  /** The installed platform folders the context reads, as `additionalDirectories` (an error is the first prompt's to report). */
   private async platformFolders(): Promise<string[]> {
-    if (!this.agent.init.agentCapabilities?.sessionCapabilities?.additionalDirectories || !this.options.contexts) return [];
-    let roots: string[];
-    try {
-      roots = (await this.options.contexts.loadWorkspace(this.workspace, this.selection, this.options.sketch)).loaded?.context.readOnlyRoots ?? [];
-    } catch {
-      return []; // the first prompt reports a context that cannot be built
-    }
-    this.guard.allowReadOnly(roots);
-    return additionalPlatformFolders(roots, this.workspace);
+    return (await this.kit.platformFolders(this.agent.capabilities, this.selection)).folders;
   }
 
   /** The agent's earlier sessions in this workspace (session/list, every page), newest first as the agent orders them. */
@@ -414,7 +390,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   }
 
   private async pickSession(pick: ((sessions: SessionInfo[]) => Promise<string | undefined>) | undefined): Promise<string | undefined> {
-    if (!this.agent.init.agentCapabilities?.sessionCapabilities?.list) {
+    if (!this.agent.capabilities.list) {
       throw new BridgeError('protocol', `${this.options.launch.title} cannot list its sessions (no session/list)`, 'name the session: --resume <session id>');
     }
     const sessions = await this.listSessions();
@@ -435,48 +411,14 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     }
   }
 
-  // HTTP with a bearer token where the agent supports it; otherwise a stdio relay it starts itself.
-  private async mcpServersFor(http: boolean): Promise<McpServer[]> {
-    const servers = (this.options.mcpServers ?? []).filter((s) => !('type' in s) || s.type !== 'http' || http);
-    if (this.options.hardware) this.agentSerial ??= new AgentSerial(this.options.hardware.hub);
-    const tools = sessionTools({
-      workspace: this.workspace,
-      sketch: this.options.sketch,
-      contexts: this.options.contexts,
-      board: () => this.selection.board,
-      hardware: this.options.hardware,
-      serial: this.agentSerial,
-      consent: this.deviceConsent,
-      guard: this.guard,
-      env: this.env,
-      onSimulation: this.onSimulation,
-    });
-    if (!tools.length) return servers;
-    if (!this.mcp) {
-      this.mcp = await startHardwareMcpServer(tools, this.deviceConsent);
-      this.mcpTools = tools.map((t) => ({ name: t.name, readOnly: t.readOnly, needsConsent: asksConsent(t) }));
+  private onTerminal(e: TerminalEvent): void {
+    if (e.type === 'terminal_output') return this.emitEvent(e);
+    if (e.type === 'terminal_refused') {
+      return this.emitEvent({ type: 'error', code: 'terminal_refused', message: `refused the agent's terminal command ${e.command}: ${e.reason}`, hint: 'allow the agent\'s own command step when it asks, or run with --allow all' });
     }
-    servers.push(mcpServerEntry(this.mcp, http));
-    return servers;
+    if (e.type === 'terminal_started') return this.emitEvent({ type: 'terminal_started', terminalId: e.terminalId, command: e.command, inProcess: e.inProcess });
+    this.emitEvent({ type: 'terminal_exited', terminalId: e.terminalId, command: e.command, exitCode: e.exit?.exitCode ?? null, signal: e.exit?.signal ?? null });
   }
-
-  private readonly onSimulation = (record: SimulationRecord): void => this.emitEvent(simulationEvent(record));
-
-  // Every device change (MCP tool or terminal command) asks here, with the exact question
-  // ("upload x.hex to Arduino Uno on /dev/ttyACM0?"): the policy's --allow-device, or the person.
-  private readonly deviceConsent: DeviceConsent = async (toolName, question, kind) => {
-    const meta = kind === 'device' ? DEVICE_META_KEY : PROJECT_CODE_META_KEY;
-    const response = await this.broker.decide({
-      sessionId: this.sessionId,
-      toolCall: { toolCallId: `boardbridge-${toolName}-${++this.consentRequests}`, title: question, kind: 'execute', _meta: { [meta]: true } },
-      options: [
-        { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
-        { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
-      ],
-    });
-    const granted = response.outcome.outcome === 'selected' && response.outcome.optionId === 'allow';
-    return { granted, reason: granted ? undefined : kind === 'device' ? 'device changes need the person\'s consent (or --allow-device)' : 'the project\'s own build scripts run only with the person\'s consent (or --allow all)' };
-  };
 
   private async runTurn(text: string, editor: EditorState): Promise<TurnResult> {
     if (!this.agent.process.running) {
@@ -487,16 +429,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     const blocks: ContentBlock[] = [];
     if (this.options.contexts) {
       // Never without a word: the agent gets the context, or one line saying why there is none.
-      let injected;
-      try {
-        const { loaded, note } = await this.options.contexts.loadWorkspace(this.workspace, this.selection, this.options.sketch);
-        if (loaded) this.guard.allowReadOnly(loaded.context.readOnlyRoots);
-        injected = this.injector.blocksFor(loaded, note);
-      } catch (error) {
-        const message = `the hardware context could not be built: ${errorMessage(error)}`;
-        this.emitEvent({ type: 'error', code: 'context', message, hint: 'the prompt goes without it; run: boardbridge context' });
-        injected = this.injector.blocksFor(undefined, message.split('\n')[0]);
-      }
+      const injected = await this.kit.promptContext(this.selection);
+      if (injected.error) this.emitEvent({ type: 'error', code: 'context', message: `the hardware context could not be built: ${injected.error}`, hint: 'the prompt goes without it; run: boardbridge context' });
       blocks.push(...injected.blocks);
       if (injected.event) this.emitEvent({ type: 'context_sent', ...injected.event });
       if (injected.missing) this.emitEvent({ type: 'context_missing', reason: injected.missing });
@@ -581,7 +515,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
         return this.emitEvent({ type: 'message_chunk', role: change.role, text: change.text });
       case 'tool_call':
         this.emitEvent({ type: 'tool_call', created: change.created, toolCall: change.toolCall });
-        this.ownEdits.observe(change.toolCall);
+        this.kit.ownEdits.observe(change.toolCall);
         return;
       case 'plan':
         return this.emitEvent({ type: 'plan', entries: this.state.plan });
@@ -615,7 +549,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     if (!this.agent) return;
     this.shuttingDown = true;
     try {
-      await this.terminals?.releaseAll();
+      await this.kit.terminals.releaseAll();
       this.agent.connection.close();
       await this.agent.process.close();
     } finally {

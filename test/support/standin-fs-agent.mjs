@@ -13,10 +13,35 @@
 //   {ownWrite: path, content}                writes the file itself, as OpenCode does beside fs/write_text_file → {wrote: true}
 //   {pids: file}  writes {agent, child} to `file`: the agent's pid and a `sleep` it started in its group
 //   {hang: true}  never answers the prompt
+//   {mcp: tool, arguments?}  calls a tool of the board MCP server session/new named → {text, isError}
+// STANDIN_MCP_HTTP=1: the agent takes MCP over HTTP (mcpCapabilities.http).
+// STANDIN_CANCEL=1: session/cancel ends the turn at once with stopReason `cancelled`, as ACP asks;
+// without it the cancel is ignored (a careless agent).
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { agent, methods, ndJsonStream } from '@agentclientprotocol/sdk';
+
+/** The mcpServers each session was given. */
+const servers = new Map();
+/** Ends a session's running turn as cancelled. */
+const cancels = new Map();
+
+async function callTool(sessionId, name, args) {
+  const entry = (servers.get(sessionId) ?? []).find((s) => s.name === 'boardbridge' && s.type === 'http');
+  if (!entry) return { error: `no HTTP board server in ${JSON.stringify(servers.get(sessionId))}` };
+  // Loaded only here: the other steps start no faster than the agent itself.
+  const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/streamableHttp.js')]);
+  const client = new Client({ name: 'standin-fs-agent', version: '1.0.0' });
+  const headers = Object.fromEntries(entry.headers.map((h) => [h.name, h.value]));
+  await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } }));
+  try {
+    const result = await client.callTool({ name, arguments: args ?? {} });
+    return { text: result.content.map((c) => c.text).join('\n'), isError: Boolean(result.isError) };
+  } finally {
+    await client.close();
+  }
+}
 
 const count = (map, key) => (map[key] = (map[key] ?? 0) + 1);
 
@@ -93,18 +118,33 @@ async function step(client, sessionId, s) {
     return { agent: process.pid, child: child.pid };
   }
   if (s.hang) return new Promise(() => undefined);
+  if (s.mcp) return callTool(sessionId, s.mcp, s.arguments);
   return { error: `unknown step ${JSON.stringify(s)}` };
 }
 
 const app = agent({ name: 'standin-fs' })
-  .onRequest(methods.agent.initialize, () => ({ protocolVersion: 1, agentInfo: { name: 'standin-fs-agent', version: '1.0.0' }, agentCapabilities: {} }))
-  .onRequest(methods.agent.session.new, () => ({ sessionId: 'standin-fs-session' }))
-  .onNotification(methods.agent.session.cancel, () => undefined)
+  .onRequest(methods.agent.initialize, () => ({
+    protocolVersion: 1,
+    agentInfo: { name: 'standin-fs-agent', version: '1.0.0' },
+    agentCapabilities: process.env.STANDIN_MCP_HTTP ? { mcpCapabilities: { http: true } } : {},
+  }))
+  .onRequest(methods.agent.session.new, ({ params }) => {
+    servers.set('standin-fs-session', params.mcpServers);
+    return { sessionId: 'standin-fs-session' };
+  })
+  .onNotification(methods.agent.session.cancel, ({ params }) => {
+    if (process.env.STANDIN_CANCEL) cancels.get(params.sessionId)?.();
+  })
   .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
     // The person's text is the last block (the bridge may put the hardware context before it).
     const steps = JSON.parse(params.prompt.filter((b) => b.type === 'text').at(-1).text);
+    const cancelled = new Promise((resolve) => cancels.set(params.sessionId, () => resolve('cancelled')));
     const results = [];
-    for (const s of steps) results.push(await step(client, params.sessionId, s));
+    for (const s of steps) {
+      const result = await Promise.race([step(client, params.sessionId, s), cancelled]);
+      if (result === 'cancelled') return { stopReason: 'cancelled' };
+      results.push(result);
+    }
     await client.notify(methods.client.session.update, {
       sessionId: params.sessionId,
       update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: JSON.stringify(results) } },

@@ -52,14 +52,22 @@ export class WriteJournal {
   readonly file: string;
   private seq = 0;
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
+  /** Written with the first write: a session that writes nothing leaves no journal. */
+  private header?: JournalHeader;
 
   constructor(workspace: string, sessionId: string, agent: string, env: NodeJS.ProcessEnv = process.env) {
-    const dir = journalDir(workspace, env);
     const startedAt = new Date().toISOString();
-    this.file = path.join(dir, `${startedAt.replace(/[:.]/g, '-')}-${sessionId.replace(/[^\w-]/g, '_')}.jsonl`);
-    mkdirSync(dir, { recursive: true });
-    const header: JournalHeader = { type: 'session', workspace: path.resolve(workspace), sessionId, agent, startedAt };
-    appendFileSync(this.file, JSON.stringify(header) + '\n');
+    this.file = path.join(journalDir(workspace, env), `${startedAt.replace(/[:.]/g, '-')}-${sessionId.replace(/[^\w-]/g, '_')}.jsonl`);
+    this.header = { type: 'session', workspace: path.resolve(workspace), sessionId, agent, startedAt };
+  }
+
+  private append(line: JournalLine): void {
+    if (this.header) {
+      mkdirSync(path.dirname(this.file), { recursive: true });
+      appendFileSync(this.file, JSON.stringify(this.header) + '\n');
+      this.header = undefined;
+    }
+    appendFileSync(this.file, JSON.stringify(line) + '\n');
   }
 
   /** Called for each agent write once the file on disk holds the new content. */
@@ -71,25 +79,25 @@ export class WriteJournal {
   /** Appended synchronously before the file is touched: a crash in between still leaves the record. */
   intend(file: string, before: string | null, after: string, tmp: string): JournalEntry {
     const entry: JournalEntry = { seq: ++this.seq, time: new Date().toISOString(), path: file, before, after, tmp };
-    appendFileSync(this.file, JSON.stringify({ type: 'write', intent: true, ...entry }) + '\n');
+    this.append({ type: 'write', intent: true, ...entry });
     return entry;
   }
 
   /** The write `entry` describes is on disk now: record it and tell the faces. */
   done(entry: JournalEntry): void {
-    appendFileSync(this.file, JSON.stringify({ type: 'done', seq: entry.seq }) + '\n');
+    this.append({ type: 'done', seq: entry.seq });
     this.announce(entry);
   }
 
   /** The write never reached the file: undo has nothing to take back. */
   failed(entry: JournalEntry): void {
-    appendFileSync(this.file, JSON.stringify({ type: 'failed', seq: entry.seq }) + '\n');
+    this.append({ type: 'failed', seq: entry.seq });
   }
 
   /** A change already on disk (an agent that edits files itself): recorded and announced at once. */
   record(file: string, before: string | null, after: string): JournalEntry {
     const entry: JournalEntry = { seq: ++this.seq, time: new Date().toISOString(), path: file, before, after };
-    appendFileSync(this.file, JSON.stringify({ type: 'write', ...entry }) + '\n');
+    this.append({ type: 'write', ...entry });
     this.announce(entry);
     return entry;
   }
