@@ -9,6 +9,7 @@ import { tokenize } from './c-tokens.js';
 import { compileFlags } from './compile-flags.js';
 import { satisfies } from './library-depends.js';
 import { preprocess, type Macro } from './preprocessor.js';
+import { libraryIndexName } from './library-index.js';
 import { isCompatible, LOCATION_PRIORITY, type Library } from './libraries.js';
 import type { ResolvedBoard } from './resolve.js';
 import { readRegularFileSync } from '../regular-file.js';
@@ -170,7 +171,9 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
         continue;
       }
       resolution.libraries.push(ref);
-      if (notInstalled.length > 0) {
+      // A header the library index names is that library's: missing whatever SDK folder is absent.
+      const indexed = libraryIndexName(directive.header);
+      if (notInstalled.length > 0 && !indexed) {
         resolution.findings.push({
           severity: 'info',
           code: 'include-unchecked',
@@ -186,7 +189,9 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
         message: `${directive.header}: no installed library provides this header (${board.fqbn})`,
         file: directive.file,
         line: directive.line,
-        suggestion: `Install the library that provides ${directive.header}: find its name with arduino-cli lib search ${directive.header.replace(/\.h$/, '')}, then arduino-cli lib install "<name>"; or check the spelling.`,
+        suggestion: indexed
+          ? `arduino-cli lib install "${indexed.library}" (the ${indexed.library} library's ${directive.header}; its library.properties at ${indexed.source.repository}@${indexed.source.commit.slice(0, 7)})`
+          : `Install the library that provides ${directive.header}: find its name with arduino-cli lib search ${directive.header.replace(/\.h$/, '')}, then arduino-cli lib install "<name>"; or check the spelling.`,
       });
       continue;
     }
