@@ -238,7 +238,10 @@ function pinNameFindings(symbols: SketchSymbols, pinMap: PinMap, board: Resolved
   for (let index = 0; index < symbols.tokens.length; index++) {
     const token = symbols.tokens[index];
     const family = token.kind === 'identifier' ? /^([AD])\d+$/.exec(token.text)?.[1] : undefined;
-    if (!family || reported.has(token.text) || !defined(`${family}0`) || defined(token.text)) continue;
+    // A core that says its variant alone names A<n> (arduino-esp32: cores/esp32 defines none) makes
+    // every A<n> the variant lacks undeclared, even where the variant names no A<n> at all.
+    const familyKnown = defined(`${family}0`) || (family === 'A' && pinMap.core?.pinNamesFromVariant !== undefined);
+    if (!family || reported.has(token.text) || !familyKnown || defined(token.text)) continue;
     if (memberOf(symbols.tokens, index) !== undefined || symbols.scopes.declares(token.text, index)) continue;
     reported.add(token.text);
     const names = [...new Set(pinMap.pins.flatMap((pin) => pin.names.filter((name) => new RegExp(`^${family}\\d+$`).test(name))))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
@@ -247,8 +250,8 @@ function pinNameFindings(symbols: SketchSymbols, pinMap: PinMap, board: Resolved
       code: 'pin-name-undefined',
       file: token.file,
       line: token.line,
-      message: `${token.text} is not defined for ${board.name}: its variant (${basename(pinMap.variant.header)}) defines ${names.join(', ') || `${family}0`}, so '${token.text}' is not declared when the sketch compiles`,
-      suggestion: `Use a pin the board has (${names.join(', ')}), or its GPIO number.`,
+      message: `${token.text} is not defined for ${board.name}: its variant (${basename(pinMap.variant.header)}) defines ${names.length > 0 ? names.join(', ') : `no ${family}<n> names`}, so '${token.text}' is not declared when the sketch compiles`,
+      suggestion: names.length > 0 ? `Use a pin the board has (${names.join(', ')}), or its GPIO number.` : 'Use the GPIO number of the pin.',
     });
   }
   return findings;

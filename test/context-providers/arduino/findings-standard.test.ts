@@ -1,7 +1,10 @@
 // One standard for every finding (issue 22): an ERROR from what the board's files establish, a
 // WARNING only for a real risk on that board, and the reader's own doubts as INFO in the JSON.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { renderArduinoContext } from '../../../context-providers/arduino/render.js';
+import { DATA_DIR_32BIT } from './paths.js';
 import { findings, shown, sketch, sketchContext } from './sketch-findings.js';
 
 const ESP32 = 'cm:esp32:ringo';
@@ -26,6 +29,28 @@ describe('pin names come from the variant', () => {
   test("LED_BUILTIN on GPIO5 is the board's own LED: no strapping-pin WARNING; GPIO0 still has one", async () => {
     const text = 'void setup() {\n  pinMode(LED_BUILTIN, OUTPUT);\n  pinMode(0, OUTPUT);\n}\nvoid loop() {}\n';
     expect(shown(await findings('BoardLed', ESP32, sketch('BoardLed', text)))).toEqual(['3 warning esp32-strapping-pin']);
+  });
+});
+
+// Every board of the CircuitMess 1.0.x-based platform (boards.txt), with the A<n> names its own
+// variant folder defines (read from the installed pins_arduino.h and the headers beside it).
+const CM = join(DATA_DIR_32BIT, 'packages/cm/hardware/esp32/1.7.5');
+const CM_BOARDS = readFileSync(join(CM, 'boards.txt'), 'utf8').split('\n').flatMap((line) => {
+  const match = /^(\w+)\.build\.variant=(\S+)$/.exec(line);
+  if (!match) return [];
+  const folder = join(CM, 'variants', match[2]);
+  const names = readdirSync(folder).flatMap((file) => [...readFileSync(join(folder, file), 'utf8').matchAll(/\bconst\s+uint8_t\s+(A\d+)\s*=/g)].map((found) => found[1]));
+  return [{ board: `cm:esp32:${match[1]}`, a1: names.includes('A1'), a2: names.includes('A2') }];
+});
+
+describe('the misses of issue 22 on every ESP32 1.0.x board', () => {
+  test('the platform has its 13 boards', () => expect(CM_BOARDS.length).toBe(13));
+
+  test.each(CM_BOARDS)('$board: analogWrite, tone and noTone are ERRORs; A1/A2 are ERRORs where its variant lacks them', async ({ board, a1, a2 }) => {
+    const text = 'void setup() {\n  analogWrite(4, 10);\n  tone(4, 440);\n  noTone(4);\n  Serial.println(analogRead(A1));\n  Serial.println(analogRead(A2));\n}\nvoid loop() {}\n';
+    const found = shown(await findings(`Misses_${board.split(':')[2]}`, board, sketch(`Misses_${board.split(':')[2]}`, text)));
+    expect(found.filter((line) => !line.includes('pin-name-undefined'))).toEqual(['2 error esp32-missing-api', '3 error esp32-missing-api', '4 error esp32-missing-api']);
+    expect(found.filter((line) => line.includes('pin-name-undefined'))).toEqual([...(a1 ? [] : ['5 error pin-name-undefined']), ...(a2 ? [] : ['6 error pin-name-undefined'])]);
   });
 });
 
