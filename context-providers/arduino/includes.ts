@@ -221,7 +221,10 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
 
 function dependencyFindings(used: Library[], installed: Library[]): Finding[] {
   const findings: Finding[] = [];
-  for (const library of used) {
+  // `depends=` is what Library Manager installs with a library; a library bundled with the platform
+  // (or the IDE) is never installed that way and compiles with the platform's own libraries, whatever
+  // they are named (arduino-pico's WiFi names LWIPEthernet, its folder lwIP_Ethernet says lwIP-Ethernet).
+  for (const library of used.filter((entry) => entry.location === 'user')) {
     for (const dependency of library.depends) {
       const candidates = installed.filter((other) => other.name === dependency.name);
       const fits = candidates.some((other) => !dependency.constraint || (other.version !== undefined && satisfies(other.version, dependency.constraint)));

@@ -295,8 +295,8 @@ function busConflicts(symbols: SketchSymbols, pinMap: PinMap, uses: Array<{ pin:
   for (const bus of pinMap.buses) {
     if ((bus.kind !== 'i2c' && bus.kind !== 'spi') || !usedObjects.has(bus.name)) continue;
     for (const [role, pin] of Object.entries(bus.pins)) {
-      // SPI's SS may be any output the sketch drives as chip select.
-      if (role === 'SS') continue;
+      // SPI's SS (the Renesas variants call it CS) may be any output the sketch drives as chip select.
+      if (role === 'SS' || role === 'CS') continue;
       const use = uses.find((entry) => entry.pin === Number(pin) && entry.call.name !== 'pinMode');
       if (!use) continue;
       findings.push({

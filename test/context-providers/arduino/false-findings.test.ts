@@ -95,7 +95,10 @@ async function runExamples(provider: ReturnType<typeof createArduinoProvider>, s
       const context = await provider.load(project, { board });
       runs++;
       findings += context.findings.length;
-      for (const finding of context.findings.filter((entry: Finding) => entry.severity === 'warning')) warnings.set(finding.code, (warnings.get(finding.code) ?? 0) + 1);
+      for (const finding of context.findings.filter((entry: Finding) => entry.severity === 'warning')) {
+        warnings.set(finding.code, (warnings.get(finding.code) ?? 0) + 1);
+        if (process.env.BB_LIST_WARNINGS) console.log(`WARN ${board} ${shortFile(finding.file ?? '')}:${finding.line} [${finding.code}] ${finding.message}`);
+      }
       for (const finding of context.findings.filter((entry: Finding) => entry.severity === 'error')) {
         errors.push({ board, file: shortFile(finding.file ?? ''), line: finding.line ?? 0, code: finding.code, message: finding.message, sketch });
       }

@@ -62,6 +62,21 @@ describe('the ESP32 1.0.x core lacks analogWrite, tone and noTone', () => {
   });
 });
 
+describe('false WARNINGs of the corpus, fixed at their cause', () => {
+  // The UNO R4's variant names pin 10 CS (PIN_SPI_CS), not SS: a chip select the sketch drives is SPI's use, not a conflict.
+  test("driving the R4's CS pin 10 as chip select is no bus conflict; driving its SCK 13 is", async () => {
+    const text = '#include <SPI.h>\nconst int cs = 10;\nvoid setup() {\n  SPI.begin();\n  pinMode(cs, OUTPUT);\n  digitalWrite(cs, LOW);\n  digitalWrite(13, LOW);\n}\nvoid loop() {}\n';
+    expect(shown(await findings('R4ChipSelect', 'arduino:renesas_uno:minima', sketch('R4ChipSelect', text)))).toEqual(['7 warning bus-pin-conflict']);
+  });
+
+  // arduino-pico's bundled WiFi says depends=…,LWIPEthernet; its bundled lwIP_Ethernet is named lwIP-Ethernet. depends=
+  // is Library Manager's install list: a platform library compiles with the platform's own libraries.
+  test("a platform-bundled library's depends= is no WARNING", async () => {
+    const found = await findings('BundledDepends', 'rp2040:rp2040:rpipico', sketch('BundledDepends', '#include <WiFi.h>\nvoid setup() {}\nvoid loop() {}\n'));
+    expect(shown(found)).toEqual([]);
+  });
+});
+
 describe("the reader's doubts are INFO, in the JSON only", () => {
   test('an #if condition the reader does not understand is INFO and not in the rendered context', async () => {
     const context = await sketchContext('NotUnderstood', 'arduino:avr:uno', sketch('NotUnderstood', '#if 1 +\n#endif\nvoid setup() {}\nvoid loop() {}\n'));
