@@ -122,7 +122,7 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
       context.warnings.push(...circuit.warnings);
       context.inputs.push(circuit.file);
     }
-    context.findings.push(...resolution.findings, ...checkSketch(units, sketch.dir, board, pinMap, included, { includesComplete, libraryDirs: resolution.used.map((library) => library.dir), libraryTimers, ...(circuit?.check ? { wiring: circuit.check } : {}) }));
+    context.findings.push(...resolution.findings, ...checkSketch(units, sketch.dir, board, pinMap, included, { includesComplete, libraryDirs: resolution.used.map((library) => library.dir), libraryHeaders: [...resolution.files, ...resolution.libraries.filter((ref) => ref.location === 'core' && ref.path).map((ref) => ref.path!)], libraryTimers, ...(circuit?.check ? { wiring: circuit.check } : {}) }));
     const timerNotes = libraryTimerNotes(libraryTimers);
     if (timerNotes.length > 0) context.notes = [...(context.notes ?? []), ...timerNotes];
     for (const library of resolution.used) context.readOnlyRoots.push(library.dir);

@@ -9,6 +9,7 @@ import { tokenize } from './c-tokens.js';
 import { compileFlags } from './compile-flags.js';
 import { satisfies } from './library-depends.js';
 import { preprocess, type Macro } from './preprocessor.js';
+import { libraryIndexName } from './library-index.js';
 import { isCompatible, LOCATION_PRIORITY, type Library } from './libraries.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { readRegularFileSync } from '../../platform/regular-file.js';
@@ -170,7 +171,9 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
         continue;
       }
       resolution.libraries.push(ref);
-      if (notInstalled.length > 0) {
+      // A header the library index names is that library's: missing whatever SDK folder is absent.
+      const indexed = libraryIndexName(directive.header);
+      if (notInstalled.length > 0 && !indexed) {
         resolution.findings.push({
           severity: 'info',
           code: 'include-unchecked',
@@ -186,7 +189,9 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
         message: `${directive.header}: no installed library provides this header (${board.fqbn})`,
         file: directive.file,
         line: directive.line,
-        suggestion: `Install the library that provides ${directive.header}: find its name with arduino-cli lib search ${directive.header.replace(/\.h$/, '')}, then arduino-cli lib install "<name>"; or check the spelling.`,
+        suggestion: indexed
+          ? `arduino-cli lib install "${indexed.library}" (the ${indexed.library} library's ${directive.header}; its library.properties at ${indexed.source.repository}@${indexed.source.commit.slice(0, 7)})`
+          : `Install the library that provides ${directive.header}: find its name with arduino-cli lib search ${directive.header.replace(/\.h$/, '')}, then arduino-cli lib install "<name>"; or check the spelling.`,
       });
       continue;
     }
@@ -216,7 +221,10 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
 
 function dependencyFindings(used: Library[], installed: Library[]): Finding[] {
   const findings: Finding[] = [];
-  for (const library of used) {
+  // `depends=` is what Library Manager installs with a library; a library bundled with the platform
+  // (or the IDE) is never installed that way and compiles with the platform's own libraries, whatever
+  // they are named (arduino-pico's WiFi names LWIPEthernet, its folder lwIP_Ethernet says lwIP-Ethernet).
+  for (const library of used.filter((entry) => entry.location === 'user')) {
     for (const dependency of library.depends) {
       const candidates = installed.filter((other) => other.name === dependency.name);
       const fits = candidates.some((other) => !dependency.constraint || (other.version !== undefined && satisfies(other.version, dependency.constraint)));

@@ -4,6 +4,8 @@
 import { basename } from 'node:path';
 import type { Finding, Pin } from '../types.js';
 import type { Token } from './c-tokens.js';
+import { readLibraryDeclarations } from './library-declarations.js';
+import { citedDeclarations, libraryPinUses, type LibraryPinUse } from './library-pins.js';
 import { libraryTimerFindings } from './library-timer-check.js';
 import type { LibraryTimers } from './library-timers.js';
 import type { PinMap } from './pin-map.js';
@@ -17,6 +19,8 @@ interface Call {
   token: Token;
   /** Index of the name token in the sketch's tokens. */
   at: number;
+  /** A pin handed to a library object, checked as the pinMode the library does with it. */
+  library?: LibraryPinUse;
 }
 
 const STATEMENT_KEYWORDS = new Set(['return', 'else', 'do', 'case', 'throw', 'co_return', 'co_yield']);
@@ -37,6 +41,8 @@ export interface CheckOptions {
   wiring?(uses: Array<{ pin: number; call: string; mode?: string; file: string; line: number }>): Finding[];
   /** Folders of the libraries the build uses (IncludeResolution.used): their headers may declare a function the core lacks. */
   libraryDirs?: string[];
+  /** Library (and core) headers the sketch's includes reach: their classes say which arguments are pins. */
+  libraryHeaders?: string[];
 }
 
 export function checkSketch(files: string[], dir: string, board: ResolvedBoard, pinMap: PinMap, includes: string[], options: CheckOptions = {}): Finding[] {
@@ -57,10 +63,13 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
   const tableComplete = board.architecture === 'avr' || (pinMap.core !== undefined && pinMap.core.pins.length > 0);
 
   const pinUses: Array<{ pin: number; call: Call }> = [];
-  for (const call of calls) {
+  const libraryCalls = libraryPinCalls(symbols, options.libraryHeaders ?? [], includes, pinMap);
+  const libraryFound: Array<Finding & { library?: LibraryPinUse }> = [];
+  for (const call of [...calls, ...libraryCalls]) {
     if (!hasPinTable) continue;
+    const out: Finding[] = [];
     const pinArg = call.name === 'attachInterrupt' ? undefined : call.args[0];
-    const values = pinArg ? symbols.valuesOf(pinArg, call.at) : undefined;
+    const values = pinArg ? pinValues(call, symbols) : undefined;
     // Over a loop, one finding per rule, stated for the first value and naming every value it hits.
     const reported = new Map<string, { finding: Finding; pins: number[] }>();
     for (const pin of values ?? []) {
@@ -69,7 +78,7 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
         if (entry) entry.pins.push(pin);
         else reported.set(finding.code, { finding, pins: [pin] });
       };
-      if (call.name !== 'analogRead') pinUses.push({ pin, call });
+      if (call.name !== 'analogRead' && !call.library) pinUses.push({ pin, call });
       if (call.name !== 'analogRead' && (pin < 0 || pin >= pinMap.pins.length)) {
         const ignored = PAST_TABLE_IGNORED.has(call.name) ? pinMap.core?.pinsPastTableIgnored : undefined;
         if (ignored) once({ severity: 'warning', code: 'pin-range', ...at(call.token), message: `${call.name}(${pin}, …): ${board.name} has pins 0 to ${pinMap.pins.length - 1}; ${ignored.text}${ignored.source?.line ? ` (${basename(ignored.source.file)}:${ignored.source.line})` : ''}, so this call has no effect`, suggestion: 'Use a pin number the board has (see the pin table), or leave the call out if the board has no such pin.' });
@@ -104,8 +113,10 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
       }
     }
     for (const { finding, pins } of reported.values()) {
-      findings.push(values!.length > 1 ? { ...finding, message: `${finding.message} (${pins.length === 1 ? 'pin' : 'pins'} ${pins.join(', ')} of the loop's ${values!.length} values)` } : finding);
+      out.push(values!.length > 1 ? { ...finding, message: `${finding.message} (${pins.length === 1 ? 'pin' : 'pins'} ${pins.join(', ')} of the loop's ${values!.length} values)` } : finding);
     }
+    if (call.library) libraryFound.push(...out.map((finding) => ({ ...finding, library: call.library })));
+    else findings.push(...out);
     if (call.name === 'attachInterrupt' && knowledge.interrupt.known) findings.push(...interruptFindings(call, symbols, pinMap, board.name, list(pinsWith('interrupt'))));
   }
   if (options.wiring) {
@@ -139,7 +150,19 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
     // The core's own finding on a line says it better than the generic pin-range one.
     const ownErrors = new Set(own.filter((finding) => finding.severity === 'error').map((finding) => `${finding.file}:${finding.line}`));
     for (let index = findings.length - 1; index >= 0; index--) if (findings[index].code === 'pin-range' && ownErrors.has(`${findings[index].file}:${findings[index].line}`)) findings.splice(index, 1);
+    if (libraryCalls.length > 0) {
+      // The library's pins through the core's own pin rules, as the pinMode the library does.
+      // The library's pins through the core's own pin rules, one call at a time so each finding
+      // names its own parameter; the core's finding replaces the generic pin-range one.
+      for (const call of libraryCalls) {
+        const ownLibrary = pinMap.core.check({ ...view, calls: [{ name: call.name, at: call.at, args: call.args, values: [pinValues(call, symbols), undefined], token: call.token }] });
+        const generic = libraryFound.filter((finding) => finding.library === call.library);
+        if (ownLibrary.some((finding) => finding.severity === 'error')) for (const finding of generic) if (finding.code === 'pin-range') libraryFound.splice(libraryFound.indexOf(finding), 1);
+        for (const finding of ownLibrary) libraryFound.push({ ...finding, library: call.library });
+      }
+    }
   }
+  findings.push(...libraryFound.map(({ library, ...finding }) => (library ? libraryMessage(library, finding) : finding)));
   // In reading order: by file as given, then by line; a header two files include is reported once.
   const order = new Map(files.map((file, index) => [file, index]));
   const seen = new Set<string>();
@@ -148,6 +171,36 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
     return !seen.has(key) && seen.add(key) !== undefined;
   });
   return unique.sort((a, b) => (order.get(a.file ?? '') ?? -1) - (order.get(b.file ?? '') ?? -1) || (a.line ?? 0) - (b.line ?? 0));
+}
+
+// Pins handed to library objects, as the pinMode(pin, OUTPUT/INPUT) the library does with each.
+function libraryPinCalls(symbols: SketchSymbols, headers: string[], includes: string[], pinMap: PinMap): Call[] {
+  if (headers.length === 0 && includes.length === 0) return [];
+  const installed = readLibraryDeclarations(headers, pinMap.variant.macros);
+  const uses = libraryPinUses(symbols, installed, citedDeclarations(includes, installed));
+  return uses.map((use) => ({
+    name: 'pinMode',
+    args: [use.arg, [{ kind: 'identifier' as const, text: use.role === 'read' ? 'INPUT' : 'OUTPUT', line: use.token.line, bol: false, file: use.token.file }]],
+    token: use.token,
+    at: use.at,
+    library: use,
+  }));
+}
+
+// A pin argument's values; for a library's pin, -1 and 255 mean "no pin" (Wire.begin(-1, -1), LiquidCrystal's rw 255).
+function pinValues(call: Call, symbols: SketchSymbols): number[] | undefined {
+  const values = symbols.valuesOf(call.args[0], call.at);
+  if (!call.library || !values) return values;
+  const pins = values.filter((value) => value >= 0 && value !== 255);
+  return pins.length > 0 ? pins : undefined;
+}
+
+/** The finding of a library's pin, told as the library call the sketch wrote. */
+function libraryMessage(use: LibraryPinUse, finding: Finding): Finding {
+  const rest = finding.message.replace(/^pinMode\((?:[^()]|\([^()]*\))*\):\s*/, '');
+  // An installed header by name and line; a cited one as repository@commit:file:lines.
+  const where = use.declaration.file.startsWith('/') ? `${basename(use.declaration.file)}:${use.declaration.line}` : use.declaration.file;
+  return { ...finding, message: `${use.label}: ${use.className} takes ${use.param} as a pin it sets up as ${use.role === 'read' ? 'an input' : 'an output'} (${use.declaration.text}, ${where}); ${rest}` };
 }
 
 // The values a core's check sees for an argument. attachInterrupt(digitalPinToInterrupt(pin), …)
@@ -185,7 +238,10 @@ function pinNameFindings(symbols: SketchSymbols, pinMap: PinMap, board: Resolved
   for (let index = 0; index < symbols.tokens.length; index++) {
     const token = symbols.tokens[index];
     const family = token.kind === 'identifier' ? /^([AD])\d+$/.exec(token.text)?.[1] : undefined;
-    if (!family || reported.has(token.text) || !defined(`${family}0`) || defined(token.text)) continue;
+    // A core that says its variant alone names A<n> (arduino-esp32: cores/esp32 defines none) makes
+    // every A<n> the variant lacks undeclared, even where the variant names no A<n> at all.
+    const familyKnown = defined(`${family}0`) || (family === 'A' && pinMap.core?.pinNamesFromVariant !== undefined);
+    if (!family || reported.has(token.text) || !familyKnown || defined(token.text)) continue;
     if (memberOf(symbols.tokens, index) !== undefined || symbols.scopes.declares(token.text, index)) continue;
     reported.add(token.text);
     const names = [...new Set(pinMap.pins.flatMap((pin) => pin.names.filter((name) => new RegExp(`^${family}\\d+$`).test(name))))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
@@ -194,8 +250,8 @@ function pinNameFindings(symbols: SketchSymbols, pinMap: PinMap, board: Resolved
       code: 'pin-name-undefined',
       file: token.file,
       line: token.line,
-      message: `${token.text} is not defined for ${board.name}: its variant (${basename(pinMap.variant.header)}) defines ${names.join(', ') || `${family}0`}, so '${token.text}' is not declared when the sketch compiles`,
-      suggestion: `Use a pin the board has (${names.join(', ')}), or its GPIO number.`,
+      message: `${token.text} is not defined for ${board.name}: its variant (${basename(pinMap.variant.header)}) defines ${names.length > 0 ? names.join(', ') : `no ${family}<n> names`}, so '${token.text}' is not declared when the sketch compiles`,
+      suggestion: names.length > 0 ? `Use a pin the board has (${names.join(', ')}), or its GPIO number.` : 'Use the GPIO number of the pin.',
     });
   }
   return findings;
@@ -239,8 +295,8 @@ function busConflicts(symbols: SketchSymbols, pinMap: PinMap, uses: Array<{ pin:
   for (const bus of pinMap.buses) {
     if ((bus.kind !== 'i2c' && bus.kind !== 'spi') || !usedObjects.has(bus.name)) continue;
     for (const [role, pin] of Object.entries(bus.pins)) {
-      // SPI's SS may be any output the sketch drives as chip select.
-      if (role === 'SS') continue;
+      // SPI's SS (the Renesas variants call it CS) may be any output the sketch drives as chip select.
+      if (role === 'SS' || role === 'CS') continue;
       const use = uses.find((entry) => entry.pin === Number(pin) && entry.call.name !== 'pinMode');
       if (!use) continue;
       findings.push({

@@ -79,6 +79,7 @@ export function readSketchSymbols(files: string[], dir: string, pinMap: PinMap):
     const value = valueOf(tokens.slice(index + 1, end));
     if (value !== undefined) constants.set(name.text, BigInt(value));
   }
+  enumConstants(tokens, constants, valueOf);
   const loops = literalLoops(tokens, valueOf);
   const valuesOf = (argument: Token[], at: number): number[] | undefined => {
     const single = valueOf(argument);
@@ -94,6 +95,38 @@ export function readSketchSymbols(files: string[], dir: string, pinMap: PinMap):
     return values;
   };
   return { tokens, macros: result.macros, constants, scopes: readScopes(tokens), warnings: result.warnings, valueOf, valuesOf };
+}
+
+// A plain enum's enumerators are integer constants in the enclosing scope: `enum { LED = 9, BUZZER };`
+// (a scoped `enum class` is reached only as E::X, which no pin argument here is).
+function enumConstants(tokens: Token[], constants: Map<string, bigint>, valueOf: (tokens: Token[]) => number | undefined): void {
+  for (let index = 0; index < tokens.length; index++) {
+    if (tokens[index].text !== 'enum' || tokens[index + 1]?.text === 'class' || tokens[index + 1]?.text === 'struct') continue;
+    let open = index + 1;
+    while (open < tokens.length && tokens[open].text !== '{' && tokens[open].text !== ';' && open - index < 8) open++;
+    if (tokens[open]?.text !== '{') continue;
+    const close = matching(tokens, open);
+    if (close < 0) continue;
+    let next: number | undefined = 0;
+    let at = open + 1;
+    while (at < close) {
+      const name = tokens[at];
+      if (name.kind !== 'identifier') break;
+      let end = at + 1;
+      let depth = 0;
+      while (end < close && !(depth === 0 && tokens[end].text === ',')) {
+        if (tokens[end].text === '(') depth++;
+        if (tokens[end].text === ')') depth--;
+        end++;
+      }
+      const value: number | undefined = tokens[at + 1]?.text === '=' ? valueOf(tokens.slice(at + 2, end)) : next;
+      // Once one value is unknown, the ones after it that count on from it are too.
+      if (value !== undefined && !constants.has(name.text)) constants.set(name.text, BigInt(value));
+      next = value === undefined ? undefined : value + 1;
+      at = end + 1;
+    }
+    index = close;
+  }
 }
 
 // Loops whose variable runs over literal bounds with a constant step, and whose body never

@@ -1,7 +1,10 @@
 // One standard for every finding (issue 22): an ERROR from what the board's files establish, a
 // WARNING only for a real risk on that board, and the reader's own doubts as INFO in the JSON.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { renderArduinoContext } from '../../../context-providers/arduino/render.js';
+import { DATA_DIR_32BIT } from './paths.js';
 import { findings, shown, sketch, sketchContext } from './sketch-findings.js';
 
 const ESP32 = 'cm:esp32:ringo';
@@ -29,11 +32,48 @@ describe('pin names come from the variant', () => {
   });
 });
 
+// Every board of the CircuitMess 1.0.x-based platform (boards.txt), with the A<n> names its own
+// variant folder defines (read from the installed pins_arduino.h and the headers beside it).
+const CM = join(DATA_DIR_32BIT, 'packages/cm/hardware/esp32/1.7.5');
+const CM_BOARDS = readFileSync(join(CM, 'boards.txt'), 'utf8').split('\n').flatMap((line) => {
+  const match = /^(\w+)\.build\.variant=(\S+)$/.exec(line);
+  if (!match) return [];
+  const folder = join(CM, 'variants', match[2]);
+  const names = readdirSync(folder).flatMap((file) => [...readFileSync(join(folder, file), 'utf8').matchAll(/\bconst\s+uint8_t\s+(A\d+)\s*=/g)].map((found) => found[1]));
+  return [{ board: `cm:esp32:${match[1]}`, a1: names.includes('A1'), a2: names.includes('A2') }];
+});
+
+describe('the misses of issue 22 on every ESP32 1.0.x board', () => {
+  test('the platform has its 13 boards', () => expect(CM_BOARDS.length).toBe(13));
+
+  test.each(CM_BOARDS)('$board: analogWrite, tone and noTone are ERRORs; A1/A2 are ERRORs where its variant lacks them', async ({ board, a1, a2 }) => {
+    const text = 'void setup() {\n  analogWrite(4, 10);\n  tone(4, 440);\n  noTone(4);\n  Serial.println(analogRead(A1));\n  Serial.println(analogRead(A2));\n}\nvoid loop() {}\n';
+    const found = shown(await findings(`Misses_${board.split(':')[2]}`, board, sketch(`Misses_${board.split(':')[2]}`, text)));
+    expect(found.filter((line) => !line.includes('pin-name-undefined'))).toEqual(['2 error esp32-missing-api', '3 error esp32-missing-api', '4 error esp32-missing-api']);
+    expect(found.filter((line) => line.includes('pin-name-undefined'))).toEqual([...(a1 ? [] : ['5 error pin-name-undefined']), ...(a2 ? [] : ['6 error pin-name-undefined'])]);
+  });
+});
+
 describe('the ESP32 1.0.x core lacks analogWrite, tone and noTone', () => {
   test('with an installed library that declares none of them, each call is an ERROR, not a WARNING', async () => {
     const text = '#include <Servo.h>\nServo servo;\nvoid setup() {\n  analogWrite(4, 10);\n  tone(4, 440);\n  noTone(4);\n}\nvoid loop() {}\n';
     const found = await findings('MissingWithLibrary', ESP32, sketch('MissingWithLibrary', text));
     expect(shown(found).filter((line) => line.includes('esp32-missing-api'))).toEqual(['4 error esp32-missing-api', '5 error esp32-missing-api', '6 error esp32-missing-api']);
+  });
+});
+
+describe('false WARNINGs of the corpus, fixed at their cause', () => {
+  // The UNO R4's variant names pin 10 CS (PIN_SPI_CS), not SS: a chip select the sketch drives is SPI's use, not a conflict.
+  test("driving the R4's CS pin 10 as chip select is no bus conflict; driving its SCK 13 is", async () => {
+    const text = '#include <SPI.h>\nconst int cs = 10;\nvoid setup() {\n  SPI.begin();\n  pinMode(cs, OUTPUT);\n  digitalWrite(cs, LOW);\n  digitalWrite(13, LOW);\n}\nvoid loop() {}\n';
+    expect(shown(await findings('R4ChipSelect', 'arduino:renesas_uno:minima', sketch('R4ChipSelect', text)))).toEqual(['7 warning bus-pin-conflict']);
+  });
+
+  // arduino-pico's bundled WiFi says depends=…,LWIPEthernet; its bundled lwIP_Ethernet is named lwIP-Ethernet. depends=
+  // is Library Manager's install list: a platform library compiles with the platform's own libraries.
+  test("a platform-bundled library's depends= is no WARNING", async () => {
+    const found = await findings('BundledDepends', 'rp2040:rp2040:rpipico', sketch('BundledDepends', '#include <WiFi.h>\nvoid setup() {}\nvoid loop() {}\n'));
+    expect(shown(found)).toEqual([]);
   });
 });
 

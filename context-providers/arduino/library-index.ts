@@ -1,0 +1,20 @@
+// Which library a header belongs to, for the libraries people install most, from
+// boards/data/library-pins.json: each entry's Library Manager name is the `name=` of that
+// library's library.properties at the commit it cites. Only these names are known; any other
+// missing header gets a search hint, never a guessed name.
+import pinData from '../../boards/data/library-pins.json' with { type: 'json' };
+
+export interface LibraryIndexEntry {
+  library: string;
+  header: string;
+  source: { repository: string; commit: string; file: string; version?: string; lines?: string };
+  /** Constructors and pin-taking members quoted from the header at that commit (library-pins.ts). */
+  declarations?: string;
+}
+
+export const LIBRARY_INDEX: readonly LibraryIndexEntry[] = (pinData as { libraries: LibraryIndexEntry[] }).libraries;
+
+/** The Library Manager name of the library a header belongs to, when the cited data file knows it. */
+export function libraryIndexName(header: string): LibraryIndexEntry | undefined {
+  return LIBRARY_INDEX.find((entry) => entry.header === header);
+}
