@@ -1,5 +1,5 @@
 // `boardbridge run "prompt"`: one turn without a person. With --json, one event
-// per line (the schema in the README); the exit code says how the turn ended.
+// per line (the schema in docs/events.md); the exit code says how the turn ended.
 import type { Command } from 'commander';
 import { policyFromFlags } from '../services/permission/broker.js';
 import type { BridgeEvent } from '../session/events.js';
@@ -27,7 +27,7 @@ export function registerRun(program: Command): void {
       .description('do one turn without a person and exit: 0 for end_turn, 3 for any other stop reason, 1 on errors')
       .argument('<path-or-prompt>', 'what to ask the agent, or the workspace (same as -w) when the prompt follows')
       .argument('[prompt]', 'what to ask the agent, after a path')
-      .option('--json', 'print one JSON event per line (schema: README, "Events")')
+      .option('--json', 'print one JSON event per line (schema: docs/events.md)')
       .option('--allow <level>', 'grant permissions without asking: reads, edits (inside the workspace) or all', 'none')
       .option('--allow-device', 'also allow operations that change a device (upload, program, erase)'),
   );
