@@ -2,8 +2,14 @@
 // starts, the command `setup` writes into an editor's settings): the bundle when boardbridge runs
 // bundled (dist/cli/boardbridge.js, whose chunks sit in dist/cli/chunks/), else tsc's
 // dist/bridge/cli/main.js.
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findExecutable } from '../boards/executables.js';
+import { isInsideFolder } from '../platform/system-paths.js';
+import { packageRoot } from './agents/locate.js';
+import { shownAt } from './agents/login-hint.js';
+import { shellWord } from './shell-words.js';
 
 export function cliEntry(): string {
   const here = fileURLToPath(import.meta.url);
@@ -13,4 +19,40 @@ export function cliEntry(): string {
   // Bundled: this code is inlined in the entry file or in one of its chunks.
   const dir = path.dirname(here);
   return path.join(path.basename(dir) === 'chunks' ? path.dirname(dir) : dir, 'boardbridge.js');
+}
+
+/** How this boardbridge was started, which decides how a message names it. */
+export type StartedAs = 'npm-start' | 'path' | 'npx' | 'clone' | 'bundled';
+
+export function startedAs(env: NodeJS.ProcessEnv = process.env, entry: string = cliEntry()): StartedAs {
+  if (env.npm_lifecycle_event === 'start' && env.npm_package_name === 'boardbridge') return 'npm-start';
+  const real = realEntry(entry);
+  const onPath = findExecutable('boardbridge', env.PATH ?? '');
+  if (onPath && realEntry(onPath) === real) return 'path';
+  // npx keeps what it downloads in <npm cache>/_npx/<hash>/node_modules.
+  if (real.split(path.sep).includes('_npx')) return 'npx';
+  // A clone has the sources beside the build; an installed package (a project's dependency, the .vsix's bridge) has only the build.
+  return existsSync(path.join(packageRoot(), 'bridge', 'cli-entry.ts')) ? 'clone' : 'bundled';
+}
+
+/**
+ * The command line that runs `boardbridge <args>` in a terminal at `cwd`, as this one was started:
+ * `boardbridge …` when that name on PATH is this CLI, `npx boardbridge …` inside a clone or after
+ * npx, else node and the full path of this CLI.
+ */
+export function cliCommand(args: string, env: NodeJS.ProcessEnv = process.env, cwd?: string): string {
+  const how = startedAs(env);
+  const where = cwd ?? shownAt(env);
+  if (how === 'path') return `boardbridge ${args}`;
+  if (how === 'npx') return `npx boardbridge ${args}`;
+  if ((how === 'clone' || how === 'npm-start') && isInsideFolder(where, packageRoot())) return `npx boardbridge ${args}`;
+  return `${shellWord(process.execPath)} ${shellWord(cliEntry())} ${args}`;
+}
+
+function realEntry(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }

@@ -1,4 +1,5 @@
 // Errors a person can act on: each says what failed and what to do next.
+import { shellWord } from '../shell-words.js';
 
 export class BridgeError extends Error {
   constructor(
@@ -25,7 +26,7 @@ export interface TerminalLogin {
 
 /** The login as a shell line a person can copy. */
 export function commandLine(login: { command: string; args: readonly string[] }): string {
-  return [login.command, ...login.args].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return [login.command, ...login.args].map(shellWord).join(' ');
 }
 
 /** The agent wants a login that only the person can do; `logins` are the terminal ones it offers. */

@@ -43,3 +43,8 @@ export function splitShellWords(line: string, options: SplitOptions = {}): strin
   if (inWord) words.push(current);
   return words;
 }
+
+/** `word` as a POSIX shell reads it back: bare when it is plain, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

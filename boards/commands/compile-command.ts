@@ -29,6 +29,7 @@ export async function compileForCommand(
   fqbn: string,
   io: CommandIo,
   verbose: boolean,
+  buildPath?: string,
 ): Promise<CompileReport> {
   const tool = deps.tool ?? detectBuildTool();
   io.write(`Compiling ${sketch} for ${fqbn} with ${tool.name}\n`);
@@ -42,6 +43,7 @@ export async function compileForCommand(
     sketch,
     fqbn,
     tool,
+    ...(buildPath ? { buildPath } : {}),
     signal: io.signal,
     ...(verbose ? { onOutput: writeLine } : {}),
   });

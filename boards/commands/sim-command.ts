@@ -13,6 +13,7 @@ import { parseCommand, parseDuration, parseRegex, UsageError } from './arguments
 import { compileForCommand } from './compile-command.js';
 import type { BoardCommandDeps } from './deps.js';
 import { sketchTarget } from './sketch-target.js';
+import { simulationBuildFolder } from '../toolchains/sketch.js';
 
 const USAGE = [
   'boardbridge sim start [sketch] [--fqbn F] [--diagram FILE]',
@@ -43,7 +44,7 @@ export function simCommand(deps: BoardCommandDeps): InProcessCommand {
         diagram ??= diagramFor(target.sketch.dir, values.diagram && resolve(io.cwd, values.diagram));
         const board = simulatedBoard(target.fqbn, await (deps.arduinoPlatforms?.() ?? discoverPlatforms()));
         const netlist = diagram ? buildNetlist(diagram, board.naming) : undefined;
-        const report = await compileForCommand(deps, target.sketch.dir, board.buildFqbn, io, false);
+        const report = await compileForCommand(deps, target.sketch.dir, board.buildFqbn, io, false, simulationBuildFolder(target.sketch.dir, board.buildFqbn));
         if (!report.success || !report.image) return 1;
         live?.stop();
         live = new LiveSimulation(report.image, board, netlist, WALL_LIMIT_MS);

@@ -23,6 +23,7 @@ import { compileForCommand } from './compile-command.js';
 import type { BoardCommandDeps } from './deps.js';
 import type { SimulationRecord } from './simulation-record.js';
 import { sketchTarget } from './sketch-target.js';
+import { simulationBuildFolder } from '../toolchains/sketch.js';
 
 const USAGE =
   'boardbridge simulate [sketch] [--fqbn F] [--for 5s] [--until REGEX] [--serial-in TEXT] [--pin A0=512] [--pin 2=low@1.5s] [--diagram diagram.json] [--scenario FILE.test.yaml] [--vcd out.vcd] [--json] [--trace-limit N] [--wall-limit 60s]';
@@ -84,7 +85,7 @@ export function simulateCommand(deps: BoardCommandDeps): InProcessCommand {
     const json = values.json === true;
     let compileText = '';
     const compileIo: CommandIo = json ? { ...io, write: (text) => (compileText += text) } : io;
-    const report = await compileForCommand(deps, target.sketch.dir, board.buildFqbn, compileIo, false);
+    const report = await compileForCommand(deps, target.sketch.dir, board.buildFqbn, compileIo, false, simulationBuildFolder(target.sketch.dir, board.buildFqbn));
     if (!report.success || !report.image) {
       if (json) io.write(JSON.stringify({ ok: false, sketch: target.sketch.dir, fqbn: target.fqbn, compile: compileText }) + '\n');
       return 1;

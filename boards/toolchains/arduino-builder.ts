@@ -116,7 +116,7 @@ export class ArduinoBuilder implements BuildTool {
 
   async compile(request: CompileRequest): Promise<CompileResult> {
     const sketch = locateSketch(request.sketch);
-    const buildPath = buildFolder(sketch.dir, request.fqbn);
+    const buildPath = request.buildPath ?? buildFolder(sketch.dir, request.fqbn);
     const folders = await this.folders();
     const builderFqbn = await this.builderFqbn(request.fqbn, folders);
     mkdirSync(buildPath, { recursive: true });

@@ -41,7 +41,7 @@ export class ArduinoCli implements BuildTool {
 
   async compile(request: CompileRequest): Promise<CompileResult> {
     const sketch = locateSketch(request.sketch);
-    const buildPath = buildFolder(sketch.dir, request.fqbn);
+    const buildPath = request.buildPath ?? buildFolder(sketch.dir, request.fqbn);
     mkdirSync(buildPath, { recursive: true });
     const args = [
       ...this.globalArgs,

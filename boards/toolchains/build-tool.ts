@@ -8,6 +8,8 @@ export interface CompileRequest {
   /** The sketch folder or its main `.ino`. */
   sketch: string;
   fqbn: string;
+  /** Where the build goes (default: `buildFolder` in the sketch, kept so rebuilds are incremental). */
+  buildPath?: string;
   /** Extra build properties, e.g. `{ 'compiler.cpp.extra_flags': '-DDEBUG' }`. */
   buildProperties?: Record<string, string>;
   /** Extra library folders to search. */
@@ -37,7 +39,7 @@ export interface CompileResult {
   /** The sketch folder. */
   sketch: string;
   fqbn: string;
-  /** `<sketch>/build/<fqbn with dots>/`: kept between builds so they are incremental. */
+  /** The request's buildPath, else `<sketch>/build/<fqbn with dots>/`: kept between builds so they are incremental. */
   buildPath: string;
   /** The image an upload writes (`.hex` or `.bin`), when the build succeeded. */
   image?: string;

@@ -1,7 +1,9 @@
 // Where a sketch lives and where its build goes: inside the sketch, per board, as arduino-cli's
 // `--export-binaries` does, so rebuilds are incremental and no temp folders pile up.
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { defaultCacheDir } from '../../context-providers/arduino/disk-cache.js';
 import { ToolchainError } from './build-tool.js';
 import { readYamlFile, yamlMap, yamlString } from '../../platform/arduino/yaml.js';
 
@@ -25,8 +27,19 @@ export function locateSketch(path: string): SketchLocation {
 }
 
 export function buildFolder(sketchDir: string, fqbn: string): string {
-  return join(sketchDir, 'build', fqbn.replace(/:/g, '.').replace(/[^A-Za-z0-9._-]/g, '_'));
+  return join(sketchDir, 'build', fqbnFolder(fqbn));
 }
+
+/**
+ * Where a simulation's build goes: the cache (`$XDG_CACHE_HOME/boardbridge/simulate/<name>-<hash of
+ * the sketch's path>/<fqbn>`), not the sketch folder, which a simulation leaves as it found it.
+ */
+export function simulationBuildFolder(sketchDir: string, fqbn: string): string {
+  const sketch = `${basename(sketchDir)}-${createHash('sha256').update(resolve(sketchDir)).digest('hex').slice(0, 12)}`;
+  return join(defaultCacheDir(), 'simulate', sketch, fqbnFolder(fqbn));
+}
+
+const fqbnFolder = (fqbn: string) => fqbn.replace(/:/g, '.').replace(/[^A-Za-z0-9._-]/g, '_');
 
 /** `default_fqbn` and `default_port` from the sketch's sketch.yaml, when it sets them. */
 export function sketchDefaults(sketchDir: string): { fqbn?: string; port?: string } {

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { loginHint } from './login-hint.js';
 import type { AgentProfile, CredentialFile } from './profiles.js';
 
 export interface CredentialStatus {
@@ -26,7 +27,8 @@ export function checkCredentials(profile: AgentProfile, env: NodeJS.ProcessEnv =
     return { authenticated: true, detail: spec.note ? `${shown} (${spec.note})` : shown };
   }
   const vars = profile.authEnv.map((h) => h.env).join(' or ');
-  const none = `no ${vars}${profile.loginCommand ? `; log in: ${profile.loginCommand}` : ''}`;
+  const { login } = loginHint(profile, env);
+  const none = `no ${vars}${login ? `; log in: ${login}` : ''}`;
   return { authenticated: false, detail: expired.length ? `${expired.join('; ')}; ${none}` : none };
 }
 

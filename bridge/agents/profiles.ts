@@ -81,8 +81,11 @@ export const KNOWN_AGENTS: readonly AgentProfile[] = [
     args: [],
     npmPackage: '@agentclientprotocol/claude-agent-acp',
     authEnv: [{ env: 'ANTHROPIC_API_KEY' }, { env: 'CLAUDE_CODE_OAUTH_TOKEN' }],
-    credentialFiles: [{ dir: '$CLAUDE_CONFIG_DIR|.claude', file: '.credentials.json', means: { key: 'claudeAiOauth' } }],
-    loginCommand: 'claude /login',
+    // Claude Code (cli.js of @anthropic-ai/claude-agent-sdk 0.2.44, which the adapter runs) reads its
+    // login from `.credentials.json` in its config folder and uses it only when `claudeAiOauth.accessToken` is set.
+    credentialFiles: [{ dir: '$CLAUDE_CONFIG_DIR|.claude', file: '.credentials.json', means: { key: 'claudeAiOauth.accessToken' } }],
+    // The package's own `--cli` runs the Claude Code CLI it ships (src/index.ts; no separate `claude` install).
+    loginCommand: 'claude-agent-acp --cli /login',
     offer: 'a Claude subscription or an Anthropic API key',
   },
   {
@@ -93,7 +96,9 @@ export const KNOWN_AGENTS: readonly AgentProfile[] = [
     npmPackage: '@zed-industries/codex-acp',
     authEnv: [{ env: 'OPENAI_API_KEY', methodId: 'openai-api-key' }, { env: 'CODEX_API_KEY', methodId: 'codex-api-key' }],
     credentialFiles: [{ dir: '$CODEX_HOME|.codex', file: 'auth.json', means: 'json-object' }],
-    loginCommand: 'codex login',
+    // codex-acp has no login command: it offers "Login with ChatGPT" to ACP clients only. The Codex CLI's
+    // login writes $CODEX_HOME/auth.json, the file codex-acp reads.
+    loginCommand: 'npx @openai/codex login   (the Codex CLI; codex-acp reads the ~/.codex/auth.json it writes)',
     offer: 'a ChatGPT plan or an OpenAI API key',
   },
   {

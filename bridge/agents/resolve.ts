@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { findExecutable } from '../../boards/executables.js';
 import { thisSystem, userConfigDir } from '../../platform/system-paths.js';
+import { cliCommand } from '../cli-entry.js';
 import { BridgeError } from '../errors.js';
 import { splitShellWords } from '../shell-words.js';
 import { locate } from './locate.js';
@@ -123,7 +124,7 @@ export function chooseDefault(env: NodeJS.ProcessEnv): string {
 /** No named agent is installed and logged in: the faces show the options, it is not a failure. */
 export class NoAgentReady extends BridgeError {
   constructor(readonly statuses: AgentStatus[]) {
-    super('agent_not_found', 'no agent is ready to use: none of the known agents is both installed and logged in', 'run: boardbridge agents');
+    super('agent_not_found', 'no agent is ready to use: none of the known agents is both installed and logged in', `run: ${cliCommand('agents')}`);
   }
 }
 

@@ -5,6 +5,7 @@ import { findNode, nodeInstallHint } from './node-runtime.js';
 import { packageOf } from './package-version.js';
 import { KNOWN_AGENTS, type AgentProfile } from './profiles.js';
 import { locate } from './locate.js';
+import { loginHint } from './login-hint.js';
 
 export interface AgentStatus {
   id: string;
@@ -20,6 +21,10 @@ export interface AgentStatus {
   ready: boolean;
   install?: string;
   login?: string;
+  /** The environment variables that hold a key for it. */
+  keyEnv: string[];
+  /** What to know about the key (Gemini: a paid one). */
+  keyNote?: string;
   /** Set when the agent needs a newer Node than any found. */
   nodeProblem?: string;
   offer: string;
@@ -28,6 +33,7 @@ export interface AgentStatus {
 export function agentStatus(profile: AgentProfile, env: NodeJS.ProcessEnv = process.env): AgentStatus {
   const found = locate(profile, env);
   const credentials = checkCredentials(profile, env);
+  const hint = loginHint(profile, env);
   const nodeProblem =
     profile.minNode && !findNode(profile.minNode, env) ? `needs Node.js ${profile.minNode} or newer (this is ${process.version}); ${nodeInstallHint(profile.minNode, env)}` : undefined;
   return {
@@ -41,7 +47,9 @@ export function agentStatus(profile: AgentProfile, env: NodeJS.ProcessEnv = proc
     credentials: credentials.detail,
     ready: Boolean(found) && credentials.authenticated && !nodeProblem,
     install: found ? undefined : profile.npmPackage ? `npm install -g ${profile.npmPackage}` : undefined,
-    login: credentials.authenticated ? undefined : profile.loginCommand,
+    login: credentials.authenticated ? undefined : hint.login,
+    keyEnv: profile.authEnv.map((h) => h.env),
+    ...(hint.keyNote ? { keyNote: hint.keyNote } : {}),
     nodeProblem,
     offer: profile.offer,
   };

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { defaultAcpLogFile, openAcpLog } from './acp-log.js';
 import { BridgeError, errorMessage } from '../errors.js';
 import { addAgentFlags, launchFor, selectionOf, type AgentFlags } from './session-setup.js';
+import { addWorkspaceOption, workspaceOf } from './workspace-option.js';
 
 interface AcpFlags extends AgentFlags {
   fqbn?: string;
@@ -13,14 +14,15 @@ interface AcpFlags extends AgentFlags {
 }
 
 export function registerAcp(program: Command): void {
-  addAgentFlags(
+  const command = addAgentFlags(
     program
       .command('acp')
       .description('run as an ACP agent on stdio in front of the real agent, for ACP editors (see: boardbridge setup)')
       .option('--log-file <file>', `append the log here (default: ${defaultAcpLogFile()}); stderr gets only failures`)
       .option('--verbose', 'copy the log to stderr as well'),
-  ).action(async (flags: AcpFlags) => {
-    await runAcp(flags);
+  );
+  addWorkspaceOption(command, true).action(async (where: string | undefined, flags: AcpFlags) => {
+    await runAcp({ ...flags, workspace: workspaceOf(command, where, flags) });
   });
 }
 

@@ -1,6 +1,7 @@
 // What a person sees when no agent is ready: each real option with its one install
 // and one login command, at least one that costs nothing and one on a local model.
 import type { AgentStatus } from '../agents/status.js';
+import { cliCommand, startedAs } from '../cli-entry.js';
 
 const OLLAMA_CONFIG = '{"provider":{"ollama":{"npm":"@ai-sdk/openai-compatible","options":{"baseURL":"http://localhost:11434/v1"},"models":{"qwen2.5-coder:7b":{}}}},"model":"ollama/qwen2.5-coder:7b"}';
 
@@ -10,7 +11,8 @@ export function agentOptionsText(statuses: AgentStatus[], configDir = '~/.config
     lines.push(`  ${s.title} (--agent ${s.id}): ${s.offer}`);
     lines.push(`      install: ${s.installed ? `already installed (${s.command})` : s.install ?? 'see its documentation'}`);
     if (s.nodeProblem) lines.push(`      node:    ${s.nodeProblem}`);
-    lines.push(`      login:   ${s.authenticated ? `already logged in (${s.credentials})` : s.login ?? s.credentials}`);
+    const key = `export ${s.keyEnv[0]}=...${s.keyNote ? `   (${s.keyNote})` : ''}`;
+    lines.push(`      login:   ${s.authenticated ? `already logged in (${s.credentials})` : s.login ?? (s.keyEnv.length ? key : s.credentials)}`);
   }
   lines.push(
     '',
@@ -18,7 +20,7 @@ export function agentOptionsText(statuses: AgentStatus[], configDir = '~/.config
     '      ollama pull qwen2.5-coder:7b',
     `      write ${configDir}/opencode/opencode.json: ${OLLAMA_CONFIG}`,
     '',
-    'Then run: boardbridge chat --agent <id>   (or npm start again). boardbridge agents shows what is installed and logged in.',
+    `Then run: ${cliCommand('chat --agent <id>')}${startedAs() === 'npm-start' ? '   (or npm start again)' : ''}. ${cliCommand('agents')} shows what is installed and logged in.`,
   );
   return lines.join('\n') + '\n';
 }

@@ -1,11 +1,13 @@
 // Board commands for people: compile, upload, monitor, ports (Arduino), build and
 // program (MPLAB X), run-script, stop-script, camera-info (MicroPython/OpenMV).
 // The same implementation the agent reaches through terminals and MCP.
+import path from 'node:path';
 import readline from 'node:readline';
 import type { Command } from 'commander';
 import type { DeviceConsent } from '../mcp/hardware-tool.js';
 import { BOARD_OPERATIONS } from '../../boards/operations.js';
 import { EXIT } from './errors.js';
+import { addWorkspaceOption } from './workspace-option.js';
 
 export function registerBoardCommands(program: Command): void {
   for (const { command: name, help } of BOARD_OPERATIONS) {
@@ -17,21 +19,22 @@ export function registerBoardCommands(program: Command): void {
       .allowUnknownOption()
       .allowExcessArguments()
       .option('-y, --yes', 'agree to device changes without asking (for scripts)')
-      .argument('[args...]')
-      .action(async (args: string[], flags: { yes?: boolean }) => {
-        // The options are the command's own (parsed where it runs), so help is asked for here:
-        // `--help` before a `--` never reaches the command (run-script would run a file of that name).
-        const end = args.indexOf('--');
-        if ((end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h')) {
-          command.outputHelp();
-          return;
-        }
-        process.exitCode = await runBoardCommand(name, args, Boolean(flags.yes));
-      });
+      .argument('[args...]');
+    // The command's own positional path (a sketch, a project) is read where it runs, from this folder.
+    addWorkspaceOption(command, false).action(async (args: string[], flags: { yes?: boolean; workspace?: string }) => {
+      // The options are the command's own (parsed where it runs), so help is asked for here:
+      // `--help` before a `--` never reaches the command (run-script would run a file of that name).
+      const end = args.indexOf('--');
+      if ((end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h')) {
+        command.outputHelp();
+        return;
+      }
+      process.exitCode = await runBoardCommand(name, args, Boolean(flags.yes), path.resolve(flags.workspace ?? '.'));
+    });
   }
 }
 
-async function runBoardCommand(name: string, argv: string[], yes: boolean): Promise<number> {
+async function runBoardCommand(name: string, argv: string[], yes: boolean, cwd: string): Promise<number> {
   const { BridgeHardware } = await import('../hardware/bridge-hardware.js');
   const hardware = new BridgeHardware();
   const controller = new AbortController();
@@ -43,7 +46,7 @@ async function runBoardCommand(name: string, argv: string[], yes: boolean): Prom
     return await command(argv, {
       write: (text) => process.stdout.write(text),
       signal: controller.signal,
-      cwd: process.cwd(),
+      cwd,
       env: process.env as Record<string, string>,
     });
   } finally {

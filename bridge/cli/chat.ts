@@ -14,6 +14,7 @@ import { EXIT, printError } from './errors.js';
 import { canRenderLive, TextRenderer } from './render-text.js';
 import type { AskElicitation } from '../services/elicitation/elicitation-broker.js';
 import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './session-setup.js';
+import { addWorkspaceOption, workspaceOf } from './workspace-option.js';
 import { optionName, permissionQuestion } from './permission-question.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 import { policyFromFlags } from '../services/permission/broker.js';
@@ -29,7 +30,7 @@ interface ChatFlags extends AgentFlags {
 const HELP = 'Type a message. /modes, /mode <id>, /config, /config <id> <value>, /logout, /restart, /quit. Ctrl-C cancels a running turn; Ctrl-D leaves.';
 
 export function registerChat(program: Command): void {
-  addAgentFlags(
+  const command = addAgentFlags(
     program
       .command('chat')
       .description('chat with an agent that knows your board (default: the first agent installed and logged in, see boardbridge agents)')
@@ -37,8 +38,9 @@ export function registerChat(program: Command): void {
       .option('--allow-device', 'allow uploads and other device changes without asking')
       .option('--plain', 'print every change as a new line (no status line, no lines rewritten in place), as when output is not a terminal')
       .option('--resume [id]', "continue an earlier session: its id, or pick from the agent's sessions in this folder"),
-  ).action(async (flags: ChatFlags) => {
-    process.exitCode = await chat(flags);
+  );
+  addWorkspaceOption(command, true).action(async (where: string | undefined, flags: ChatFlags) => {
+    process.exitCode = await chat({ ...flags, workspace: workspaceOf(command, where, flags) });
   });
 }
 

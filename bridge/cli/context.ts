@@ -4,8 +4,10 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, printError } from './errors.js';
+import { addWorkspaceOption, workspaceOf } from './workspace-option.js';
 
 interface ContextFlags {
+  workspace?: string;
   fqbn?: string;
   board?: string;
   conf?: string;
@@ -13,17 +15,17 @@ interface ContextFlags {
 }
 
 export function registerContext(program: Command): void {
-  program
+  const command = program
     .command('context')
     .description('print the hardware context the agent gets for a sketch, MPLAB X project or OpenMV script')
-    .argument('[path]', 'sketch folder, .ino, project.X folder or .py script (default: the current folder)')
+    .argument('[path]', 'sketch folder, .ino, project.X folder or .py script (default: the current folder); same as -w')
     .option('--fqbn <fqbn>', 'Arduino board, e.g. arduino:avr:mega:cpu=atmega2560')
     .option('--board <id>', 'board selection (FQBN, device or OpenMV board such as OPENMV4)')
     .option('--conf <name>', 'MPLAB X configuration')
-    .option('--json', 'print the whole HardwareContext as JSON')
-    .action(async (target: string | undefined, flags: ContextFlags) => {
-      process.exitCode = await printContext(target, flags);
-    });
+    .option('--json', 'print the whole HardwareContext as JSON');
+  addWorkspaceOption(command, false).action(async (target: string | undefined, flags: ContextFlags) => {
+    process.exitCode = await printContext(workspaceOf(command, target, flags), flags);
+  });
 }
 
 async function printContext(target: string | undefined, flags: ContextFlags): Promise<number> {

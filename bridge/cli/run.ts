@@ -1,5 +1,5 @@
 // `boardbridge run "prompt"`: one turn without a person. With --json, one event
-// per line (the schema in the README); the exit code says how the turn ended.
+// per line (the schema in docs/events.md); the exit code says how the turn ended.
 import type { Command } from 'commander';
 import { policyFromFlags } from '../services/permission/broker.js';
 import type { BridgeEvent } from '../session/events.js';
@@ -8,6 +8,7 @@ import { describeError, EXIT, printError } from './errors.js';
 import { JsonLines } from './json-lines.js';
 import { TextRenderer } from './render-text.js';
 import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './session-setup.js';
+import { addWorkspaceOption, workspaceOf } from './workspace-option.js';
 
 interface RunFlags extends AgentFlags {
   json?: boolean;
@@ -17,16 +18,22 @@ interface RunFlags extends AgentFlags {
 }
 
 export function registerRun(program: Command): void {
-  addAgentFlags(
+  // `run [path] <prompt>`: commander takes no optional argument before a required one, so the
+  // first of two is the path.
+  const command = addAgentFlags(
     program
       .command('run')
+      .usage('[options] [path] <prompt>')
       .description('do one turn without a person and exit: 0 for end_turn, 3 for any other stop reason, 1 on errors')
-      .argument('<prompt>', 'what to ask the agent')
-      .option('--json', 'print one JSON event per line (schema: README, "Events")')
+      .argument('<path-or-prompt>', 'what to ask the agent, or the workspace (same as -w) when the prompt follows')
+      .argument('[prompt]', 'what to ask the agent, after a path')
+      .option('--json', 'print one JSON event per line (schema: docs/events.md)')
       .option('--allow <level>', 'grant permissions without asking: reads, edits (inside the workspace) or all', 'none')
       .option('--allow-device', 'also allow operations that change a device (upload, program, erase)'),
-  ).action(async (prompt: string, flags: RunFlags) => {
-    process.exitCode = await run(prompt, flags);
+  );
+  addWorkspaceOption(command, false).action(async (first: string, second: string | undefined, flags: RunFlags) => {
+    const [where, prompt] = second === undefined ? [undefined, first] : [first, second];
+    process.exitCode = await run(prompt, { ...flags, workspace: workspaceOf(command, where, flags) });
   });
 }
 

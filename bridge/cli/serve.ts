@@ -11,6 +11,7 @@ import type { Followed } from '../panel/ide-follow.js';
 import type { IdeKind } from '../panel/ide-projects.js';
 import { EXIT, printError } from './errors.js';
 import { addAgentFlags, selectionOf, type AgentFlags } from './session-setup.js';
+import { addWorkspaceOption, workspaceOf } from './workspace-option.js';
 
 interface ServeFlags extends AgentFlags {
   allow?: string;
@@ -44,11 +45,10 @@ when it changes, after the agent's current turn:
 `;
 
 export function registerServe(program: Command): void {
-  addAgentFlags(
+  const command = addAgentFlags(
     program
       .command('serve')
       .description('serve the chat, diffs and pin table as a local web panel beside your IDE; --follow mplabx|openmv follows the project the IDE has open')
-      .argument('[project]', 'the sketch or project folder (default: --workspace or the current folder)')
       .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
       .option('--allow <level>', 'grant without asking: reads, edits (inside the workspace) or all', 'none')
       .option('--allow-device', 'allow uploads and other device changes without asking')
@@ -59,8 +59,9 @@ export function registerServe(program: Command): void {
       .option('--no-remember-agent', 'do not save the agent picked on the panel as defaultAgent in the config file (an IDE keeps it in its own setting)')
       .option('--idle-exit <seconds>', 'stop when no page has been connected for this long (an IDE extension that reloads re-attaches meanwhile)')
       .addHelpText('after', FOLLOW_HELP),
-  ).action(async (project: string | undefined, flags: ServeFlags) => {
-    process.exitCode = await serve({ ...flags, workspace: project ?? flags.workspace });
+  );
+  addWorkspaceOption(command, true).action(async (where: string | undefined, flags: ServeFlags) => {
+    process.exitCode = await serve({ ...flags, workspace: workspaceOf(command, where, flags) });
   });
 }
 

@@ -22,7 +22,6 @@ export function addAgentFlags(command: Command): Command {
     .option('--agent <name>', 'agent to run: copilot, claude, codex, opencode, qwen, gemini, or one from the config file (default: the first installed and logged in)')
     .option('--agent-command <line>', 'run any ACP agent by its command line (the environment passes through)')
     .option('--config <file>', 'config file (default: ~/.config/boardbridge/config.json)')
-    .option('-w, --workspace <dir>', 'the sketch or project folder (default: the current folder)')
     .option('--sketch <name|dir>', 'the sketch a workspace holds when it is not itself one: its name, folder or .ino (default: the one found below the workspace)')
     .option('--board <id>', 'board selection: an Arduino FQBN, an MPLAB device or an OpenMV board')
     .option('--fqbn <fqbn>', 'the Arduino board (same as --board)');

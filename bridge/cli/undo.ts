@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { EXIT } from './errors.js';
+import { addWorkspaceOption, workspaceOf } from './workspace-option.js';
 
 interface UndoFlags {
   workspace?: string;
@@ -11,16 +12,15 @@ interface UndoFlags {
 }
 
 export function registerUndo(program: Command): void {
-  program
+  const command = program
     .command('undo')
     .description("restore the files the agent changed in the last session (or --session ID)")
-    .option('-w, --workspace <dir>', 'the sketch or project folder (default: the current folder)')
     .option('--session <id>', 'undo this session instead of the last one')
     .option('--list', 'list the sessions that wrote files')
-    .option('--force', 'also restore files edited again since the agent wrote them')
-    .action(async (flags: UndoFlags) => {
-      process.exitCode = await undo(flags);
-    });
+    .option('--force', 'also restore files edited again since the agent wrote them');
+  addWorkspaceOption(command, true).action(async (where: string | undefined, flags: UndoFlags) => {
+    process.exitCode = await undo({ ...flags, workspace: workspaceOf(command, where, flags) });
+  });
 }
 
 async function undo(flags: UndoFlags): Promise<number> {

@@ -2,7 +2,8 @@
 // profile for, installed or not, logged in or not (agents/status.ts reads their
 // credential files), each with one command that installs it and one that logs in.
 import { findExecutable } from '../../boards/executables.js';
-import { KNOWN_AGENTS, profileLogin } from '../agents/profiles.js';
+import { loginHint } from '../agents/login-hint.js';
+import { KNOWN_AGENTS } from '../agents/profiles.js';
 import { locate } from '../agents/resolve.js';
 import { agentStatus } from '../agents/status.js';
 import type { AgentChoice } from './protocol.js';
@@ -12,15 +13,10 @@ export function agentChoices(env: NodeJS.ProcessEnv = process.env): AgentChoice[
     const found = locate(profile, env);
     const status = agentStatus(profile, env);
     const keys = profile.authEnv.map((h) => h.env);
-    const login = profileLogin(profile);
+    const login = loginHint(profile, env);
     const program = login.login?.split(/\s+/)[0];
-    let loginNeeds: string | undefined;
-    if (program && !findExecutable(program, env.PATH)) {
-      // The agent logs in with its own executable (`gemini`): the one found, also outside PATH.
-      if (found && profile.executables.includes(program)) login.login = `${shellQuoted(found.command)}${login.login!.slice(program.length)}`;
-      // An adapter's login may need the agent's own CLI (`claude /login`), which the adapter does not bring.
-      else loginNeeds = program;
-    }
+    // A login that needs a program which is not there (the adapter not installed yet, or npx missing).
+    const loginNeeds = program && program !== 'node' && !program.includes('/') && !findExecutable(program, env.PATH) ? program : undefined;
     return {
       id: profile.id,
       title: profile.title,
@@ -39,4 +35,3 @@ export function agentChoices(env: NodeJS.ProcessEnv = process.env): AgentChoice[
   });
 }
 
-const shellQuoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);

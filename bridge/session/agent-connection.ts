@@ -21,7 +21,8 @@ import {
 } from '@agentclientprotocol/sdk';
 import { AgentProcess, type AgentExit } from '../agents/agent-process.js';
 import { AgentMessageStream, type LostMessage } from '../agents/message-stream.js';
-import { profileLogin } from '../agents/profiles.js';
+import { loginHint } from '../agents/login-hint.js';
+import { cliCommand } from '../cli-entry.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { FsService } from '../services/fs/fs-service.js';
 import type { TerminalService } from '../services/terminal/terminal-service.js';
@@ -209,7 +210,7 @@ function authError(agent: AgentConnection, cause: unknown): BridgeError {
   const lines: string[] = logins.map((l) => `log in: ${commandLine(l)}   (${l.name})`);
   const vars = launch.profile?.authEnv.map((h) => h.env) ?? [];
   // A profile whose "login" only sets a key (Gemini's) says so beside the key, not as a login.
-  const { login, loginNote, keyNote } = launch.profile ? profileLogin(launch.profile) : {};
+  const { login, loginNote, keyNote } = launch.profile ? loginHint(launch.profile) : {};
   if (vars.length) lines.push(`${lines.length ? 'or ' : ''}set ${vars.join(' or ')} (e.g. export ${vars[0]}=...)${keyNote ? `: ${keyNote}` : ''}`);
   if (login && !logins.length) lines.push(`or log in once: ${login}${loginNote ? `   (${loginNote})` : ''}`);
   if (!lines.length) lines.push(`see ${launch.title}'s documentation for how to sign in`);
@@ -229,7 +230,7 @@ export function untilExit<T>(agent: AgentProcess, request: Promise<T>, what: str
 export function exitedError(agent: AgentProcess, exit: AgentExit, what: string): BridgeError {
   const launch = agent.launch;
   if (exit.spawnError) {
-    return new BridgeError('agent_start', `cannot start ${launch.title} (${launch.command}): ${exit.spawnError}`, `check that ${launch.command} is installed; run: boardbridge doctor`);
+    return new BridgeError('agent_start', `cannot start ${launch.title} (${launch.command}): ${exit.spawnError}`, `check that ${launch.command} is installed; run: ${cliCommand('doctor')}`);
   }
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
   const tail = agent.stderr.tail(8);
@@ -238,8 +239,8 @@ export function exitedError(agent: AgentProcess, exit: AgentExit, what: string):
     `${launch.title} ${how} during ${what}${tail ? `; its last words:\n${tail}` : ''}`,
     // Before a session there is nothing of its to lose: what helps is seeing the agent fail by itself.
     what === 'start-up'
-      ? `run it by hand to see why it stops: ${commandLine({ command: launch.command, args: launch.args })}; or run: boardbridge doctor`
-      : 'nothing written is lost (see the journal); start the session again or run: boardbridge doctor',
+      ? `run it by hand to see why it stops: ${commandLine({ command: launch.command, args: launch.args })}; or run: ${cliCommand('doctor')}`
+      : `nothing written is lost (see the journal); start the session again or run: ${cliCommand('doctor')}`,
   );
 }
 

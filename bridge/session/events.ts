@@ -1,6 +1,6 @@
 // The events a face receives from a BridgeSession. `boardbridge run --json`
 // prints exactly these, one per line: this is the stable event schema that the
-// README documents. Add fields freely; never rename or remove one.
+// docs/events.md documents. Add fields freely; never rename or remove one.
 import type {
   AvailableCommand,
   PermissionOption,

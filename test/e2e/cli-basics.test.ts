@@ -63,7 +63,7 @@ describe('the boardbridge CLI', () => {
   it('doctor says what is missing and how to get it', async () => {
     const r = await runCli(['doctor'], { env: cleanEnv(freshHome()) });
     expect(r.stdout).toContain('Node.js');
-    expect(r.stdout).toMatch(/Gemini CLI: .*credentials: no GEMINI_API_KEY/);
+    expect(r.stdout).toMatch(/Gemini CLI: installed .*; not logged in\n\s+→ set GEMINI_API_KEY/);
     expect(r.stdout).toMatch(/arduino-builder|arduino-cli/);
   });
 

@@ -1,5 +1,6 @@
 // What the panel offers when no agent is ready, how it asks for one, and how `serve`
 // remembers the pick in the config file.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,9 +19,14 @@ describe('the agents a panel offers', () => {
     // Gemini's profile offers only a key now: no login command, the advice goes with the key.
     expect(gemini.login).toBeUndefined();
     expect(gemini.keyNote).toMatch(/Google-account logins ended/);
-    expect(choices.find((c) => c.id === 'claude')).toMatchObject({ login: 'claude /login', keySet: ['ANTHROPIC_API_KEY'] });
-    // The adapter is installed, the `claude` CLI its login runs is not: said, not hidden.
-    expect(choices.find((c) => c.id === 'claude')!.loginNeeds).toBe('claude');
+    const claude = choices.find((c) => c.id === 'claude')!;
+    expect(claude).toMatchObject({ keySet: ['ANTHROPIC_API_KEY'] });
+    // The adapter installed here (Zed's claude-code-acp) has no `claude` command and no --cli: its login
+    // is the Claude Code CLI of the SDK it ships with, a file that is there and is Claude Code.
+    const [, cli] = /^node (\S+@anthropic-ai\/claude-agent-sdk\/cli\.js) \/login$/.exec(claude.login ?? '') ?? [];
+    expect(cli, claude.login).toBeDefined();
+    expect(execFileSync(process.execPath, [cli, '--version'], { env: { PATH: '', HOME: mkdtempSync(path.join(os.tmpdir(), 'bb-claude-')), CI: 'true' }, encoding: 'utf8' })).toMatch(/Claude Code/);
+    expect(claude.loginNeeds).toBeUndefined();
     // A profile's advice after its login command is a note of its own, without the parentheses.
     for (const c of choices) {
       if (c.login) expect(c.login).not.toMatch(/\s{2}|\(/);

@@ -102,7 +102,9 @@ describe('the extension when no agent is ready (stand-in VS Code API)', () => {
     const frame = await panelFrame();
     await frame.click('#agent-choices li[data-agent="claude"] [data-action="login"] button');
     const terminal = await until('a terminal', () => vscode.terminals[0]);
-    expect(terminal).toMatchObject({ sent: ['claude /login'], shown: true, cwd: sketch });
+    expect(terminal).toMatchObject({ shown: true, cwd: sketch });
+    // The login the installed adapter really offers (Zed's claude-code-acp: its SDK's Claude Code CLI).
+    expect(terminal.sent).toEqual([expect.stringMatching(/^node \S+@anthropic-ai\/claude-agent-sdk\/cli\.js \/login$/)]);
   });
 
   it('starts the agent picked on the panel in the same bridge, answers the next prompt and remembers it in boardbridge.agent (stand-in)', async () => {

@@ -56,7 +56,8 @@ describe('boardbridge serve when no agent is ready', () => {
     // Gemini's only way in is a key: the hint says so beside the key, and offers no "login" that is an export.
     expect(await page.textContent('#agent-hint')).toBe('set GEMINI_API_KEY (e.g. export GEMINI_API_KEY=...): a paid Gemini API key; Google-account logins ended on 2026-06-18');
     expect(await page.locator('#agent-choices li').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset.agent))).toEqual(KNOWN_AGENTS.map((p) => p.id));
-    expect(await page.textContent('#agent-choices li[data-agent="claude"] [data-action="login"] code')).toBe('claude /login');
+    // The login the installed adapter really offers (Zed's claude-code-acp: its SDK's Claude Code CLI).
+    expect(await page.textContent('#agent-choices li[data-agent="claude"] [data-action="login"] code')).toMatch(/^node \S+@anthropic-ai\/claude-agent-sdk\/cli\.js \/login$/);
     expect(await page.textContent('#agent-choices li[data-agent="claude"]')).toContain('ANTHROPIC_API_KEY is set');
     // The reason wraps inside the panel instead of running off its edge.
     const box = await page.locator('#agent-reason').evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
