@@ -5,6 +5,7 @@ import { avrInstruction, AVRADC, AVRClock, AVREEPROM, AVRIOPort, AVRTimer, AVRUS
 import { loadIntelHex } from './intel-hex.js';
 import { ATMEGA328P, type McuConfig } from './mcu-config.js';
 import { addChannelC } from './timer-channel-c.js';
+import { countByEvents } from './timer-events.js';
 
 export class AvrMachine {
   readonly cpu: CPU;
@@ -23,7 +24,11 @@ export class AvrMachine {
     const flash = new Uint8Array(mcu.flashBytes);
     loadIntelHex(hex, flash);
     this.cpu = new CPU(new Uint16Array(flash.buffer), mcu.sramBytes);
-    for (const config of mcu.timers) addChannelC(new AVRTimer(this.cpu, config), this.cpu, config);
+    for (const config of mcu.timers) {
+      const timer = new AVRTimer(this.cpu, config);
+      addChannelC(timer, this.cpu, config);
+      countByEvents(timer, this.cpu, config);
+    }
     this.usarts = mcu.usarts.map(({ name, config }) => ({ name, usart: new AVRUSART(this.cpu, config, clockHz) }));
     this.usart = this.usarts[0].usart;
     this.adc = new AVRADC(this.cpu, mcu.adc);
