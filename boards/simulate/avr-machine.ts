@@ -24,6 +24,7 @@ export class AvrMachine {
     const flash = new Uint8Array(mcu.flashBytes);
     loadIntelHex(hex, flash);
     this.cpu = new CPU(new Uint16Array(flash.buffer), mcu.sramBytes);
+    if (!('nextClockEvent' in this.cpu)) throw new Error('avr8js CPU no longer has the nextClockEvent member AvrMachine.runUntil reads (written for avr8js 0.21.1); check cpu.tick() and update boards/simulate/avr-machine.ts');
     for (const config of mcu.timers) {
       const timer = new AVRTimer(this.cpu, config);
       addChannelC(timer, this.cpu, config);
@@ -46,9 +47,12 @@ export class AvrMachine {
   /** Runs instructions until the cycle count reaches `cycle` or `halt()` says stop. */
   runUntil(cycle: number, halt: () => boolean): void {
     const cpu = this.cpu;
+    // cpu.tick() runs a clock event that is due and a pending interrupt: called only then.
+    const events = cpu as unknown as { nextClockEvent: { cycles: number } | null };
     while (cpu.cycles < cycle && !halt()) {
       avrInstruction(cpu);
-      cpu.tick();
+      const event = events.nextClockEvent;
+      if ((event !== null && event.cycles <= cpu.cycles) || cpu.nextInterrupt >= 0) cpu.tick();
     }
   }
 
