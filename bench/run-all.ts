@@ -16,5 +16,5 @@ for (const file of readdirSync(here).filter((f) => f.endsWith('.js') && f !== 'r
 process.stdout.write(`\n| figure | ratio | goal |\n|---|---|---|\n`);
 for (const result of results) {
   const match = /^(.*) (\d+(?:\.\d+)?)(?: \(goal ([^)]+)\))?$/.exec(result);
-  process.stdout.write(match ? `| ${match[1]} | ${match[2]}× | ${match[3] ? `≤ ${match[3]}×` : ''} |\n` : `| ${result} | | |\n`);
+  process.stdout.write(match ? `| ${match[1]} | ${match[2]}× | ${match[3] ? (match[3].startsWith('≥') ? match[3] : `≤ ${match[3]}×`) : ''} |\n` : `| ${result} | | |\n`);
 }

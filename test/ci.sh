@@ -17,6 +17,7 @@ npm install --prefix test/clients --no-audit --no-fund --loglevel=error
 npm install --prefix test/agents --no-audit --no-fund --loglevel=error
 # Node 22 for Qwen Code, in its own folder: as a dependency of the project its bin would shadow the Node that runs everything else.
 npm ci --prefix test/setup/node22 --no-audit --no-fund --loglevel=error
+npm ci --prefix test/setup/node24 --no-audit --no-fund --loglevel=error
 npm run build --silent
 # The tests type-checked as well (the build checks only the sources): Node-only, then with DOM for browser-page code.
 npx tsc -p test/tsconfig.json && npx tsc -p test/panel/tsconfig.json

@@ -5,6 +5,7 @@ import { avrInstruction, AVRADC, AVRClock, AVREEPROM, AVRIOPort, AVRTimer, AVRUS
 import { loadIntelHex } from './intel-hex.js';
 import { ATMEGA328P, type McuConfig } from './mcu-config.js';
 import { addChannelC } from './timer-channel-c.js';
+import { countByEvents } from './timer-events.js';
 
 export class AvrMachine {
   readonly cpu: CPU;
@@ -23,7 +24,12 @@ export class AvrMachine {
     const flash = new Uint8Array(mcu.flashBytes);
     loadIntelHex(hex, flash);
     this.cpu = new CPU(new Uint16Array(flash.buffer), mcu.sramBytes);
-    for (const config of mcu.timers) addChannelC(new AVRTimer(this.cpu, config), this.cpu, config);
+    if (!('nextClockEvent' in this.cpu)) throw new Error('avr8js CPU no longer has the nextClockEvent member AvrMachine.runUntil reads (written for avr8js 0.21.1); check cpu.tick() and update boards/simulate/avr-machine.ts');
+    for (const config of mcu.timers) {
+      const timer = new AVRTimer(this.cpu, config);
+      addChannelC(timer, this.cpu, config);
+      countByEvents(timer, this.cpu, config);
+    }
     this.usarts = mcu.usarts.map(({ name, config }) => ({ name, usart: new AVRUSART(this.cpu, config, clockHz) }));
     this.usart = this.usarts[0].usart;
     this.adc = new AVRADC(this.cpu, mcu.adc);
@@ -41,9 +47,12 @@ export class AvrMachine {
   /** Runs instructions until the cycle count reaches `cycle` or `halt()` says stop. */
   runUntil(cycle: number, halt: () => boolean): void {
     const cpu = this.cpu;
+    // cpu.tick() runs a clock event that is due and a pending interrupt: called only then.
+    const events = cpu as unknown as { nextClockEvent: { cycles: number } | null };
     while (cpu.cycles < cycle && !halt()) {
       avrInstruction(cpu);
-      cpu.tick();
+      const event = events.nextClockEvent;
+      if ((event !== null && event.cycles <= cpu.cycles) || cpu.nextInterrupt >= 0) cpu.tick();
     }
   }
 

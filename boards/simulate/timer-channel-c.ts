@@ -6,21 +6,7 @@
 //  - enabling OCIEnC in TIMSKn does not raise a compare-C interrupt whose flag is already set.
 // addChannelC wraps the timer's own methods to add them; the 328P's timers have no channel C.
 import type { AVRTimer, AVRTimerConfig, CPU } from 'avr8js';
-
-/** avr8js's TimerMode.FastPWM (timer.js). */
-const FAST_PWM = 3;
-
-interface TimerInternals {
-  count: (reschedule?: boolean, external?: boolean) => void;
-  divider: number;
-  lastCycle: number;
-  tcnt: number;
-  timerMode: number;
-  compC: number;
-  OCFC: Parameters<CPU['clearInterruptByFlag']>[0];
-  TOP: number;
-  updateCompPin(compValue: number, pinName: 'A' | 'B' | 'C', bottom?: boolean): void;
-}
+import { FAST_PWM, type TimerInternals } from './timer-events.js';
 
 export function addChannelC(timer: AVRTimer, cpu: CPU, config: AVRTimerConfig): void {
   if (!config.OCRC) return;

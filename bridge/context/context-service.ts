@@ -1,7 +1,7 @@
 // Finds the provider that recognises the workspace, loads its HardwareContext
 // (rebuilt only when one of its input files changed) and renders it for prompts.
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { StampedCache } from '../../context-providers/arduino/cache.js';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection } from '../../context-providers/types.js';
 import { discoverProject } from './sketch-discovery.js';
 
@@ -17,14 +17,9 @@ export interface WorkspaceContext {
   note?: string;
 }
 
-interface CacheEntry {
-  key: string;
-  stamps: Map<string, string>;
-  loaded: LoadedContext;
-}
-
 export class ContextService {
-  private readonly cache = new Map<string, CacheEntry>();
+  /** Workspaces' loaded contexts, rendered: a long-lived bridge serving many sketches keeps the last 32. */
+  private readonly cache = new StampedCache<LoadedContext>(32);
 
   constructor(private readonly providers: ContextProvider[]) {}
 
@@ -65,30 +60,8 @@ export class ContextService {
     // Everything selected counts (the Arduino IDE's build facts too); hashed, as those can be large.
     const key = JSON.stringify([provider.kind, project.root, project.main ?? null, createHash('sha1').update(JSON.stringify(selection)).digest('hex')]);
     const cached = this.cache.get(key);
-    if (cached && (await unchanged(cached.stamps))) return cached.loaded;
+    if (cached) return cached;
     const context = await provider.load(project, selection);
-    const loaded = { project, context, markdown: provider.render(context) };
-    this.cache.set(key, { key, stamps: await stampAll(context.inputs), loaded });
-    return loaded;
+    return this.cache.set(key, { project, context, markdown: provider.render(context) }, context.inputs);
   }
-}
-
-async function stamp(file: string): Promise<string> {
-  try {
-    const s = await fs.stat(file);
-    return `${s.mtimeMs}:${s.size}`;
-  } catch {
-    return 'missing';
-  }
-}
-
-async function stampAll(files: string[]): Promise<Map<string, string>> {
-  const stamps = new Map<string, string>();
-  await Promise.all(files.map(async (f) => stamps.set(f, await stamp(f))));
-  return stamps;
-}
-
-async function unchanged(stamps: Map<string, string>): Promise<boolean> {
-  for (const [file, before] of stamps) if ((await stamp(file)) !== before) return false;
-  return true;
 }

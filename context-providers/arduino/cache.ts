@@ -1,12 +1,8 @@
-// Keeps built contexts until one of their inputs changes: each input's mtime and size (or its
-// absence) is the fingerprint, so an unchanged sketch and platform are never read twice.
+// The one in-memory cache of values built from files (contexts, a core's facts, a workspace's
+// loaded context): a value lasts until one of the files it was built from changes, appears or
+// disappears (each file's mtime and size, or its absence, is its stamp), and the cache holds at
+// most `capacity` values, the least recently used going first.
 import { statSync } from 'node:fs';
-import type { HardwareContext } from '../types.js';
-
-interface Entry {
-  stamps: Map<string, string>;
-  context: HardwareContext;
-}
 
 export function stamp(file: string): string {
   try {
@@ -17,33 +13,49 @@ export function stamp(file: string): string {
   }
 }
 
-export class ContextCache {
-  private readonly entries = new Map<string, Entry>();
+interface Entry<T> {
+  stamps: Array<[string, string]>;
+  value: T;
+}
 
-  constructor(private readonly capacity = 32) {}
+export class StampedCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
 
-  /** The cached context for `key` when none of its inputs changed since it was stored. */
-  get(key: string): HardwareContext | undefined {
+  constructor(private readonly capacity: number) {}
+
+  /** The value stored for `key` when none of its files changed since; a changed one drops it. */
+  get(key: string): T | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    for (const [file, previous] of entry.stamps) {
-      if (stamp(file) !== previous) {
-        this.entries.delete(key);
-        return undefined;
-      }
+    if (entry.stamps.some(([file, previous]) => stamp(file) !== previous)) {
+      this.entries.delete(key);
+      return undefined;
     }
-    return entry.context;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
   }
 
-  /** Stores a context; `extraWatched` are files whose appearance must also rebuild (e.g. *.local.txt). */
-  set(key: string, context: HardwareContext, extraWatched: string[] = []): void {
-    const stamps = new Map<string, string>();
-    for (const file of [...context.inputs, ...extraWatched]) stamps.set(file, stamp(file));
-    if (this.entries.size >= this.capacity) {
+  /** Stores `value` as built from `files` (those read, and those looked for and absent); returns it. */
+  set(key: string, value: T, files: Iterable<string>): T {
+    this.entries.delete(key);
+    while (this.entries.size >= this.capacity) {
       const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
     }
-    this.entries.set(key, { stamps, context });
+    this.entries.set(key, { stamps: [...new Set(files)].map((file) => [file, stamp(file)]), value });
+    return value;
+  }
+
+  /** Builds the value and stores it as built from the files `filesOf` names. */
+  build(key: string, make: () => T, filesOf: (value: T) => Iterable<string>): T {
+    const value = make();
+    return this.set(key, value, filesOf(value));
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 
   clear(): void {

@@ -1,7 +1,7 @@
 // Values kept on disk between processes: built contexts, so a `boardbridge context` (or a new
 // chat) on an unchanged sketch and platform does not parse a 2.9 MB boards.txt again, and
 // resolved boards, so an edited sketch does not either. An entry holds the stamp (mtime and size,
-// or absence) of every file the value was built from, as ContextCache does in memory, and the
+// or absence) of every file the value was built from, as StampedCache (cache.ts) does in memory, and the
 // code's own fingerprint: a changed file or a rebuilt boardbridge misses.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -75,7 +75,7 @@ export type { ArduinoProviderOptions } from './provider.js';
 export { buildBoardContext, libraryFolders } from './board-context.js';
 export type { BoardContextInput } from './board-context.js';
 export { renderArduinoContext } from './render.js';
-export { ContextCache } from './cache.js';
+export { StampedCache } from './cache.js';
 export { buildPinMap } from './pin-map.js';
 export type { PinMap } from './pin-map.js';
 export { readVariantHeader, compileDefines, avrDeviceMacro } from './variant-header.js';

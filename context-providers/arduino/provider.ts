@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection, SourceRef } from '../types.js';
-import { ContextCache } from './cache.js';
+import { StampedCache } from './cache.js';
 import { BoardCache } from './board-cache.js';
 import { DIRECTORY_VARIABLES } from '../../platform/arduino/directories.js';
 import { defaultCacheDir, DiskCache } from './disk-cache.js';
@@ -78,7 +78,7 @@ export function boardCacheKey(options: DiscoverOptions, fqbn: string): string {
 }
 
 export function createArduinoProvider(options: ArduinoProviderOptions = {}): ContextProvider {
-  const cache = new ContextCache();
+  const cache = new StampedCache<HardwareContext>(32);
   const disk = options.cacheDir ? new DiskCache<HardwareContext>(options.cacheDir, 'contexts') : undefined;
   const boards = options.cacheDir ? new BoardCache(options.cacheDir) : undefined;
   const environment = cacheEnvironment(options);
@@ -103,7 +103,7 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
     const diskKey = disk && !options.buildSize && !ide?.lastCompile ? `${environment}\0${key}` : undefined;
     const stored = diskKey ? disk!.get(diskKey) : undefined;
     if (stored) {
-      cache.set(key, stored.value, stored.watched);
+      cache.set(key, stored.value, [...stored.value.inputs, ...stored.watched]);
       return stored.value;
     }
     // What builds a context loads only when it must be built: a stored one needs none of it.
@@ -152,7 +152,7 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
     addLastCompile(context, ide);
     // A boards.local.txt or a new library folder appearing must rebuild too.
     const watched = [...board.platform.files(), ...libraryFolders(board, installed).map((folder) => folder.dir), project.root];
-    cache.set(key, context, watched);
+    cache.set(key, context, [...context.inputs, ...watched]);
     if (diskKey) disk!.set(diskKey, context, context.inputs, watched);
     return context;
   }

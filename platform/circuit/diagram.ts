@@ -2,7 +2,12 @@
 // connections, each `["part:pin", "part:pin", color, [placement…]]`, read with the line of
 // every part and wire so an error can say where it is.
 import { readFileSync } from 'node:fs';
-import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type { Node, ParseError } from 'jsonc-parser';
+
+// Loaded when a diagram is read: the context of every sketch imports this module, few have a diagram.
+let jsonc: typeof import('jsonc-parser') | undefined;
+const jsoncParser = () => (jsonc ??= createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser'));
 
 export interface DiagramPart {
   id: string;
@@ -53,6 +58,7 @@ export function readDiagram(file: string): Diagram {
 export function parseDiagram(text: string, file: string): Diagram {
   const lineAt = (offset: number) => text.slice(0, offset).split('\n').length;
   const errors: ParseError[] = [];
+  const { getNodeValue, parseTree, printParseErrorCode } = jsoncParser();
   const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
   if (errors.length > 0 || !root) {
     const first = errors[0];

@@ -9,7 +9,7 @@ import type { Bus, ContextNote, Finding, PinCapability, SourceRef } from '../../
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { VariantHeader } from '../variant-header.js';
 import type { CoreFacts, CorePin, CoreTableReader } from './core-facts.js';
-import { FactsCache } from './facts-cache.js';
+import { StampedCache } from '../cache.js';
 import { sharedTimersOf } from './shared-timers.js';
 import { unknownFacts } from './unknown-facts.js';
 import { checkPicoSketch } from './rp2040-check.js';
@@ -23,10 +23,11 @@ export const readRp2040Tables: CoreTableReader = (board, variant) => {
   const chip = rp2Chip(chipId);
   if (!chip) return unknownChip(board, chipId);
   const key = `${board.fqbn}\0${board.corePath}\0${board.variantPath ?? ''}\0${JSON.stringify(variant.defines)}`;
-  return cache.get(key) ?? cache.set(key, readPicoFacts(board, variant, chip));
+  return cache.get(key) ?? cache.build(key, () => readPicoFacts(board, variant, chip), (facts) => facts.files);
 };
 
-const cache = new FactsCache();
+// A warm context build does not preprocess the core's headers again.
+const cache = new StampedCache<CoreFacts>(64);
 
 function unknownChip(board: ResolvedBoard, chipId: string | undefined): CoreFacts {
   const source = board.sources.get('build.chip');

@@ -9,7 +9,7 @@ import type { Bus, ContextNote, PinCapability, SourceRef } from '../../types.js'
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { VariantHeader } from '../variant-header.js';
 import type { CoreFacts, CorePin, CoreTableReader } from './core-facts.js';
-import { FactsCache } from './facts-cache.js';
+import { StampedCache } from '../cache.js';
 import { sharedTimersOf } from './shared-timers.js';
 import { unknownFacts } from './unknown-facts.js';
 import { checkStm32Sketch } from './stm32-check.js';
@@ -25,10 +25,11 @@ export const readStm32Tables: CoreTableReader = (board, variant) => {
     return unknownFacts('stm32', `unknown: variant folder not installed: ${board.variantPath ?? '(no build.variant)'}${source ? ` (build.variant at ${source.file}:${source.line})` : ''}`, board.variantPath ? [board.variantPath] : []);
   }
   const key = `${board.fqbn}\0${board.corePath}\0${board.variantPath ?? ''}\0${JSON.stringify(variant.defines)}`;
-  return cache.get(key) ?? cache.set(key, readStm32Facts(board, variant));
+  return cache.get(key) ?? cache.build(key, () => readStm32Facts(board, variant), (facts) => facts.files);
 };
 
-const cache = new FactsCache();
+// A warm context build does not preprocess the core's headers again.
+const cache = new StampedCache<CoreFacts>(64);
 
 /** `PA_3` → `PA3`; the bit is the EXTI line. */
 function portPin(name: string): { label: string; bit?: number } {
