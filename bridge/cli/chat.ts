@@ -1,6 +1,7 @@
 // `boardbridge chat`: talk to the agent in the terminal. Replies stream, tool
 // calls and the plan show as they change, permission requests offer the agent's
 // own options (number or arrow keys), and Ctrl-C cancels the running turn.
+import path from 'node:path';
 import readline from 'node:readline';
 import type { PermissionOption, SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
 import type { Command } from 'commander';
@@ -18,6 +19,10 @@ import { addWorkspaceOption, workspaceOf } from './workspace-option.js';
 import { optionName, permissionQuestion } from './permission-question.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 import { policyFromFlags } from '../services/permission/broker.js';
+import { answerCommand } from '../proxy/proxy-answers.js';
+import { proxyCommandOf } from '../proxy/slash-commands.js';
+import type { BridgeEvent } from '../session/events.js';
+import { ChatCommandSession } from './chat-commands.js';
 
 interface ChatFlags extends AgentFlags {
   resume?: string | boolean;
@@ -27,7 +32,7 @@ interface ChatFlags extends AgentFlags {
   fqbn?: string;
 }
 
-const HELP = 'Type a message. /modes, /mode <id>, /config, /config <id> <value>, /logout, /restart, /quit. Ctrl-C cancels a running turn; Ctrl-D leaves.';
+const HELP = 'Type a message. /board <fqbn|device|camera>, /context, /modes, /mode <id>, /config, /config <id> <value>, /logout, /restart, /quit. Ctrl-C cancels a running turn; Ctrl-D leaves.';
 
 export function registerChat(program: Command): void {
   const command = addAgentFlags(
@@ -48,6 +53,11 @@ async function chat(flags: ChatFlags): Promise<number> {
   // The agent resolver (and zod) loads with the chat, not at every command's start-up.
   const { NoAgentReady } = await import('../agents/resolve.js');
   const renderer = new TextRenderer(process.stdout, flags.workspace ?? process.cwd(), { live: canRenderLive(process.stdout, Boolean(flags.plain)) });
+  // /board changes the selection each prompt carries; /context shows what the agent is told.
+  const commands = new ChatCommandSession(path.resolve(flags.workspace ?? '.'), selectionOf(flags), flags.sketch);
+  const noteContext = (e: BridgeEvent) => {
+    if (e.type === 'context_sent' && e.full) void commands.sent();
+  };
   let rl: readline.Interface;
   let lines: AsyncIterableIterator<string>;
   let session: BridgeSession;
@@ -70,7 +80,7 @@ async function chat(flags: ChatFlags): Promise<number> {
         }
       };
       const ask = askWith(rl, renderer);
-      session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), (p, signal) => (starting.stop(), ask(p, signal)), (e) => starting.around(() => renderer.render(e)), askElicitation, resume);
+      session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), (p, signal) => (starting.stop(), ask(p, signal)), (e) => (noteContext(e), starting.around(() => renderer.render(e))), askElicitation, resume);
       starting.stop();
       break;
     } catch (error) {
@@ -125,11 +135,13 @@ async function chat(flags: ChatFlags): Promise<number> {
       else await session.setConfigOption(id, value).catch(printError);
     } else if (text === '/logout') {
       await session.logout().then(() => process.stdout.write('Logged out. The next session will ask you to log in again.\n'), printError);
+    } else if (proxyCommandOf([{ type: 'text', text }])) {
+      process.stdout.write(`${terminalText(await answerCommand(commands, proxyCommandOf([{ type: 'text', text }])!))}\n`);
     } else if (text === '/restart') {
       await session.restart().catch(printError);
     } else {
       turnRunning = true;
-      const result = await session.prompt(text, { selection: selectionOf(flags) });
+      const result = await session.prompt(text, { selection: commands.selection });
       turnRunning = false;
       if (result.error?.code === 'agent_exited') process.stdout.write('The agent stopped. Type /restart to start it again (your files and the journal are intact).\n');
     }

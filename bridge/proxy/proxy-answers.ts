@@ -1,8 +1,19 @@
-// What the proxy answers for its own slash commands, as the text the editor shows.
-import type { ProxySession } from './proxy-session.js';
+// What boardbridge answers for its own slash commands (/board, /context), as the text shown: the
+// proxy's editor sessions and the terminal chat both answer them here.
+import type { LoadedContext } from '../context/context-service.js';
+import type { Selection } from '../../context-providers/types.js';
 import type { SlashCommand } from './slash-commands.js';
 
-export async function answerCommand(session: ProxySession, command: SlashCommand, logFile?: string): Promise<string> {
+/** What a session holds for the commands: its board selection, its folder, and its context. */
+export interface CommandSession {
+  selection: Selection;
+  readonly cwd: string;
+  /** The context last sent to the agent in full. */
+  readonly lastSent?: LoadedContext;
+  tryLoad(): Promise<{ loaded?: LoadedContext; note?: string; error?: string }>;
+}
+
+export async function answerCommand(session: CommandSession, command: SlashCommand, logFile?: string): Promise<string> {
   if (command.name === 'board') {
     if (!command.argument) return `The board selected is ${session.selection.board ?? 'none (boardbridge reads it from the project)'}; change it with /board <fqbn|device|camera>.`;
     const before = session.selection;

@@ -196,6 +196,32 @@ describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
     await screen.waitFor('[exit 0]');
   });
 
+  it('answers /board and /context itself, as acp does, and the next prompt carries the board chosen (stand-in agent)', async () => {
+    const { root, sketch } = tempSketch();
+    const screen = startStandin(sketch, root, {});
+    await screen.waitFor(/^›/m);
+    screen.type('/context');
+    screen.key('Enter');
+    expect(await screen.waitFor('with your next prompt the agent is told')).toMatch(/# Arduino board: Arduino UNO/);
+    screen.type('/board arduino:avr:mega');
+    screen.key('Enter');
+    expect(await screen.waitFor(/Board set to .*\(arduino:avr:mega\); the agent is told with your next prompt\./)).not.toContain('"type":"text","text":"/board');
+    screen.type('echo-blocks');
+    screen.key('Enter');
+    // The agent got the Mega's context with the prompt, and never the commands.
+    const told = await screen.waitFor(/"text":"echo-blocks"/);
+    // (The line wraps at the screen's width.)
+    const echoed = told.replace(/\n/g, '');
+    expect(echoed).toMatch(/"type":"resource"[^\]]*atmega2560[^\]]*"text":"echo-blocks"/);
+    expect(echoed).not.toMatch(/"text":"\/(board|context)/);
+    screen.type('/context');
+    screen.key('Enter');
+    expect(await screen.waitFor('The agent was told this hardware context')).toMatch(/The agent was told this hardware context[\s\S]*# Arduino board: Arduino Mega/);
+    screen.type('/quit');
+    screen.key('Enter');
+    await screen.waitFor('[exit 0]');
+  });
+
   it('echoes the permission option the person chose (stand-in agent)', async () => {
     const { root, sketch } = tempSketch();
     const screen = startStandin(sketch, root, {});

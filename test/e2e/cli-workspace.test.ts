@@ -30,7 +30,7 @@ function commandNames(): string[] {
 
 const sessionCwd = (stdout: string) => (JSON.parse(stdout.split('\n')[0]) as { type: string; cwd?: string }).cwd;
 
-describe('the workspace on the command line', () => {
+describe('the workspace on the command line', { timeout: 240_000 }, () => {
   it('every command that works in a folder takes -w/--workspace and a positional path', () => {
     const names = commandNames();
     expect(names).toEqual(expect.arrayContaining(['chat', 'run', 'context', 'serve', 'acp', 'undo', 'compile', 'simulate', ...NO_FOLDER]));
