@@ -13,7 +13,7 @@ import { agentOptionsText } from './agent-options.js';
 import { EXIT, printError } from './errors.js';
 import { canRenderLive, TextRenderer } from './render-text.js';
 import type { AskElicitation } from '../services/elicitation/elicitation-broker.js';
-import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './session-setup.js';
+import { addAgentFlags, startSession, type AgentFlags } from './session-setup.js';
 import { optionName, permissionQuestion } from './permission-question.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 import { policyFromFlags } from '../services/permission/broker.js';
@@ -127,7 +127,7 @@ async function chat(flags: ChatFlags): Promise<number> {
       await session.restart().catch(printError);
     } else {
       turnRunning = true;
-      const result = await session.prompt(text, { selection: selectionOf(flags) });
+      const result = await session.prompt(text);
       turnRunning = false;
       if (result.error?.code === 'agent_exited') process.stdout.write('The agent stopped. Type /restart to start it again (your files and the journal are intact).\n');
     }

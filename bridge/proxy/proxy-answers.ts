@@ -5,11 +5,11 @@ import type { SlashCommand } from './slash-commands.js';
 export async function answerCommand(session: ProxySession, command: SlashCommand, logFile?: string): Promise<string> {
   if (command.name === 'board') {
     if (!command.argument) return `The board selected is ${session.selection.board ?? 'none (boardbridge reads it from the project)'}; change it with /board <fqbn|device|camera>.`;
-    const before = session.selection;
-    session.selection = { ...before, board: command.argument };
+    const before = session.selection.current;
+    session.selection.update({ board: command.argument });
     const { loaded, note, error } = await session.tryLoad();
     if (error) {
-      session.selection = before;
+      session.selection.set(before);
       return `Board not changed (still ${before.board ?? 'the one the project names'}): ${error}`;
     }
     if (!loaded) return `Board set to ${command.argument}, but prompts go without a hardware context: ${note ?? `boardbridge recognises no project in ${session.cwd}`}`;
