@@ -1,9 +1,9 @@
 // `/board` and `/context` in the terminal chat, answered as `boardbridge acp` answers them
 // (proxy/proxy-answers.ts): the chat's board selection, which each prompt then carries, and
 // the context of its workspace.
-import type { Selection } from '../../context-providers/types.js';
+import type { BoardSelection } from '../session/board-selection.js';
 import type { ContextService, LoadedContext } from '../context/context-service.js';
-import { errorMessage } from '../session/errors.js';
+import { errorMessage } from '../errors.js';
 import type { CommandSession } from '../proxy/proxy-answers.js';
 
 export class ChatCommandSession implements CommandSession {
@@ -12,13 +12,13 @@ export class ChatCommandSession implements CommandSession {
 
   constructor(
     readonly cwd: string,
-    public selection: Selection,
+    readonly selection: BoardSelection,
     private readonly sketch?: string,
   ) {}
 
   async tryLoad(): Promise<{ loaded?: LoadedContext; note?: string; error?: string }> {
     try {
-      return await (await this.service()).loadWorkspace(this.cwd, this.selection, this.sketch);
+      return await (await this.service()).loadWorkspace(this.cwd, this.selection.current, this.sketch);
     } catch (error) {
       return { error: errorMessage(error) };
     }

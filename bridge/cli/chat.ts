@@ -15,6 +15,7 @@ import { EXIT, printError } from './errors.js';
 import { canRenderLive, TextRenderer } from './render-text.js';
 import type { AskElicitation } from '../services/elicitation/elicitation-broker.js';
 import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './session-setup.js';
+import { BoardSelection } from '../session/board-selection.js';
 import { addWorkspaceOption, workspaceOf } from './workspace-option.js';
 import { optionName, permissionQuestion } from './permission-question.js';
 import { terminalLine, terminalText } from './terminal-text.js';
@@ -54,7 +55,7 @@ async function chat(flags: ChatFlags): Promise<number> {
   const { NoAgentReady } = await import('../agents/resolve.js');
   const renderer = new TextRenderer(process.stdout, flags.workspace ?? process.cwd(), { live: canRenderLive(process.stdout, Boolean(flags.plain)) });
   // /board changes the selection each prompt carries; /context shows what the agent is told.
-  const commands = new ChatCommandSession(path.resolve(flags.workspace ?? '.'), selectionOf(flags), flags.sketch);
+  const commands = new ChatCommandSession(path.resolve(flags.workspace ?? '.'), new BoardSelection(selectionOf(flags)), flags.sketch);
   const noteContext = (e: BridgeEvent) => {
     if (e.type === 'context_sent' && e.full) void commands.sent();
   };
@@ -80,7 +81,7 @@ async function chat(flags: ChatFlags): Promise<number> {
         }
       };
       const ask = askWith(rl, renderer);
-      session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), (p, signal) => (starting.stop(), ask(p, signal)), (e) => (noteContext(e), starting.around(() => renderer.render(e))), askElicitation, resume);
+      session = await startSession(flags, policyFromFlags(flags.allow, Boolean(flags.allowDevice)), (p, signal) => (starting.stop(), ask(p, signal)), (e) => (noteContext(e), starting.around(() => renderer.render(e))), askElicitation, resume, commands.selection);
       starting.stop();
       break;
     } catch (error) {
@@ -141,7 +142,7 @@ async function chat(flags: ChatFlags): Promise<number> {
       await session.restart().catch(printError);
     } else {
       turnRunning = true;
-      const result = await session.prompt(text, { selection: commands.selection });
+      const result = await session.prompt(text);
       turnRunning = false;
       if (result.error?.code === 'agent_exited') process.stdout.write('The agent stopped. Type /restart to start it again (your files and the journal are intact).\n');
     }

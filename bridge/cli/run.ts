@@ -7,7 +7,7 @@ import { AuthRequiredError } from '../errors.js';
 import { describeError, EXIT, printError } from './errors.js';
 import { JsonLines } from './json-lines.js';
 import { TextRenderer } from './render-text.js';
-import { addAgentFlags, selectionOf, startSession, type AgentFlags } from './session-setup.js';
+import { addAgentFlags, startSession, type AgentFlags } from './session-setup.js';
 import { addWorkspaceOption, workspaceOf } from './workspace-option.js';
 
 interface RunFlags extends AgentFlags {
@@ -83,7 +83,7 @@ async function run(prompt: string, flags: RunFlags): Promise<number> {
   process.on('SIGTERM', onTerminate);
   process.on('SIGHUP', onTerminate);
   try {
-    const result = await session.prompt(prompt, { selection: selectionOf(flags) });
+    const result = await session.prompt(prompt);
     if (result.error) {
       if (!flags.json) printError(result.error);
       return EXIT.error;

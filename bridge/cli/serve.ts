@@ -120,7 +120,7 @@ async function serve(flags: ServeFlags): Promise<number> {
       serial: hardware.hub,
       startAgent: async (agent) => {
         try {
-          const session = await Session.start({ launch: await launchOf(agent), workspace, policy, ask: hub.ask, askElicitation: hub.askElicitation, onEvent: hub.onEvent, hardware, contexts, selection, sketch: flags.sketch });
+          const session = await Session.start({ launch: await launchOf(agent), workspace, policy, ask: hub.ask, askElicitation: hub.askElicitation, onEvent: hub.onEvent, hardware, contexts, selection: hub.selection, sketch: flags.sketch });
           if (agent && agent !== chosen) {
             chosen = agent;
             if (flags.rememberAgent !== false) say(rememberAgent(agent, flags.config));

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { BridgeSession, SessionOptions } from '../session/bridge-session.js';
+import type { BoardSelection } from '../session/board-selection.js';
 import type { BridgeEvent } from '../session/events.js';
 import type { AskElicitation } from '../services/elicitation/elicitation-broker.js';
 import type { AskPerson, PermissionPolicy } from '../services/permission/broker.js';
@@ -47,6 +48,7 @@ export async function startSession(
   onEvent?: (event: BridgeEvent) => void,
   askElicitation?: AskElicitation,
   resume?: SessionOptions['resume'],
+  selection?: BoardSelection,
 ): Promise<BridgeSession> {
   // Loaded here, not at start-up: `boardbridge context` and `--help` stay quick.
   const [{ BridgeSession }, { BridgeHardware }, { ContextService }, { allProviders }] = await Promise.all([
@@ -59,7 +61,7 @@ export async function startSession(
   return BridgeSession.start({
     onEvent,
     hardware,
-    selection: selectionOf(flags),
+    selection: selection ?? selectionOf(flags),
     launch: await launchFor(flags),
     workspace: flags.workspace ?? process.cwd(),
     policy,

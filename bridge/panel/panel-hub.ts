@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { SerialHub } from '../../boards/serial/hub.js';
 import type { ContextService } from '../context/context-service.js';
 import type { Selection } from '../../context-providers/types.js';
+import { BoardSelection } from '../session/board-selection.js';
 import type { BridgeSession } from '../session/bridge-session.js';
 import { AuthRequiredError, BridgeError, commandLine, errorMessage } from '../errors.js';
 import type { BridgeEvent } from '../session/events.js';
@@ -57,7 +58,8 @@ export class PanelHub {
   private editor?: PanelClient;
   private readonly editorWrites = new Map<number, (applied: boolean) => void>();
   private nextWriteId = 1;
-  private selection: Selection;
+  /** The board chosen on the panel; the project's sessions read this same object. */
+  readonly selection: BoardSelection;
   private context?: BoardContextView;
   private contextProblem?: string;
   private unavailable?: AgentUnavailable;
@@ -67,7 +69,7 @@ export class PanelHub {
 
   constructor(private readonly options: HubOptions) {
     this.journalHeader.workspace = options.workspace;
-    this.selection = options.selection ?? {};
+    this.selection = new BoardSelection(options.selection);
     if (options.serial) this.monitor = new SerialMonitor(options.serial, (message) => this.broadcast(message));
     this.reviews = new FileReviews(options.workspace, () => ({ file: this.journalFile, header: this.journalHeader }));
   }
@@ -159,7 +161,7 @@ export class PanelHub {
 
   /** `serve --follow`: the script and port the IDE recorded for this same folder. */
   async follow(selection: Selection): Promise<void> {
-    this.selection = { ...this.selection, files: selection.files, port: selection.port ?? this.selection.port };
+    this.selection.set({ ...this.selection.current, files: selection.files, port: selection.port ?? this.selection.current.port });
     await this.refreshContext();
   }
 
@@ -275,15 +277,7 @@ export class PanelHub {
       case 'restart':
         return this.restartAgent(session!);
       case 'selection': {
-        const next: Selection = {
-          ...this.selection,
-          board: message.board ?? this.selection.board,
-          port: message.port ?? this.selection.port,
-          arduinoIde: message.arduinoIde ?? this.selection.arduinoIde,
-        };
-        const changed = JSON.stringify([next.board, next.port, next.arduinoIde]) !== JSON.stringify([this.selection.board, this.selection.port, this.selection.arduinoIde]);
-        this.selection = next;
-        if (changed) await this.refreshContext();
+        if (this.selection.update({ board: message.board, port: message.port, arduinoIde: message.arduinoIde })) await this.refreshContext();
         return;
       }
       case 'editor':
@@ -348,7 +342,8 @@ export class PanelHub {
     if (this.busy) return client.send({ type: 'problem', message: 'the agent is still working on the last message', hint: 'wait, or press Stop' });
     this.setBusy(true);
     try {
-      const result = await session.prompt(text, { selection: this.selection, buffers: this.buffers });
+      // A session started with this hub's selection reads it already; one started otherwise is told.
+      const result = await session.prompt(text, { selection: this.selection.current, buffers: this.buffers });
       if (result.error?.code === 'agent_exited') client.send({ type: 'problem', message: result.error.message, hint: 'press Restart agent' });
     } finally {
       this.setBusy(false);
@@ -376,7 +371,7 @@ export class PanelHub {
   private async refreshContext(): Promise<void> {
     if (!this.options.contexts) return;
     try {
-      const loaded = await this.options.contexts.load(this.options.workspace, this.selection);
+      const loaded = await this.options.contexts.load(this.options.workspace, this.selection.current);
       this.context = loaded ? toContextView(loaded.context) : undefined;
       this.contextProblem = loaded ? undefined : 'no Arduino sketch, MPLAB X project or OpenMV script was found in this folder';
     } catch (error) {

@@ -1,12 +1,12 @@
 // What boardbridge answers for its own slash commands (/board, /context), as the text shown: the
 // proxy's editor sessions and the terminal chat both answer them here.
 import type { LoadedContext } from '../context/context-service.js';
-import type { Selection } from '../../context-providers/types.js';
+import type { BoardSelection } from '../session/board-selection.js';
 import type { SlashCommand } from './slash-commands.js';
 
 /** What a session holds for the commands: its board selection, its folder, and its context. */
 export interface CommandSession {
-  selection: Selection;
+  readonly selection: BoardSelection;
   readonly cwd: string;
   /** The context last sent to the agent in full. */
   readonly lastSent?: LoadedContext;
@@ -16,11 +16,11 @@ export interface CommandSession {
 export async function answerCommand(session: CommandSession, command: SlashCommand, logFile?: string): Promise<string> {
   if (command.name === 'board') {
     if (!command.argument) return `The board selected is ${session.selection.board ?? 'none (boardbridge reads it from the project)'}; change it with /board <fqbn|device|camera>.`;
-    const before = session.selection;
-    session.selection = { ...before, board: command.argument };
+    const before = session.selection.current;
+    session.selection.update({ board: command.argument });
     const { loaded, note, error } = await session.tryLoad();
     if (error) {
-      session.selection = before;
+      session.selection.set(before);
       return `Board not changed (still ${before.board ?? 'the one the project names'}): ${error}`;
     }
     if (!loaded) return `Board set to ${command.argument}, but prompts go without a hardware context: ${note ?? `boardbridge recognises no project in ${session.cwd}`}`;

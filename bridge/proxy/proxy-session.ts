@@ -11,6 +11,7 @@ import type { AcpMcpHost } from '../mcp/acp-mcp-server.js';
 import type { FsService } from '../services/fs/fs-service.js';
 import type { TerminalService } from '../services/terminal/terminal-service.js';
 import type { AgentCapabilities } from '../session/agent-capabilities.js';
+import { BoardSelection } from '../session/board-selection.js';
 import type { ConsentVoice } from '../session/consent-request.js';
 import { ToolCallWatch } from '../session/own-edits.js';
 import { SessionKit } from '../session/session-kit.js';
@@ -33,7 +34,8 @@ export interface ProxySessionOptions {
 }
 
 export class ProxySession {
-  selection: Selection;
+  /** The board the editor's session works with (`/board` changes it). */
+  readonly selection: BoardSelection;
   readonly kit: SessionKit;
   /** The context the agent was last told in full, for `/context`. */
   lastSent?: LoadedContext;
@@ -45,7 +47,7 @@ export class ProxySession {
   private cancelled = false;
 
   private constructor(private readonly options: ProxySessionOptions) {
-    this.selection = { ...options.selection };
+    this.selection = new BoardSelection(options.selection);
     // The editor is the person's voice: a command runs in the proxy's own terminals only when a
     // permission the editor granted in this turn covers it (the agent's own execute step).
     this.kit = new SessionKit({
@@ -123,8 +125,8 @@ export class ProxySession {
   }
 
   private contextSelection(): Selection {
-    const files = [...this.recentFiles, ...(this.selection.files ?? [])];
-    return { ...this.selection, ...(files.length ? { files } : {}) };
+    const files = [...this.recentFiles, ...(this.selection.current.files ?? [])];
+    return { ...this.selection.current, ...(files.length ? { files } : {}) };
   }
 
   /** A file the editor has open (a prompt's resource) or the agent read: the project may be its. */

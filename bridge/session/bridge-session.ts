@@ -29,6 +29,7 @@ import { ElicitationBroker, type AskElicitation, type ElicitationBrokerOptions }
 import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../services/permission/broker.js';
 import type { TerminalEvent } from '../services/terminal/terminal-service.js';
 import { capabilitySummary } from './agent-capabilities.js';
+import { BoardSelection } from './board-selection.js';
 import { connectAgent, delay, exitedError, newSession, reopenSession, untilExit, type AgentConnection } from './agent-connection.js';
 import { BridgeError, errorMessage } from '../errors.js';
 import type { BridgeEvent } from './events.js';
@@ -63,8 +64,8 @@ export interface SessionOptions {
   mcpServers?: McpServer[];
   /** The bridge's serial hub and board commands: served to the agent as MCP tools and in terminals. */
   hardware?: BridgeHardware;
-  /** The board the face has selected (FQBN, device, camera) until a prompt says otherwise. */
-  selection?: Selection;
+  /** The board the face has selected (FQBN, device, camera) until a prompt says otherwise; a face that owns one passes its own. */
+  selection?: Selection | BoardSelection;
   env?: NodeJS.ProcessEnv;
   /**
    * Continue an earlier session instead of starting one: its id, or `pick` to choose from the
@@ -94,7 +95,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   private abandonTurn?: AbortController;
   private failTurn?: (error: BridgeError) => void;
   private cancelled = false;
-  private selection: Selection = {};
+  readonly selection: BoardSelection;
   private closed = false;
   private shuttingDown = false;
   private readonly env: NodeJS.ProcessEnv;
@@ -104,7 +105,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     this.workspace = checkWorkspace(options.workspace);
     this.env = options.env ?? process.env;
     if (options.onEvent) this.on('event', options.onEvent);
-    this.selection = options.selection ?? {};
+    this.selection = options.selection instanceof BoardSelection ? options.selection : new BoardSelection(options.selection);
     // The person's voice is the broker: the policy (--allow …) or the face's question.
     this.kit = new SessionKit({
       workspace: this.workspace,
@@ -371,7 +372,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
 
   /** The installed platform folders the context reads, as `additionalDirectories` (an error is the first prompt's to report). */
   private async platformFolders(): Promise<string[]> {
-    return (await this.kit.platformFolders(this.agent.capabilities, this.selection)).folders;
+    return (await this.kit.platformFolders(this.agent.capabilities, this.selection.current)).folders;
   }
 
   /** The agent's earlier sessions in this workspace (session/list, every page), newest first as the agent orders them. */
@@ -425,11 +426,11 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       return { error: new BridgeError('agent_exited', `${this.options.launch.title} is not running`, 'restart the session') };
     }
     this.setBuffers(editor.buffers ?? {});
-    this.selection = editor.selection ?? this.selection;
+    if (editor.selection) this.selection.set(editor.selection);
     const blocks: ContentBlock[] = [];
     if (this.options.contexts) {
       // Never without a word: the agent gets the context, or one line saying why there is none.
-      const injected = await this.kit.promptContext(this.selection);
+      const injected = await this.kit.promptContext(this.selection.current);
       if (injected.error) this.emitEvent({ type: 'error', code: 'context', message: `the hardware context could not be built: ${injected.error}`, hint: 'the prompt goes without it; run: boardbridge context' });
       blocks.push(...injected.blocks);
       if (injected.event) this.emitEvent({ type: 'context_sent', ...injected.event });
