@@ -2,7 +2,7 @@
 // with the device's flow control when it offers it, else plain raw mode in paced chunks), Ctrl-D
 // runs it, and the reply is `OK`, stdout up to \x04, the traceback up to \x04, then `>`.
 // Ctrl-C stops a running script. Every wait has a deadline so a silent device becomes an error.
-import type { ByteLink } from './link.js';
+import { LinkError, type ByteLink } from './link.js';
 import { LinkClosed, LinkReader, ReadAborted, ReadTimeout } from './link-reader.js';
 
 const CTRL_A = 0x01;
@@ -95,7 +95,11 @@ export class RawRepl {
   /** Runs `code` (entering the raw REPL first is the caller's job) and collects its output. */
   async exec(code: string, options: ExecOptions = {}): Promise<ExecResult> {
     const bytes = Buffer.from(code, 'utf8');
-    const rawPaste = await this.sendScript(bytes);
+    // A board unplugged while the script goes out fails the write: the same error as one that goes
+    // while it runs.
+    const rawPaste = await this.sendScript(bytes).catch((error: unknown) => {
+      throw this.silent(error, 'take the script');
+    });
     let interrupted = false;
     let timedOut = false;
     const stop = () => {
@@ -233,6 +237,7 @@ export class RawRepl {
   private silent(error: unknown, step: string): Error {
     if (error instanceof ReplError) return error;
     if (error instanceof ReadAborted) return new ReplError(this.link.path, `stopped while waiting for the device on ${this.link.path} to ${step}`);
+    if (error instanceof LinkError) return new ReplError(this.link.path, `lost the device while waiting for it to ${step}: ${error.message} — reconnect the board and run again`);
     if (error instanceof LinkClosed) {
       return new ReplError(this.link.path, `lost the device while waiting for it to ${step}: ${error.reason} — reconnect the board and run again`);
     }
