@@ -6,7 +6,7 @@ import type { ChipAttachment, ChipIo, PinDrive } from '../simulate/simulation.js
 import type { BoardPin } from './board-part.js';
 import { PULL, RESISTIVE, resolveNets, STRONG, FLOATING, type Driver, type Link, type NetLevel } from './net-level.js';
 import type { Netlist } from './netlist.js';
-import { partModel, type PartModel } from './part-models.js';
+import { partModel, type PartModel, type PartView } from './part-models.js';
 
 /** Wokwi's LED updates at 80 fps by default (docs.wokwi.com/parts/wokwi-led, "fps"); 10 ms frames are close to it and read as round times. */
 export const FRAME_SECONDS = 0.01;
@@ -45,9 +45,18 @@ export interface CircuitReport {
   notes: string[];
 }
 
+/** A part as a drawing shows it now: its state text and the numbers behind it. */
+export interface PartLook {
+  id: string;
+  type: string;
+  state: string;
+  view: PartView;
+}
+
 interface PartTrack {
   model: PartModel;
   state?: string;
+  view?: PartView;
   since: number;
   changes: number;
   intervals: PartInterval[];
@@ -153,6 +162,12 @@ export class Circuit implements ChipAttachment {
     return this.tracks.flatMap((track) => (track.state === undefined ? [] : [{ id: track.model.part.id, type: track.model.part.type, state: track.state }]));
   }
 
+  /** What each part shows now, with the numbers a drawing uses (the frame so far is closed early). */
+  looks(): PartLook[] {
+    if (this.io && this.io.cycles() > this.lastSample) this.sample(this.io.cycles());
+    return this.tracks.flatMap((track) => (track.state === undefined ? [] : [{ id: track.model.part.id, type: track.model.part.type, state: track.state, view: track.view ?? {} }]));
+  }
+
   /** Closes the last frame at the run's end cycle and reports. */
   report(endCycle: number): CircuitReport {
     this.sample(endCycle);
@@ -178,6 +193,7 @@ export class Circuit implements ChipAttachment {
     for (const track of this.tracks) {
       const shown = track.model.frame(cycle);
       if (shown === undefined) continue;
+      if (shown.view) track.view = shown.view;
       if (track.state === undefined && shown.before !== undefined && shown.at !== undefined && shown.at > 0) this.change(track, shown.before, 0);
       if (shown.state === track.state) continue;
       const t = track.state === undefined ? 0 : shown.at !== undefined ? Math.max(shown.at / io.clockHz, track.since) : frameStart / io.clockHz;
