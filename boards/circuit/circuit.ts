@@ -55,6 +55,8 @@ export interface PartLook {
 
 interface PartTrack {
   model: PartModel;
+  /** The cycle its current frame began. */
+  frameStart: number;
   state?: string;
   view?: PartView;
   since: number;
@@ -110,7 +112,7 @@ export class Circuit implements ChipAttachment {
           else this.pendingAnalog.push(apply);
         },
       });
-      const track: PartTrack = { model, since: 0, changes: 0, intervals: [] };
+      const track: PartTrack = { model, frameStart: 0, since: 0, changes: 0, intervals: [] };
       this.tracks.push(track);
       this.byId.set(part.id, track);
     }
@@ -158,14 +160,22 @@ export class Circuit implements ChipAttachment {
 
   /** What each part shows now: the frame so far is closed early. */
   states(): Array<{ id: string; type: string; state: string }> {
-    if (this.io && this.io.cycles() > this.lastSample) this.sample(this.io.cycles());
+    this.closeFrameEarly();
     return this.tracks.flatMap((track) => (track.state === undefined ? [] : [{ id: track.model.part.id, type: track.model.part.type, state: track.state }]));
   }
 
   /** What each part shows now, with the numbers a drawing uses (the frame so far is closed early). */
   looks(): PartLook[] {
-    if (this.io && this.io.cycles() > this.lastSample) this.sample(this.io.cycles());
+    this.closeFrameEarly();
     return this.tracks.flatMap((track) => (track.state === undefined ? [] : [{ id: track.model.part.id, type: track.model.part.type, state: track.state, view: track.view ?? {} }]));
+  }
+
+  // Closes the frame so far for a reading now. A few cycles of frame would show a PWM-dimmed LED
+  // as fully on or off (the level of that instant), so parts that show a time average keep
+  // their last frame until the current one holds half a frame; a button shows its state at once.
+  private closeFrameEarly(): void {
+    const io = this.io;
+    if (io && io.cycles() > this.lastSample) this.sample(io.cycles(), io.cycles() - this.lastSample < this.frameCycles / 2);
   }
 
   /** Closes the last frame at the run's end cycle and reports. */
@@ -185,12 +195,14 @@ export class Circuit implements ChipAttachment {
     };
   }
 
-  private sample(cycle: number): void {
+  private sample(cycle: number, short = false): void {
     const io = this.io;
     if (!io) return;
-    const frameStart = this.lastSample;
     this.lastSample = cycle;
     for (const track of this.tracks) {
+      if (short && track.model.averages) continue;
+      const frameStart = track.frameStart;
+      track.frameStart = cycle;
       const shown = track.model.frame(cycle);
       if (shown === undefined) continue;
       if (shown.view) track.view = shown.view;

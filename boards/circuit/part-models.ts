@@ -19,6 +19,8 @@ export interface PartContext {
 
 export interface PartModel {
   readonly part: KnownPart;
+  /** What it shows is a time average over its frame (an LED's brightness, a multiplexed display). */
+  readonly averages?: boolean;
   /** Levels changed at `cycle`; returns true when what the part drives changed. */
   update(cycle: number): boolean;
   /** Strong levels it puts on its pins. */
@@ -102,6 +104,7 @@ function brightness(frame: { duty: number; switches: number; lastSwitch: number 
 }
 
 class Led implements PartModel {
+  readonly averages = true;
   private readonly on = new OnTime();
   constructor(
     readonly part: KnownPart,
@@ -117,6 +120,7 @@ class Led implements PartModel {
 }
 
 class RgbLed implements PartModel {
+  readonly averages = true;
   private readonly channels = ['R', 'G', 'B'].map(() => new OnTime());
   constructor(
     readonly part: KnownPart,
@@ -140,6 +144,7 @@ class RgbLed implements PartModel {
 }
 
 class BarGraph implements PartModel {
+  readonly averages = true;
   private readonly leds = Array.from({ length: 10 }, () => new OnTime());
   constructor(
     readonly part: KnownPart,
@@ -189,6 +194,7 @@ const GLYPHS = new Map<number, string>(
 const SEGMENTS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'DP'];
 
 class SevenSegment implements PartModel {
+  readonly averages = true;
   private readonly digits: number;
   /** The segments each digit showed while it was last selected. */
   private readonly shown: number[];
