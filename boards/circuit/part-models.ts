@@ -100,7 +100,9 @@ function brightness(frame: { duty: number; switches: number; lastSwitch: number 
   if (frame.switches <= 1) return { state: on ? 'on' : 'off', view: { on, brightness: on ? 1 : 0 }, ...(frame.switches === 1 ? { at: frame.lastSwitch, before: on ? 'off' : 'on' } : {}) };
   if (frame.duty < 0.01) return { state: 'off', view: { on: false, brightness: 0 } };
   if (frame.duty > 0.99) return { state: 'on', view: { on: true, brightness: 1 } };
-  return { state: `on ${Math.max(5, Math.round(frame.duty * 20) * 5)} %`, view: { on: true, brightness: Math.round(frame.duty * 100) / 100 } };
+  // In 5 % steps, as the text says it: a PWM period that does not divide the frame would make 1 % steps flicker.
+  const fifths = Math.max(1, Math.round(frame.duty * 20));
+  return { state: `on ${fifths * 5} %`, view: { on: true, brightness: fifths / 20 } };
 }
 
 class Led implements PartModel {
