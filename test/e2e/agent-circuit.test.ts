@@ -85,5 +85,5 @@ describe('a real agent presses a button on the simulated circuit', () => {
     const first = JSON.stringify((scripted[0].body as { messages: unknown }).messages);
     expect(first).toContain('D2 → btn1');
     expect(first).toContain('D9 → led1 anode through r1');
-  });
+  }, 300_000);
 });

@@ -92,5 +92,6 @@ describe('the panel’s circuit view in Chromium', () => {
     await page.click('#circuit-stop');
     await page.waitForSelector('#tab-circuit[data-running="false"]', WAIT);
     expect(await page.textContent('#circuit-state')).toBe('stopped: stopped');
-  });
+    // A build, a paced run and a browser on a shared machine: a bound, not a figure.
+  }, 300_000);
 });

@@ -79,5 +79,5 @@ describe('the panel’s circuit run', () => {
     hub.connect({ send: (message) => later.push(message) });
     expect(later.find((m) => m.type === 'circuit')).toMatchObject({ running: false, stopped: 'no page is open' });
     await hub.close();
-  });
+  }, 300_000);
 });
