@@ -6,7 +6,7 @@ import type { ChipAttachment, ChipIo, PinDrive } from '../simulate/simulation.js
 import type { BoardPin } from '../../platform/circuit/board-part.js';
 import { PULL, RESISTIVE, resolveNets, STRONG, FLOATING, type Driver, type Link, type NetLevel } from './net-level.js';
 import type { Netlist } from '../../platform/circuit/netlist.js';
-import { partModel, type PartModel } from './part-models.js';
+import { partModel, type PartModel, type PartView } from './part-models.js';
 
 /** Wokwi's LED updates at 80 fps by default (docs.wokwi.com/parts/wokwi-led, "fps"); 10 ms frames are close to it and read as round times. */
 export const FRAME_SECONDS = 0.01;
@@ -45,9 +45,20 @@ export interface CircuitReport {
   notes: string[];
 }
 
+/** A part as a drawing shows it now: its state text and the numbers behind it. */
+export interface PartLook {
+  id: string;
+  type: string;
+  state: string;
+  view: PartView;
+}
+
 interface PartTrack {
   model: PartModel;
+  /** The cycle its current frame began. */
+  frameStart: number;
   state?: string;
+  view?: PartView;
   since: number;
   changes: number;
   intervals: PartInterval[];
@@ -101,7 +112,7 @@ export class Circuit implements ChipAttachment {
           else this.pendingAnalog.push(apply);
         },
       });
-      const track: PartTrack = { model, since: 0, changes: 0, intervals: [] };
+      const track: PartTrack = { model, frameStart: 0, since: 0, changes: 0, intervals: [] };
       this.tracks.push(track);
       this.byId.set(part.id, track);
     }
@@ -149,8 +160,22 @@ export class Circuit implements ChipAttachment {
 
   /** What each part shows now: the frame so far is closed early. */
   states(): Array<{ id: string; type: string; state: string }> {
-    if (this.io && this.io.cycles() > this.lastSample) this.sample(this.io.cycles());
+    this.closeFrameEarly();
     return this.tracks.flatMap((track) => (track.state === undefined ? [] : [{ id: track.model.part.id, type: track.model.part.type, state: track.state }]));
+  }
+
+  /** What each part shows now, with the numbers a drawing uses (the frame so far is closed early). */
+  looks(): PartLook[] {
+    this.closeFrameEarly();
+    return this.tracks.flatMap((track) => (track.state === undefined ? [] : [{ id: track.model.part.id, type: track.model.part.type, state: track.state, view: track.view ?? {} }]));
+  }
+
+  // Closes the frame so far for a reading now. A few cycles of frame would show a PWM-dimmed LED
+  // as fully on or off (the level of that instant), so parts that show a time average keep
+  // their last frame until the current one holds half a frame; a button shows its state at once.
+  private closeFrameEarly(): void {
+    const io = this.io;
+    if (io && io.cycles() > this.lastSample) this.sample(io.cycles(), io.cycles() - this.lastSample < this.frameCycles / 2);
   }
 
   /** Closes the last frame at the run's end cycle and reports. */
@@ -170,14 +195,17 @@ export class Circuit implements ChipAttachment {
     };
   }
 
-  private sample(cycle: number): void {
+  private sample(cycle: number, short = false): void {
     const io = this.io;
     if (!io) return;
-    const frameStart = this.lastSample;
     this.lastSample = cycle;
     for (const track of this.tracks) {
+      if (short && track.model.averages) continue;
+      const frameStart = track.frameStart;
+      track.frameStart = cycle;
       const shown = track.model.frame(cycle);
       if (shown === undefined) continue;
+      if (shown.view) track.view = shown.view;
       if (track.state === undefined && shown.before !== undefined && shown.at !== undefined && shown.at > 0) this.change(track, shown.before, 0);
       if (shown.state === track.state) continue;
       const t = track.state === undefined ? 0 : shown.at !== undefined ? Math.max(shown.at / io.clockHz, track.since) : frameStart / io.clockHz;

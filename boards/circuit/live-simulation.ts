@@ -5,7 +5,7 @@
 import type { BoundedRegex } from '../bounded-regex.js';
 import type { SimulatedBoard } from '../simulate/simulatable.js';
 import { simulate, type SimulationResult, type StopReason } from '../simulate/simulation.js';
-import { AroundCircuit, Circuit } from './circuit.js';
+import { AroundCircuit, Circuit, type PartLook } from './circuit.js';
 import type { Netlist } from '../../platform/circuit/netlist.js';
 
 /** Simulated time one simulation may reach in all (as `simulate --for` allows). */
@@ -153,6 +153,11 @@ export class LiveSimulation extends AroundCircuit {
 
   parts(): Array<{ id: string; type: string; state: string }> {
     return this.circuit?.states() ?? [];
+  }
+
+  /** What each part shows now, with the numbers a drawing of it uses. */
+  looks(): PartLook[] {
+    return this.circuit?.looks() ?? [];
   }
 
   stop(): void {

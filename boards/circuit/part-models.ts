@@ -19,6 +19,8 @@ export interface PartContext {
 
 export interface PartModel {
   readonly part: KnownPart;
+  /** What it shows is a time average over its frame (an LED's brightness, a multiplexed display). */
+  readonly averages?: boolean;
   /** Levels changed at `cycle`; returns true when what the part drives changed. */
   update(cycle: number): boolean;
   /** Strong levels it puts on its pins. */
@@ -35,8 +37,17 @@ export interface PartModel {
   frame(cycle: number): Shown | undefined;
 }
 
+/**
+ * What a part shows, as numbers a drawing can use (the panel's circuit view): LED `on` and
+ * `brightness` (0–1), `rgb` (each 0–1), `segments` (A–G, DP per digit, 0/1), bar-graph `bars`,
+ * servo `angle` (degrees), buzzer `hz` (0 silent), `pressed`, switch `value`, pot `position` (0–1),
+ * shift-register `outputs` (Q0–Q7).
+ */
+export type PartView = Record<string, number | boolean | number[]>;
+
 export interface Shown {
   state: string;
+  view?: PartView;
   at?: number;
   /** What it showed before `at` (for the first frame, which has no earlier one). */
   before?: string;
@@ -86,13 +97,16 @@ class OnTime {
 
 /** One switch or none in a frame is a plain on/off at its exact time; more is PWM, shown as its duty. */
 function brightness(frame: { duty: number; switches: number; lastSwitch: number }, on: boolean): Shown {
-  if (frame.switches <= 1) return { state: on ? 'on' : 'off', ...(frame.switches === 1 ? { at: frame.lastSwitch, before: on ? 'off' : 'on' } : {}) };
-  if (frame.duty < 0.01) return { state: 'off' };
-  if (frame.duty > 0.99) return { state: 'on' };
-  return { state: `on ${Math.max(5, Math.round(frame.duty * 20) * 5)} %` };
+  if (frame.switches <= 1) return { state: on ? 'on' : 'off', view: { on, brightness: on ? 1 : 0 }, ...(frame.switches === 1 ? { at: frame.lastSwitch, before: on ? 'off' : 'on' } : {}) };
+  if (frame.duty < 0.01) return { state: 'off', view: { on: false, brightness: 0 } };
+  if (frame.duty > 0.99) return { state: 'on', view: { on: true, brightness: 1 } };
+  // In 5 % steps, as the text says it: a PWM period that does not divide the frame would make 1 % steps flicker.
+  const fifths = Math.max(1, Math.round(frame.duty * 20));
+  return { state: `on ${fifths * 5} %`, view: { on: true, brightness: fifths / 20 } };
 }
 
 class Led implements PartModel {
+  readonly averages = true;
   private readonly on = new OnTime();
   constructor(
     readonly part: KnownPart,
@@ -108,6 +122,7 @@ class Led implements PartModel {
 }
 
 class RgbLed implements PartModel {
+  readonly averages = true;
   private readonly channels = ['R', 'G', 'B'].map(() => new OnTime());
   constructor(
     readonly part: KnownPart,
@@ -124,12 +139,14 @@ class RgbLed implements PartModel {
   }
   frame(cycle: number): Shown {
     const duty = this.channels.map((channel) => channel.take(cycle).duty);
-    if (duty.every((d) => d < 0.01)) return { state: 'off' };
-    return { state: `colour #${duty.map((d) => Math.round(d * 255).toString(16).padStart(2, '0')).join('')}` };
+    const view = { rgb: duty.map((d) => Math.round(d * 100) / 100) };
+    if (duty.every((d) => d < 0.01)) return { state: 'off', view };
+    return { state: `colour #${duty.map((d) => Math.round(d * 255).toString(16).padStart(2, '0')).join('')}`, view };
   }
 }
 
 class BarGraph implements PartModel {
+  readonly averages = true;
   private readonly leds = Array.from({ length: 10 }, () => new OnTime());
   constructor(
     readonly part: KnownPart,
@@ -140,9 +157,10 @@ class BarGraph implements PartModel {
     return false;
   }
   frame(cycle: number): Shown {
-    const on = this.leds.map((led) => led.take(cycle).duty >= 0.5);
+    const duty = this.leds.map((led) => led.take(cycle).duty);
+    const on = duty.map((d) => d >= 0.5);
     const count = on.filter(Boolean).length;
-    return { state: count === 0 ? 'off' : `lit ${on.map((o) => (o ? '1' : '0')).join('')} (${count} of 10)` };
+    return { state: count === 0 ? 'off' : `lit ${on.map((o) => (o ? '1' : '0')).join('')} (${count} of 10)`, view: { bars: duty.map((d) => Math.round(d * 100) / 100) } };
   }
 }
 
@@ -178,6 +196,7 @@ const GLYPHS = new Map<number, string>(
 const SEGMENTS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'DP'];
 
 class SevenSegment implements PartModel {
+  readonly averages = true;
   private readonly digits: number;
   /** The segments each digit showed while it was last selected. */
   private readonly shown: number[];
@@ -208,6 +227,7 @@ class SevenSegment implements PartModel {
     return false;
   }
   frame(): Shown {
+    const segments = this.shown.flatMap((bits, d) => SEGMENTS.map((_, i) => (this.selectedInFrame[d] && bits & (1 << i) ? 1 : 0)));
     const text = this.shown
       .map((bits, d) => {
         const pattern = this.selectedInFrame[d] ? bits : 0;
@@ -218,7 +238,7 @@ class SevenSegment implements PartModel {
     // A digit not selected during the next frame is dark in it.
     this.selectedInFrame.fill(false);
     this.update();
-    return { state: text.trim() === '' ? 'off' : `shows "${text}"` };
+    return { state: text.trim() === '' ? 'off' : `shows "${text}"`, view: { segments } };
   }
 }
 
@@ -252,8 +272,9 @@ class ShiftRegister implements PartModel {
     return [...outputs, { pin: 'Q7S', value: ((this.shift >> 7) & 1) as 0 | 1 }];
   }
   frame(): Shown {
-    if (!this.enabled) return { state: 'outputs off (OE high)' };
-    return { state: `Q0–Q7 ${Array.from({ length: 8 }, (_, i) => (this.latch >> i) & 1).join('')}` };
+    if (!this.enabled) return { state: 'outputs off (OE high)', view: { outputs: [] } };
+    const outputs = Array.from({ length: 8 }, (_, i) => (this.latch >> i) & 1);
+    return { state: `Q0–Q7 ${outputs.join('')}`, view: { outputs } };
   }
 }
 
@@ -276,7 +297,7 @@ class Servo implements PartModel {
     return false;
   }
   frame(): Shown {
-    return { state: this.angle === undefined ? 'no pulse' : `at ${Math.round(this.angle)}°` };
+    return this.angle === undefined ? { state: 'no pulse', view: {} } : { state: `at ${Math.round(this.angle)}°`, view: { angle: Math.round(this.angle * 10) / 10 } };
   }
 }
 
@@ -300,16 +321,17 @@ class Buzzer implements PartModel {
     return false;
   }
   frame(cycle: number): Shown {
-    if (this.lastRise === undefined) return { state: 'silent' };
+    if (this.lastRise === undefined) return { state: 'silent', view: { hz: 0 } };
     // Silent once no edge came for two periods (or 50 ms): tone() ended, or noTone().
     const quiet = Math.max(2 * (this.period ?? 0), this.ctx.clockHz() / 20);
     if (cycle - this.lastRise > quiet) {
       const at = this.lastRise + (this.period ?? 0);
       this.lastRise = this.firstRise = this.period = undefined;
-      return { state: 'silent', at };
+      return { state: 'silent', view: { hz: 0 }, at };
     }
-    if (this.period === undefined) return { state: 'silent' };
-    return { state: `sounds ${Math.round(this.ctx.clockHz() / this.period)} Hz`, ...(this.firstRise !== undefined ? { at: this.firstRise } : {}) };
+    if (this.period === undefined) return { state: 'silent', view: { hz: 0 } };
+    const hz = Math.round(this.ctx.clockHz() / this.period);
+    return { state: `sounds ${hz} Hz`, view: { hz }, ...(this.firstRise !== undefined ? { at: this.firstRise } : {}) };
   }
 }
 
@@ -357,7 +379,7 @@ class Pushbutton extends Contact {
     return undefined;
   }
   frame(): Shown {
-    return { state: this.pressed ? 'pressed' : 'released', ...(this.movedAt !== undefined ? { at: this.movedAt } : {}) };
+    return { state: this.pressed ? 'pressed' : 'released', view: { pressed: this.pressed }, ...(this.movedAt !== undefined ? { at: this.movedAt } : {}) };
   }
 }
 
@@ -379,7 +401,7 @@ class SlideSwitch extends Contact {
     return undefined;
   }
   frame(): Shown {
-    return { state: this.right ? 'right (2–3)' : 'left (1–2)', ...(this.movedAt !== undefined ? { at: this.movedAt } : {}) };
+    return { state: this.right ? 'right (2–3)' : 'left (1–2)', view: { value: this.right ? 1 : 0 }, ...(this.movedAt !== undefined ? { at: this.movedAt } : {}) };
   }
 }
 
@@ -404,7 +426,7 @@ class Potentiometer implements PartModel {
     return undefined;
   }
   frame(): Shown {
-    return { state: `at ${this.position.toFixed(2)} (${(this.position * VCC_VOLTS).toFixed(2)} V)` };
+    return { state: `at ${this.position.toFixed(2)} (${(this.position * VCC_VOLTS).toFixed(2)} V)`, view: { position: this.position } };
   }
 }
 

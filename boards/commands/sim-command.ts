@@ -6,9 +6,9 @@ import { discoverPlatforms } from '../../platform/arduino/platforms.js';
 import { diagramFor, diagramFqbn } from '../circuit/diagram-file.js';
 import type { Diagram } from '../../platform/circuit/diagram.js';
 import { LiveSimulation, type RunReport } from '../circuit/live-simulation.js';
-import { buildNetlist } from '../../platform/circuit/netlist.js';
-import type { InProcessCommand } from '../command.js';
-import { simulatedBoard } from '../simulate/simulatable.js';
+import { buildNetlist, type Netlist } from '../../platform/circuit/netlist.js';
+import type { CommandIo, InProcessCommand } from '../command.js';
+import { simulatedBoard, type SimulatedBoard } from '../simulate/simulatable.js';
 import { parseCommand, parseDuration, parseRegex, UsageError } from './arguments.js';
 import { compileForCommand } from './compile-command.js';
 import type { BoardCommandDeps } from './deps.js';
@@ -39,16 +39,12 @@ export function simCommand(deps: BoardCommandDeps): InProcessCommand {
     switch (step) {
       case 'start': {
         const { values, positionals } = parseCommand({ args: rest, allowPositionals: true, options: { fqbn: { type: 'string' }, diagram: { type: 'string' } } }, USAGE);
-        let diagram: Diagram | undefined;
-        const target = sketchTarget(io.cwd, positionals[0], values.fqbn, USAGE, (dir) => diagramFqbn((diagram = diagramFor(dir, values.diagram && resolve(io.cwd, values.diagram)))));
-        diagram ??= diagramFor(target.sketch.dir, values.diagram && resolve(io.cwd, values.diagram));
-        const board = simulatedBoard(target.fqbn, await (deps.arduinoPlatforms?.() ?? discoverPlatforms()));
-        const netlist = diagram ? buildNetlist(diagram, board.naming) : undefined;
-        const report = await compileForCommand(deps, target.sketch.dir, board.buildFqbn, io, false, simulationBuildFolder(target.sketch.dir, board.buildFqbn));
-        if (!report.success || !report.image) return 1;
+        const started = await startLiveSimulation(deps, io, { sketch: positionals[0], fqbn: values.fqbn, diagram: values.diagram });
+        if (!started) return 1;
         live?.stop();
-        live = new LiveSimulation(report.image, board, netlist, WALL_LIMIT_MS);
-        io.write(`Started ${board.name} (${target.fqbn}) at 0 s${netlist ? ` with ${netlist.parts.length} parts from ${diagram!.file}` : ''}; paused. Next: boardbridge sim run --for 1s\n`);
+        live = started.live;
+        const { board, fqbn, diagram, netlist } = started;
+        io.write(`Started ${board.name} (${fqbn}) at 0 s${netlist ? ` with ${netlist.parts.length} parts from ${diagram!.file}` : ''}; paused. Next: boardbridge sim run --for 1s\n`);
         for (const note of netlist?.notes ?? []) io.write(`Note: ${note}.\n`);
         return 0;
       }
@@ -105,6 +101,35 @@ export function simCommand(deps: BoardCommandDeps): InProcessCommand {
         throw new UsageError(step ? `sim: unknown step "${step}"` : 'sim: give a step', USAGE);
     }
   };
+}
+
+export interface StartedSimulation {
+  live: LiveSimulation;
+  board: SimulatedBoard;
+  fqbn: string;
+  diagram?: Diagram;
+  netlist?: Netlist;
+}
+
+/**
+ * Compiles the sketch (the one in `io.cwd` by default) and starts it paused with its diagram's
+ * parts: what `sim start` and the panel's Run both do. Undefined when the build failed (its
+ * diagnostics went to `io`); a usage or diagram problem throws.
+ */
+export async function startLiveSimulation(
+  deps: BoardCommandDeps,
+  io: CommandIo,
+  options: { sketch?: string; fqbn?: string; diagram?: string } = {},
+): Promise<StartedSimulation | undefined> {
+  let diagram: Diagram | undefined;
+  const diagramFile = options.diagram && resolve(io.cwd, options.diagram);
+  const target = sketchTarget(io.cwd, options.sketch, options.fqbn, USAGE, (dir) => diagramFqbn((diagram = diagramFor(dir, diagramFile))));
+  diagram ??= diagramFor(target.sketch.dir, diagramFile);
+  const board = simulatedBoard(target.fqbn, await (deps.arduinoPlatforms?.() ?? discoverPlatforms()));
+  const netlist = diagram ? buildNetlist(diagram, board.naming) : undefined;
+  const report = await compileForCommand(deps, target.sketch.dir, board.buildFqbn, io, false, simulationBuildFolder(target.sketch.dir, board.buildFqbn));
+  if (!report.success || !report.image) return undefined;
+  return { live: new LiveSimulation(report.image, board, netlist, WALL_LIMIT_MS), board, fqbn: target.fqbn, ...(diagram ? { diagram } : {}), ...(netlist ? { netlist } : {}) };
 }
 
 function bounded(text: string): string {

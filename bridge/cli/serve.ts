@@ -118,6 +118,8 @@ async function serve(flags: ServeFlags): Promise<number> {
       contexts,
       selection,
       serial: hardware.hub,
+      // The circuit view's Run compiles and simulates; it never touches a device.
+      boardDeps: { hub: hardware.hub, owner: 'the panel', requestUploadConsent: async () => undefined },
       startAgent: async (agent) => {
         try {
           const session = await Session.start({ launch: await launchOf(agent), workspace, policy, ask: hub.ask, askElicitation: hub.askElicitation, onEvent: hub.onEvent, hardware, contexts, selection: hub.selection, sketch: flags.sketch });

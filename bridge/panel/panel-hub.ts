@@ -13,7 +13,9 @@ import type { CreateElicitationResponse, ElicitationContentValue } from '@agentc
 import type { AskElicitation, PendingElicitation } from '../services/elicitation/elicitation-broker.js';
 import { parseAnswer } from '../services/elicitation/form-fields.js';
 import type { AskPerson } from '../services/permission/broker.js';
+import type { BoardCommandDeps } from '../../boards/commands/deps.js';
 import { agentChoices } from './agent-choices.js';
+import { CircuitRun } from './circuit-run.js';
 import { toContextView } from './context-view.js';
 import { FileReviews } from './file-review.js';
 import { SerialMonitor } from './serial-monitor.js';
@@ -38,6 +40,8 @@ export interface HubOptions {
    * undefined for the agent the bridge was started with (or picked last). Throws when it cannot start.
    */
   startAgent?(agent: string | undefined): Promise<BridgeSession>;
+  /** What the circuit view's Run builds and simulates with (the bridge's board services); no Run without it. */
+  boardDeps?: BoardCommandDeps;
 }
 
 export class PanelHub {
@@ -51,6 +55,7 @@ export class PanelHub {
   private readonly forms = new Map<number, { pending: PendingElicitation; settle: (response: CreateElicitationResponse) => void }>();
   private readonly reviews: FileReviews;
   private readonly monitor?: SerialMonitor;
+  private readonly circuit: CircuitRun;
   private session?: BridgeSession;
   private busy = false;
   private buffers: Record<string, string> = {};
@@ -71,6 +76,7 @@ export class PanelHub {
     this.journalHeader.workspace = options.workspace;
     this.selection = new BoardSelection(options.selection);
     if (options.serial) this.monitor = new SerialMonitor(options.serial, (message) => this.broadcast(message));
+    this.circuit = new CircuitRun(options.workspace, options.boardDeps, (message) => this.broadcast(message));
     this.reviews = new FileReviews(options.workspace, () => ({ file: this.journalFile, header: this.journalHeader }));
   }
 
@@ -180,11 +186,14 @@ export class PanelHub {
       ...(this.unavailable ? { agentUnavailable: this.unavailable } : {}),
       ...(this.starting ? { agentStarting: this.starting.agent } : {}),
     });
+    for (const message of this.circuit.snapshot()) client.send(message);
     return {
       receive: (raw) => this.receive(client, raw),
       leave: () => {
         this.clients.delete(client);
         if (client === this.editor) this.dropEditor();
+        // A circuit run is for someone watching it.
+        if (this.clients.size === 0) this.circuit.stop('no page is open');
       },
     };
   }
@@ -297,6 +306,15 @@ export class PanelHub {
         return this.needMonitor().send(message.text);
       case 'serial_close':
         return this.needMonitor().close();
+      case 'circuit_start':
+        return this.circuit.start();
+      case 'circuit_stop':
+        return this.circuit.stop();
+      case 'circuit_control': {
+        const problem = this.circuit.control(message.part, message.control, message.value);
+        if (problem) client.send({ type: 'problem', message: problem });
+        return;
+      }
     }
   }
 
@@ -328,6 +346,7 @@ export class PanelHub {
 
   /** Releases the monitor's port and ends the session (one still starting, once it has). */
   async close(): Promise<void> {
+    this.circuit.stop('the panel closed');
     await this.monitor?.close();
     await this.starting?.done;
     await this.session?.close();

@@ -2,6 +2,7 @@
 // sends the person's answers; nothing here is ACP, so a face never builds an ACP message.
 import type { ArduinoIdeState } from '../../context-providers/types.js';
 import type { BridgeEvent } from '../session/events.js';
+import type { PartLook } from '../../boards/circuit/circuit.js';
 import { checkArduinoIdeState } from './arduino-ide-state.js';
 
 export type ReviewStatus = 'pending' | 'accepted' | 'rejected';
@@ -87,6 +88,14 @@ export interface AgentUnavailable {
   choices: AgentChoice[];
 }
 
+/** The workspace's diagram.json as the circuit view draws it (Wokwi's positions in pixels, rotation in degrees). */
+export interface CircuitLayout {
+  file: string;
+  parts: { id: string; type: string; top: number; left: number; rotate: number; attrs: Record<string, string> }[];
+  /** "part:pin" to "part:pin", with the file's colour. */
+  wires: { from: string; to: string; color?: string }[];
+}
+
 export type ServerMessage =
   | {
       type: 'snapshot';
@@ -119,6 +128,23 @@ export type ServerMessage =
   | { type: 'serial'; text: string; missed: number }
   | { type: 'serial_state'; serial: SerialView }
   | { type: 'serial_ports'; ports: { path: string; board?: string }[] }
+  /** The circuit view: the diagram (absent without one) and the run the panel started, if any. */
+  | {
+      type: 'circuit';
+      layout?: CircuitLayout;
+      running: boolean;
+      starting?: boolean;
+      atSeconds: number;
+      board?: string;
+      notes?: string[];
+      /** Why there is no run (a diagram error, a failed build), with the compiler's last output. */
+      problem?: string;
+      output?: string;
+      /** Why the last run ended. */
+      stopped?: string;
+    }
+  /** Parts whose look changed in the last step of the run (each at most once a step), and the serial text of the step. */
+  | { type: 'parts'; atSeconds: number; parts: PartLook[]; serial?: string }
   /**
    * `serve --follow`: the IDE's project changed (or cannot be followed). `pending`: the switch waits for
    * the running turn; otherwise the new project's snapshot follows at once.
@@ -152,7 +178,11 @@ export type ClientMessage =
   | { type: 'write_applied'; id: number; ok: boolean }
   | { type: 'serial_open'; path: string; baudRate: number }
   | { type: 'serial_send'; text: string }
-  | { type: 'serial_close' };
+  | { type: 'serial_close' }
+  /** The circuit view's Run and Stop, and a part the person pressed, released, turned or slid. */
+  | { type: 'circuit_start' }
+  | { type: 'circuit_stop' }
+  | { type: 'circuit_control'; part: string; control: string; value: number };
 
 /** Reads one message from the page; anything malformed is an error value, never a throw. */
 export function parseClientMessage(raw: string): ClientMessage | { error: string } {
@@ -211,6 +241,14 @@ export function parseClientMessage(raw: string): ClientMessage | { error: string
       return Number.isInteger(m.id) && typeof m.ok === 'boolean' ? { type: 'write_applied', id: m.id as number, ok: m.ok } : { error: 'write_applied needs an id and ok' };
     case 'serial_close':
       return { type: 'serial_close' };
+    case 'circuit_start':
+      return { type: 'circuit_start' };
+    case 'circuit_stop':
+      return { type: 'circuit_stop' };
+    case 'circuit_control':
+      return str('part') && str('control') && typeof m.value === 'number' && Number.isFinite(m.value)
+        ? { type: 'circuit_control', part: m.part as string, control: m.control as string, value: m.value }
+        : { error: 'circuit_control needs a part, a control and a number value' };
     case 'serial_open':
       return str('path') && Number.isInteger(m.baudRate) && (m.baudRate as number) > 0
         ? { type: 'serial_open', path: m.path as string, baudRate: m.baudRate as number }

@@ -24,7 +24,12 @@ const out = path.resolve(outArg > 0 ? process.argv[outArg + 1] : path.join(repo,
 const stage = path.join(path.dirname(out), 'vsix-stage');
 
 /** Which files of the packages the bridge bundle leaves external (EXTERNAL) it needs. */
-const KEEP_ONLY = { 'monaco-editor': ['package.json', 'LICENSE', 'min/vs'], uplot: ['package.json', 'LICENSE', 'dist'] };
+const KEEP_ONLY = {
+  'monaco-editor': ['package.json', 'LICENSE', 'min/vs'],
+  uplot: ['package.json', 'LICENSE', 'dist'],
+  // The circuit view's elements: one browser bundle that holds lit too, so none of its dependencies come along.
+  '@wokwi/elements': ['package.json', 'LICENSE', 'dist/wokwi-elements.bundle.min.js'],
+};
 /** The prebuilt serialport bindings for the systems the Arduino IDE runs on (node-gyp-build picks by folder name). */
 const PREBUILDS = ['linux-x64', 'linux-arm64', 'darwin-x64+arm64', 'win32-x64'];
 
@@ -56,6 +61,8 @@ cpSync(path.join(repo, 'ide-plugins', 'panel'), path.join(bridge, 'ide-plugins',
 // The ACP Registry's agents as shipped (bridge/agents/registry/registry.ts reads it from the package root).
 cpSync(path.join(repo, 'bridge', 'agents', 'registry', 'registry-index.json'), path.join(bridge, 'bridge', 'agents', 'registry', 'registry-index.json'));
 for (const dir of packageClosure(EXTERNAL)) copyPackage(dir);
+// Served to the panel's page, never imported by the bridge (so not in EXTERNAL).
+copyPackage(locate('@wokwi/elements', repo));
 
 execFileSync(path.join(repo, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--out', out], { cwd: stage, stdio: ['ignore', 'inherit', 'inherit'] });
 console.log(`${out}: ${(statSync(out).size / 1e6).toFixed(1)} MB`);

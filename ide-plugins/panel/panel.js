@@ -4,6 +4,7 @@
 import { AgentSetup } from './agent-setup.js';
 import { BoardView } from './board.js';
 import { ChangesView } from './changes.js';
+import { CircuitView } from './circuit.js';
 import { Conversation } from './conversation.js';
 import { FileView } from './file-view.js';
 import { SerialPane } from './serial.js';
@@ -24,6 +25,7 @@ const conversation = new Conversation($('log'), $('plan'), send, openFile);
 const board = new BoardView();
 const serial = new SerialPane(send);
 const simulation = new SimulationView(showTab);
+const circuit = new CircuitView(send, showTab);
 
 function setBusy(busy) {
   $('busy').hidden = !busy;
@@ -111,6 +113,10 @@ function onMessage(message) {
       return serial.ports(message.ports);
     case 'project':
       return showProject(message);
+    case 'circuit':
+      return circuit.show(message);
+    case 'parts':
+      return circuit.update(message);
   }
 }
 

@@ -15,6 +15,10 @@ export interface DiagramPart {
   /** Wokwi writes every attribute as a string; numbers are kept as their text. */
   attrs: Record<string, string>;
   line: number;
+  /** Where Wokwi's editor placed it (pixels) and its rotation in degrees, when the file says. */
+  top?: number;
+  left?: number;
+  rotate?: number;
 }
 
 export interface Terminal {
@@ -26,6 +30,8 @@ export interface DiagramWire {
   from: Terminal;
   to: Terminal;
   line: number;
+  /** The wire's colour as the file gives it ("green", "#f00"). */
+  color?: string;
 }
 
 export interface Diagram {
@@ -91,18 +97,25 @@ export function parseDiagram(text: string, file: string): Diagram {
       const [key, value] = pair.children ?? [];
       if (key && value) attrs[key.value as string] = typeof value.value === 'object' ? JSON.stringify(getNodeValue(value)) : String(value.value);
     }
-    parts.push({ id: id!.value, type: type!.value, attrs, line: lineAt(node.offset) });
+    const place: { top?: number; left?: number; rotate?: number } = {};
+    for (const key of ['top', 'left', 'rotate'] as const) {
+      const value = field(node, key);
+      if (value === undefined) continue;
+      if (value.type !== 'number') fail(value, `part "${id!.value}": "${key}" is not a number`);
+      place[key] = value.value as number;
+    }
+    parts.push({ id: id!.value, type: type!.value, attrs, line: lineAt(node.offset), ...place });
   }
 
   const wires: DiagramWire[] = [];
   const connections = field(root, 'connections');
   if (connections && connections.type !== 'array') fail(connections, '"connections" is not an array');
   for (const node of connections?.children ?? []) {
-    const [from, to] = node.children ?? [];
+    const [from, to, color] = node.children ?? [];
     if (node.type !== 'array' || from?.type !== 'string' || to?.type !== 'string') {
       fail(node, 'a connection is not ["part:pin", "part:pin", color, […]]');
     }
-    wires.push({ from: terminal(from!, fail), to: terminal(to!, fail), line: lineAt(node.offset) });
+    wires.push({ from: terminal(from!, fail), to: terminal(to!, fail), line: lineAt(node.offset), ...(color?.type === 'string' ? { color: color.value as string } : {}) });
   }
   return { file, parts, wires };
 }

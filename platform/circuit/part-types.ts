@@ -49,7 +49,9 @@ const TYPES: PartType[] = [
     type: 'wokwi-7segment',
     doc: `${DOCS}wokwi-7segment`,
     role: 'light',
-    pins: () => ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'DP', 'COM', 'CLN', ...numbered('DIG', 1, 4)],
+    // A single digit's common is on two pins, COM.1 and COM.2 (as Wokwi's element names them: @wokwi/elements 7segment-element, 1 digit).
+    pins: () => ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'DP', 'COM', 'COM.1', 'COM.2', 'CLN', ...numbered('DIG', 1, 4)],
+    joined: [['COM', 'COM.1', 'COM.2']],
   },
   { type: 'wokwi-led-bar-graph', doc: `${DOCS}wokwi-led-bar-graph`, role: 'light', pins: fixed(...numbered('A', 1, 10), ...numbered('C', 1, 10)) },
   { type: 'wokwi-resistor', doc: `${DOCS}wokwi-resistor`, role: 'passive', pins: fixed('1', '2') },

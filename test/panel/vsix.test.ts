@@ -104,7 +104,7 @@ describe('the self-contained .vsix', () => {
     const page = await browser.newPage();
     await page.goto(bridgeState()!.url);
     await page.waitForSelector('body[data-ready="true"]', WAIT);
-    for (const file of ['vs/loader.js', 'vs/editor/editor.main.js']) expect((await page.request.get(bridgeState()!.url + file)).status(), file).toBe(200);
+    for (const file of ['vs/loader.js', 'vs/editor/editor.main.js', 'uplot/uPlot.iife.min.js', 'wokwi/wokwi-elements.bundle.min.js', 'circuit.js']) expect((await page.request.get(bridgeState()!.url + file)).status(), file).toBe(200);
     await page.fill('#prompt', 'does the bundle work?');
     await page.press('#prompt', 'Enter');
     await page.waitForSelector('#log .msg.agent:has-text("The bundled bridge answers.")', WAIT);

@@ -208,3 +208,60 @@ export const KNOB_DIAGRAM = wokwiDiagram(
     ['rgb1:B', 'uno:7'],
   ],
 );
+
+/**
+ * A press counter laid out as in Wokwi's editor (top/left/rotate): btn1 from D2 to GND (read with
+ * INPUT_PULLUP) counts presses, sevseg1 (common cathode; A–G on D3–D8 and D10) shows the count,
+ * led1 on PWM pin D9 through r1 glows at half brightness (analogWrite 128). Each change of
+ * btn1 waits 20 ms, longer than the pushbutton's bounce.
+ */
+export const COUNTER = `const byte segmentPins[7] = {3, 4, 5, 6, 7, 8, 10};
+const byte glyphs[10] = {0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F, 0x6F};
+int count = 0;
+
+void show(int n) {
+  for (int s = 0; s < 7; s++) digitalWrite(segmentPins[s], (glyphs[n] >> s) & 1);
+  Serial.print("count=");
+  Serial.println(n);
+}
+
+void setup() {
+  Serial.begin(115200);
+  pinMode(2, INPUT_PULLUP);
+  for (int s = 0; s < 7; s++) pinMode(segmentPins[s], OUTPUT);
+  analogWrite(9, 128);
+  show(0);
+}
+
+void loop() {
+  static int last = HIGH;
+  int now = digitalRead(2);
+  if (now != last) {
+    if (now == LOW) show(count = (count + 1) % 10);
+    last = now;
+    delay(20);
+  }
+}
+`;
+
+export const COUNTER_DIAGRAM = {
+  version: 1,
+  author: 'boardbridge tests',
+  editor: 'wokwi',
+  parts: [
+    { type: 'wokwi-arduino-uno', id: 'uno', top: 0, left: 0, attrs: {} },
+    { type: 'wokwi-7segment', id: 'sevseg1', top: -150, left: 24, attrs: { common: 'cathode', color: '#ff3030' } },
+    { type: 'wokwi-resistor', id: 'r1', top: -62, left: 104, rotate: 90, attrs: { value: '220' } },
+    { type: 'wokwi-led', id: 'led1', top: -150, left: 118, attrs: { color: 'red' } },
+    { type: 'wokwi-pushbutton', id: 'btn1', top: -128, left: 190, attrs: { color: 'green' } },
+  ],
+  connections: [
+    ['uno:9', 'r1:2', 'orange', []],
+    ['r1:1', 'led1:A', 'orange', []],
+    ['led1:C', 'uno:GND.1', 'black', []],
+    ['uno:2', 'btn1:2.r', 'blue', []],
+    ['btn1:1.l', 'uno:GND.1', 'black', []],
+    ...['A', 'B', 'C', 'D', 'E', 'F', 'G'].map((segment, i) => [`sevseg1:${segment}`, `uno:${[3, 4, 5, 6, 7, 8, 10][i]}`, 'green', []]),
+    ['sevseg1:COM.1', 'uno:GND.1', 'black', []],
+  ],
+};
