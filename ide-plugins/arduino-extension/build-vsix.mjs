@@ -24,7 +24,7 @@ const out = path.resolve(outArg > 0 ? process.argv[outArg + 1] : path.join(repo,
 const stage = path.join(path.dirname(out), 'vsix-stage');
 
 /** Which files of the packages the bridge bundle leaves external (EXTERNAL) it needs. */
-const KEEP_ONLY = { 'monaco-editor': ['package.json', 'LICENSE', 'min/vs'], uplot: ['package.json', 'LICENSE', 'dist'] };
+const KEEP_ONLY = { 'monaco-editor': ['package.json', 'LICENSE', 'min/vs'], uplot: ['package.json', 'LICENSE', 'dist'], 'markdown-it': ['package.json', 'LICENSE', 'dist'] };
 /** The prebuilt serialport bindings for the systems the Arduino IDE runs on (node-gyp-build picks by folder name). */
 const PREBUILDS = ['linux-x64', 'linux-arm64', 'darwin-x64+arm64', 'win32-x64'];
 
