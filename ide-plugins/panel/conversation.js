@@ -28,6 +28,16 @@ function diffOf(call) {
   return (call?.content ?? []).find((item) => item.type === 'diff' && typeof item.newText === 'string');
 }
 
+/** A tool's JSON answer indented, so it reads line by line; other text as it is. */
+function readable(text) {
+  if (!/^\s*[{[]/.test(text)) return text;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 1);
+  } catch {
+    return text;
+  }
+}
+
 function iconName(call) {
   const tool = boardbridgeTool(call.title);
   if (tool === 'simulate' || tool?.startsWith('sim_')) return 'simulate';
@@ -287,7 +297,7 @@ export class Conversation {
       into.append(output);
     }
     output.shownText = text;
-    const body = linkFileLines(text, this.openFile);
+    const body = linkFileLines(readable(text), this.openFile);
     if (body.querySelector('.file-link')) {
       output.open = true;
       if (card.tagName === 'DETAILS') card.open = true;
@@ -342,6 +352,7 @@ export class Conversation {
     const word = DECISION[event.outcome] ?? event.outcome;
     card.querySelector('.options').replaceChildren(el('span', `status ${word}`, `${word}${event.optionId ? ' · ' + event.optionId : ''} (by ${event.by}${event.reason ? ': ' + event.reason : ''})`));
     card.dataset.decided = word;
+    card.querySelector('.title').textContent = card.querySelector('.title').textContent.replace(/^(Allow this change to a device\? |Allow\? )/, '');
     // Answered: the diff leaves the card (the tool call's card and Changes still show it).
     const box = card.querySelector('.inline-diff');
     if (box) {

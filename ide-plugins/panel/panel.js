@@ -8,7 +8,7 @@ import { Conversation } from './conversation.js';
 import { FileView } from './file-view.js';
 import { SerialPane } from './serial.js';
 import { SimulationView } from './simulation.js';
-import { applyTheme } from './theme.js';
+import { applyTheme, onThemeChange } from './theme.js';
 
 const $ = (id) => document.getElementById(id);
 let socket;
@@ -27,6 +27,9 @@ const conversation = new Conversation($('log'), $('plan'), send, openFile, () =>
 const board = new BoardView();
 const serial = new SerialPane(send);
 const simulation = new SimulationView(showTab);
+// The chart's axis colours are drawn in: it is drawn again in the new theme.
+onThemeChange(() => simulation.draw());
+new ResizeObserver(() => simulation.layout()).observe($('panes'));
 
 function setBusy(busy) {
   $('busy').hidden = !busy;
@@ -157,7 +160,9 @@ function onEvent(event) {
   if (event.type === 'session_started') {
     agentSetup.ready();
     document.body.dataset.ready = 'true';
-    $('agent').textContent = `${event.agent.name ?? event.agent.id}${event.agent.version ? ' ' + event.agent.version : ''}`;
+    // An npm package's scope (@zed-industries/…) says who published it, not which agent it is.
+    const name = (event.agent.name ?? event.agent.id).replace(/^@[^/]+\//, '');
+    $('agent').textContent = `${name}${event.agent.version ? ' ' + event.agent.version : ''}`;
     $('agent').title = `session ${event.sessionId} in ${event.cwd}`;
     document.body.dataset.sessionId = event.sessionId;
     showModes(event.modes);

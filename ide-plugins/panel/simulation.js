@@ -87,15 +87,16 @@ export class SimulationView {
         ],
         series,
         bands,
+        legend: { live: false },
       },
       data,
       box,
     );
     // Only the pins' own lines in the legend; the band edges stay out of it.
-    const rows = box.querySelectorAll('.u-legend .u-series');
-    series.forEach((s, i) => {
-      if (s.legend === false && rows[i]) rows[i].hidden = true;
-    });
+    const edges = new Set(series.filter((s) => s.legend === false).map((s) => s.label));
+    for (const row of box.querySelectorAll('.u-legend .u-series')) {
+      if (edges.has(row.querySelector('.u-label')?.textContent)) row.style.display = 'none';
+    }
     this.width = width;
   }
 
