@@ -13,12 +13,12 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Packages left outside the bundle: serialport (native bindings), fast-xml-parser (CommonJS,
- * loaded with createRequire), Monaco and uPlot (files the panel serves), the ACP SDK (its zod
+ * loaded with createRequire), Monaco, uPlot and markdown-it (files the panel serves), the ACP SDK (its zod
  * schemas are read from the files beside its entry point, bridge/session/sdk-validation.ts),
  * zod, its peer, and jsonc-parser (its UMD build requires its own files by computed paths, which
  * a bundle cannot follow).
  */
-export const EXTERNAL = ['serialport', 'fast-xml-parser', 'monaco-editor', 'uplot', '@agentclientprotocol/sdk', 'zod', 'jsonc-parser'];
+export const EXTERNAL = ['serialport', 'fast-xml-parser', 'monaco-editor', 'uplot', 'markdown-it', '@agentclientprotocol/sdk', 'zod', 'jsonc-parser'];
 
 /**
  * Dependencies every command loads at start-up, bundled into the npm package's CLI too: a

@@ -2,6 +2,7 @@
 // exact cycle counts for time, scripted inputs applied at their cycle, serial output streamed as
 // the USART sends it (the other USARTs' kept apart), and the run ends at the simulated time, on
 // a matching line, when the sketch halts, or at the wall-clock limit (reported as such).
+import { LevelBuckets, type LevelChart } from './level-chart.js';
 import { PinState } from 'avr8js';
 import { AvrMachine } from './avr-machine.js';
 import type { PinInput } from './inputs.js';
@@ -77,6 +78,8 @@ export interface SimulationResult {
   otherSerial?: Array<{ name: string; text: string; bytes: number; truncated: boolean; baud?: number }>;
   pins: PinSummary[];
   trace: { changes: PinChange[]; dropped: number };
+  /** The whole run's levels per time bucket, for a chart (the trace lists only the first changes). */
+  levels: LevelChart;
   /** What the run could not do as asked, e.g. a scripted level on a pin the sketch drives as an output. */
   notes?: string[];
 }
@@ -85,6 +88,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
   const machine = new AvrMachine(options.hex, options.clockHz, options.mcu);
   const { cpu, usart, adc } = machine;
   const trace = new PinTrace(options.pins.map((p) => ({ number: p.pin, name: p.name, level: 'z' as Level })), options.clockHz, options.traceLimit);
+  const levels = new LevelBuckets(trace, options.clockHz);
   options.onTrace?.(trace);
   const driven = new Map<number, 0 | 1>();
   const notes: string[] = [];
@@ -277,6 +281,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationRe
       : {}),
     pins: trace.summary(),
     trace: { changes: trace.changes, dropped: trace.dropped },
+    levels: levels.chart(cpu.cycles),
     ...(notes.length > 0 ? { notes } : {}),
   };
 }

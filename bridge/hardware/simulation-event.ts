@@ -36,6 +36,7 @@ export function simulationEvent(record: SimulationRecord): SimulationEvent {
       : {}),
     pins: record.pins,
     trace: { changes: kept, dropped: record.trace.dropped + record.trace.changes.length - kept.length },
+    levels: record.levels,
     ...(record.notes ? { notes: record.notes } : {}),
     ...(record.vcd ? { vcd: record.vcd } : {}),
     ...(record.diagram ? { diagram: record.diagram } : {}),
@@ -57,7 +58,8 @@ export function simulationEvent(record: SimulationRecord): SimulationEvent {
  * the trace gives way first, then the other USARTs' text, then the serial text; the figures always stay.
  */
 export function simulationJsonWithin(record: SimulationRecord, limit: number): string {
-  const { type: _type, ...summary } = simulationEvent(record);
+  // The per-bucket levels are for charts: the agent reads the figures and the trace.
+  const { type: _type, levels: _levels, ...summary } = simulationEvent(record);
   let json = JSON.stringify(summary);
   while (json.length > limit && (summary.trace.changes.length > 0 || (summary.circuit?.changes.length ?? 0) > 0)) {
     const keep = Math.floor(summary.trace.changes.length / 2);

@@ -106,6 +106,8 @@ export type ServerMessage =
       busy: boolean;
       context?: BoardContextView;
       contextProblem?: string;
+      /** The port the IDE (or --port) picked, for the header. */
+      port?: string;
       serial?: SerialView & { recent: string };
       /** Set while no agent runs; `agentStarting` while one is being started from the panel. */
       agentUnavailable?: AgentUnavailable;
@@ -122,7 +124,7 @@ export type ServerMessage =
   | { type: 'diff'; path: string; original: string; modified: string }
   /** A workspace file the page asked to see (a diagnostic's link), by absolute path. */
   | { type: 'file'; path: string; requested: string; text: string }
-  | { type: 'context'; context?: BoardContextView; problem?: string }
+  | { type: 'context'; context?: BoardContextView; problem?: string; port?: string }
   /** `login`: the terminal command the agent offers when it needs the person to log in (ACP terminal auth). */
   | { type: 'problem'; message: string; hint?: string; login?: string }
   | { type: 'serial'; text: string; missed: number }

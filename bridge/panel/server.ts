@@ -68,12 +68,18 @@ export function wokwiElementsRoot(): string {
   return path.join(path.dirname(require.resolve('@wokwi/elements/package.json')), 'dist');
 }
 
+/** markdown-it's browser build (the agent's replies as markdown), served under /markdown-it/. */
+export function markdownRoot(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('markdown-it/package.json')), 'dist');
+}
+
 export async function startPanelServer(options: PanelServerOptions): Promise<PanelServer> {
   const token = options.token ?? newToken();
   let port = options.port ?? 0;
   const frameAncestors = checkedSources(options.embedFrom ?? []);
   const access = new PanelAccess(token, () => port, options.embedFrom ?? []);
-  const roots = { page: pageRoot(), monaco: monacoRoot(), uplot: uplotRoot(), wokwi: wokwiElementsRoot() };
+  const roots = { page: pageRoot(), monaco: monacoRoot(), uplot: uplotRoot(), wokwi: wokwiElementsRoot(), markdown: markdownRoot() };
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
   const server = http.createServer((request, response) => {
@@ -132,7 +138,7 @@ function attachPage(hub: PanelServerOptions['hub'], ws: WebSocket): void {
   ws.on('error', () => page.leave());
 }
 
-async function serveFile(roots: { page: string; monaco: string; uplot: string; wokwi: string }, rest: string, port: number, frameAncestors: string, response: ServerResponse): Promise<void> {
+async function serveFile(roots: { page: string; monaco: string; uplot: string; wokwi: string; markdown: string }, rest: string, port: number, frameAncestors: string, response: ServerResponse): Promise<void> {
   let relative: string;
   try {
     relative = decodeURIComponent(rest);
@@ -145,6 +151,8 @@ async function serveFile(roots: { page: string; monaco: string; uplot: string; w
       ? [roots.uplot, relative.slice(7)]
       : relative.startsWith('/wokwi/')
         ? [roots.wokwi, relative.slice(7)]
+      : relative.startsWith('/markdown-it/')
+        ? [roots.markdown, relative.slice(13)]
         : [roots.page, relative === '/' ? 'index.html' : relative.slice(1)];
   const file = path.resolve(root, inside);
   if (file !== root && !file.startsWith(root + path.sep)) return refuse(response, 404, 'not found');

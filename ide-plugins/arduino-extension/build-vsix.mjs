@@ -28,6 +28,7 @@ const KEEP_ONLY = {
   'monaco-editor': ['package.json', 'LICENSE', 'min/vs'],
   uplot: ['package.json', 'LICENSE', 'dist'],
   // The circuit view's elements: one browser bundle that holds lit too, so none of its dependencies come along.
+  'markdown-it': ['package.json', 'LICENSE', 'dist'],
   '@wokwi/elements': ['package.json', 'LICENSE', 'dist/wokwi-elements.bundle.min.js'],
 };
 /** The prebuilt serialport bindings for the systems the Arduino IDE runs on (node-gyp-build picks by folder name). */

@@ -27,7 +27,11 @@ export class AgentSetup {
     this.box.hidden = false;
     document.body.dataset.agent = 'unavailable';
     this.box.querySelector('#agent-reason').textContent = unavailable.reason;
-    this.box.querySelector('#agent-hint').textContent = unavailable.hint ?? '';
+    this.box.querySelector('#agent-hint').textContent = this.runInTerminal ? ideHint(unavailable.hint) : (unavailable.hint ?? '');
+    // Inside an IDE the extension's own setting takes any agent's command line, and applies at once.
+    const setting = this.box.querySelector('#agent-setting');
+    setting.hidden = !this.runInTerminal;
+    setting.textContent = 'Or any ACP agent by its command line: put it in the setting boardbridge.agentCommand (File › Preferences › Settings); the bridge restarts with it at once.';
     this.box.querySelector('#agent-choices').replaceChildren(...unavailable.choices.map((choice) => this.choice(choice)));
     this.starting(undefined);
   }
@@ -58,7 +62,9 @@ export class AgentSetup {
     const head = el('div', 'head');
     head.append(el('strong', '', c.title), el('span', `status ${c.installed ? 'completed' : 'pending'}`, c.installed ? 'installed' : 'not installed'));
     if (c.installed) head.append(el('span', `status ${c.ready ? 'completed' : 'pending'}`, c.ready ? 'logged in' : 'not logged in'));
-    const start = el('button', 'start allow', `Start ${c.title}`);
+    // Only an installed agent gets the primary button; another is started once installed.
+    const start = el('button', c.installed ? 'start allow' : 'start secondary', `Start ${c.title}`);
+    if (!c.installed) start.title = `install ${c.title} first (below)`;
     start.addEventListener('click', () => this.start(c.id));
     head.append(start);
     item.append(head, el('div', 'step quiet', c.offer));
@@ -89,4 +95,17 @@ export class AgentSetup {
     if (note) row.append(el('span', 'quiet', note));
     return row;
   }
+}
+
+/**
+ * The bridge's hint without the steps that only work in a terminal with boardbridge on PATH
+ * (`run: boardbridge doctor`): the IDE runs its own bundled bridge.
+ */
+export function ideHint(hint) {
+  if (!hint) return '';
+  return hint
+    .split(/;\s*|\s+or\s+(?=run:)/)
+    .filter((part) => !/^(or )?run: boardbridge\b/.test(part.trim()))
+    .join('; ')
+    .trim();
 }

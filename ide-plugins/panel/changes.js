@@ -1,5 +1,7 @@
 // The files the agent changed, each with Accept / Reject, and a Monaco diff
 // editor for the selected one. Monaco is loaded only when the first diff opens.
+import { monacoTheme, onThemeChange } from './theme.js';
+
 const $ = (id) => document.getElementById(id);
 
 const LANGUAGES = { '.ino': 'cpp', '.cpp': 'cpp', '.c': 'c', '.h': 'cpp', '.hpp': 'cpp', '.py': 'python', '.json': 'json', '.yaml': 'yaml', '.yml': 'yaml', '.md': 'markdown', '.S': 'asm' };
@@ -9,7 +11,12 @@ let monacoReady;
 export function loadMonaco() {
   monacoReady ??= new Promise((resolve, reject) => {
     window.require.config({ paths: { vs: new URL('vs', document.baseURI).href } });
-    window.require(['vs/editor/editor.main'], () => resolve(window.monaco), reject);
+    window.require(['vs/editor/editor.main'], () => {
+      // Monaco's theme is one for the page: it follows the IDE's (or the system's).
+      window.monaco.editor.setTheme(monacoTheme());
+      onThemeChange(() => window.monaco.editor.setTheme(monacoTheme()));
+      resolve(window.monaco);
+    }, reject);
   });
   return monacoReady;
 }

@@ -9,6 +9,7 @@ import { Conversation } from './conversation.js';
 import { FileView } from './file-view.js';
 import { SerialPane } from './serial.js';
 import { SimulationView } from './simulation.js';
+import { applyTheme, onThemeChange } from './theme.js';
 
 const $ = (id) => document.getElementById(id);
 let socket;
@@ -21,11 +22,16 @@ function send(message) {
 
 const changes = new ChangesView(send);
 const fileView = new FileView(send, showTab);
-const conversation = new Conversation($('log'), $('plan'), send, openFile);
+/** What the header shows, for tool titles: the workspace, the board and the port. */
+const where = { workspace: undefined, board: undefined, port: undefined };
+const conversation = new Conversation($('log'), $('plan'), send, openFile, () => where);
 const board = new BoardView();
 const serial = new SerialPane(send);
 const simulation = new SimulationView(showTab);
 const circuit = new CircuitView(send, showTab);
+// The chart's axis colours are drawn in: it is drawn again in the new theme.
+onThemeChange(() => simulation.draw());
+new ResizeObserver(() => simulation.layout()).observe($('panes'));
 
 function setBusy(busy) {
   $('busy').hidden = !busy;
@@ -49,7 +55,9 @@ function showProblem(problem) {
 const embedded = window.parent !== window;
 if (embedded) {
   window.addEventListener('message', (e) => {
-    if (e.source === window.parent && e.data?.type === 'boardbridge-send') send(e.data.message);
+    if (e.source !== window.parent) return;
+    if (e.data?.type === 'boardbridge-send') send(e.data.message);
+    else if (e.data?.type === 'boardbridge-theme') applyTheme(e.data);
   });
 }
 // A diagnostic's link: inside an IDE its own editor opens the file at the line; here, the File tab.
@@ -72,7 +80,11 @@ function onMessage(message) {
   tellHost(message);
   switch (message.type) {
     case 'snapshot':
-      $('workspace').textContent = message.workspace;
+      // Marks keep the path's own direction inside the header's right-to-left ellipsis.
+      $('workspace').textContent = `\u200E${message.workspace}\u200E`;
+      $('workspace').title = message.workspace;
+      where.workspace = message.workspace;
+      showBoard(message.context, message.port);
       conversation.reset();
       for (const event of message.events) onEvent(event);
       changes.reset(message.reviews);
@@ -102,6 +114,7 @@ function onMessage(message) {
     case 'file':
       return fileView.show(message);
     case 'context':
+      showBoard(message.context, message.port);
       return board.show(message.context, message.problem);
     case 'problem':
       return showProblem(message);
@@ -131,7 +144,16 @@ function showProject(message) {
 // No agent runs: the header no longer names one as starting (the setup box says why).
 function showUnavailable(unavailable) {
   agentSetup.show(unavailable);
-  $('agent').textContent = '';
+  $('agent').textContent = 'No agent';
+}
+
+// The header's second line: the board the context is for, and the port the IDE picked.
+function showBoard(context, port) {
+  where.board = context ? { name: context.board, id: context.id } : undefined;
+  where.port = port;
+  const text = [context?.board, port].filter(Boolean).join(' · ');
+  $('board-port').textContent = text;
+  $('board-port').title = context ? `${context.board} (${context.id})${port ? ' on ' + port : ''}` : '';
 }
 
 function showStarting(agent) {
@@ -144,7 +166,10 @@ function onEvent(event) {
   if (event.type === 'session_started') {
     agentSetup.ready();
     document.body.dataset.ready = 'true';
-    $('agent').textContent = `${event.agent.name ?? event.agent.id}${event.agent.version ? ' ' + event.agent.version : ''}`;
+    // An npm package's scope (@zed-industries/…) says who published it, not which agent it is.
+    const name = (event.agent.name ?? event.agent.id).replace(/^@[^/]+\//, '');
+    $('agent').textContent = `${name}${event.agent.version ? ' ' + event.agent.version : ''}`;
+    $('agent').title = `session ${event.sessionId} in ${event.cwd}`;
     document.body.dataset.sessionId = event.sessionId;
     showModes(event.modes);
   } else if (event.type === 'mode') {
@@ -195,12 +220,55 @@ $('prompt').addEventListener('keydown', (e) => {
 });
 $('stop').addEventListener('click', () => send({ type: 'cancel' }));
 $('mode').addEventListener('change', () => send({ type: 'mode', modeId: $('mode').value }));
-function showTab(name) {
-  for (const tab of document.querySelectorAll('#tabs button')) tab.classList.toggle('active', tab.dataset.tab === name);
-  for (const pane of document.querySelectorAll('.tab')) pane.hidden = pane.id !== `tab-${name}`;
-  if (name === 'changes') changes.layout();
-  if (name === 'serial') serial.shown();
-  if (name === 'file') fileView.layout();
+/** Opens the view `name` below the conversation (or, `toggle`, closes it when it is the open one). */
+function showTab(name, { toggle = false, focus = false } = {}) {
+  const open = toggle && $('side').dataset.open === name ? '' : name;
+  $('side').dataset.open = open;
+  $('views-close').hidden = !open;
+  for (const tab of document.querySelectorAll('#tabs button[data-tab]')) {
+    const active = tab.dataset.tab === open;
+    tab.classList.toggle('active', active);
+    tab.setAttribute('aria-expanded', String(active));
+    tab.setAttribute('aria-selected', String(active));
+  }
+  for (const pane of document.querySelectorAll('.tab')) pane.hidden = pane.id !== `tab-${open}`;
+  if (open === 'changes') changes.layout();
+  if (open === 'serial') serial.shown();
+  if (open === 'file') fileView.layout();
+  if (open === 'simulation') simulation.layout();
+  if (focus && open) $(`tab-${open}`).querySelector('button, input, select, textarea, [tabindex]')?.focus();
 }
-for (const tab of document.querySelectorAll('#tabs button')) tab.addEventListener('click', () => showTab(tab.dataset.tab));
+function closeViews() {
+  showTab('');
+  $('prompt').focus();
+}
+$('tabs').addEventListener('click', (e) => {
+  const tab = e.target.closest('button[data-tab]');
+  if (tab) showTab(tab.dataset.tab, { toggle: true });
+});
+// Keyboard: arrows move between the tabs, Escape closes the view (or stops the turn from the
+// prompt), Alt+1… opens the views in order.
+$('tabs').addEventListener('keydown', (e) => {
+  if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+  const tabs = [...document.querySelectorAll('#tabs button[data-tab]:not([hidden])')];
+  const at = tabs.indexOf(document.activeElement);
+  if (at < 0) return;
+  e.preventDefault();
+  tabs[(at + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length].focus();
+});
+$('views-close').addEventListener('click', closeViews);
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape') {
+    if (e.target === $('prompt') && !$('stop').disabled) return send({ type: 'cancel' });
+    if ($('side').dataset.open && $('side').contains(document.activeElement) || ($('side').dataset.open && e.target === document.body)) return closeViews();
+  }
+  if (e.altKey && /^[1-9]$/.test(e.key)) {
+    const tabs = [...document.querySelectorAll('#tabs button[data-tab]:not([hidden])')];
+    const tab = tabs[Number(e.key) - 1];
+    if (tab) {
+      e.preventDefault();
+      showTab(tab.dataset.tab, { toggle: true, focus: true });
+    }
+  }
+});
 connect();

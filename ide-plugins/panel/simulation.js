@@ -3,29 +3,25 @@
 // figures, and the serial output.
 const $ = (id) => document.getElementById(id);
 
-/** One lane per pin: level 1 draws at lane + 0.8, level 0 at the lane, floating leaves a gap. */
+/**
+ * The whole run from the event's `levels` (per time bucket, decimated as the simulator ran):
+ * per pin a lane with the high share as its line (lane + 0.8 × share) and the lowest and
+ * highest level in each bucket as a band around it, so PWM fills the band and a fade ramps.
+ */
 export function chartData(event) {
-  const pins = event.pins.map((pin) => pin.pin);
-  const lane = new Map(pins.map((name, i) => [name, i]));
-  const level = new Map();
-  const times = [0];
-  const rows = pins.map(() => [null]);
-  const changes = event.trace.changes.filter((change) => lane.has(change.pin));
-  for (let i = 0; i < changes.length; i++) {
-    level.set(changes[i].pin, changes[i].level);
-    if (i + 1 < changes.length && changes[i + 1].t === changes[i].t) continue;
-    times.push(changes[i].t);
-    pins.forEach((name, row) => rows[row].push(plotted(level.get(name), row)));
-  }
+  const levels = event.levels;
+  const pins = levels.pins.map((p) => p.pin);
+  const count = levels.pins[0]?.high.length ?? 0;
+  const times = [];
+  for (let i = 0; i < count; i++) times.push(i * levels.bucketSeconds);
   times.push(event.simulatedSeconds);
-  pins.forEach((name, row) => rows[row].push(plotted(level.get(name), row)));
-  return { pins, data: [times, ...rows] };
-}
-
-function plotted(level, row) {
-  if (level === 1) return row + 0.8;
-  if (level === 0) return row;
-  return null;
+  const lane = (values, row) => {
+    const points = values.map((v) => (v === null ? null : row + 0.8 * v));
+    points.push(points[points.length - 1] ?? null);
+    return points;
+  };
+  const rows = levels.pins.flatMap((p, row) => [lane(p.high, row), lane(p.max, row), lane(p.min, row)]);
+  return { pins, data: [times, ...rows], bucketSeconds: levels.bucketSeconds };
 }
 
 const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
@@ -39,7 +35,7 @@ export class SimulationView {
   show(event) {
     $('tab-simulation-button').hidden = false;
     this.showTab('simulation');
-    const shown = event.trace.dropped > 0 ? `; chart: the first ${event.trace.changes.length} pin changes` : '';
+    const shown = `; chart: the whole run, ${seconds(event.levels.bucketSeconds)} a point`;
     $('simulation-head').textContent = `${event.board} (${event.fqbn}): ${event.simulatedSeconds.toFixed(3)} s simulated in ${event.wallSeconds.toFixed(2)} s; ${event.stop.detail}${shown}`;
     $('simulation-notes').replaceChildren(...(event.notes ?? []).map((note) => {
       const li = document.createElement('li');
@@ -52,29 +48,67 @@ export class SimulationView {
       return li;
     }));
     $('simulation-serial').textContent = event.serial.text + (event.serial.truncated ? `\n[${event.serial.bytes} bytes in all]` : '');
+    this.event = event;
+    this.draw();
+  }
+
+  /** Draws the last run at the box's width (again when the view opens or resizes). */
+  draw() {
+    const event = this.event;
+    if (!event) return;
     const { pins, data } = chartData(event);
     this.chart?.destroy();
     const box = $('simulation-chart');
     box.dataset.pins = pins.join(',');
     box.dataset.points = String(data[0].length);
+    box.dataset.seconds = String(data[0][data[0].length - 1]);
+    const stepped = window.uPlot.paths.stepped({ align: 1 });
+    const series = [{ label: 't (s)', value: (_, v) => (v === null ? '' : v.toFixed(3)) }];
+    const bands = [];
+    pins.forEach((name, i) => {
+      const colour = COLOURS[i % COLOURS.length];
+      const at = 1 + 3 * i;
+      series.push(
+        { label: name, stroke: colour, width: 1.5, points: { show: false }, paths: stepped, value: (_, v) => (v === null ? 'z' : `${Math.round(((v - i) / 0.8) * 100)} % high`) },
+        { label: `${name} max`, stroke: 'transparent', points: { show: false }, paths: stepped, legend: false },
+        { label: `${name} min`, stroke: 'transparent', points: { show: false }, paths: stepped, legend: false },
+      );
+      bands.push({ series: [at + 1, at + 2], fill: `${colour}33` });
+    });
+    const width = Math.max(240, Math.floor(box.clientWidth || box.parentElement?.clientWidth || 600) - 4);
     this.chart = new window.uPlot(
       {
-        width: Math.max(320, box.clientWidth || 600),
-        height: 110 + 48 * Math.max(1, pins.length),
-        scales: { x: { time: false }, y: { range: [-0.3, Math.max(1, pins.length)] } },
+        width,
+        height: 90 + 40 * Math.max(1, pins.length),
+        scales: { x: { time: false, range: [0, data[0][data[0].length - 1]] }, y: { range: [-0.2, Math.max(1, pins.length)] } },
         axes: [
-          { label: 'simulated time (s)' },
-          { splits: () => pins.map((_, i) => i + 0.4), values: () => pins, size: 50 },
+          { label: 'simulated time (s)', stroke: getComputedStyle(document.body).color, grid: { stroke: '#8884' } },
+          { splits: () => pins.map((_, i) => i + 0.4), values: () => pins, size: 44, stroke: getComputedStyle(document.body).color, grid: { show: false } },
         ],
-        series: [
-          { label: 't (s)' },
-          ...pins.map((name, i) => ({ label: name, stroke: COLOURS[i % COLOURS.length], width: 1.5, points: { show: false }, paths: window.uPlot.paths.stepped({ align: 1 }), value: (_, v) => (v === null ? 'z' : String(Math.round(v - i))) })),
-        ],
+        series,
+        bands,
+        legend: { live: false },
       },
       data,
       box,
     );
+    // Only the pins' own lines in the legend; the band edges stay out of it.
+    const edges = new Set(series.filter((s) => s.legend === false).map((s) => s.label));
+    for (const row of box.querySelectorAll('.u-legend .u-series')) {
+      if (edges.has(row.querySelector('.u-label')?.textContent)) row.style.display = 'none';
+    }
+    this.width = width;
   }
+
+  /** The view opened or changed width. */
+  layout() {
+    const box = $('simulation-chart');
+    if (this.event && Math.abs((box.clientWidth || 0) - 4 - (this.width ?? 0)) > 8) this.draw();
+  }
+}
+
+function seconds(s) {
+  return s >= 1 ? `${s.toFixed(2)} s` : s >= 1e-3 ? `${(s * 1e3).toFixed(2)} ms` : `${(s * 1e6).toFixed(1)} µs`;
 }
 
 function describePin(pin) {

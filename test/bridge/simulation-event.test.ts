@@ -16,6 +16,7 @@ const record: SimulationRecord = {
   serial: { text: 'x'.repeat(64 * 1024), bytes: 70_000, truncated: true, baud: 115_200 },
   pins: [{ pin: 'D9', number: 9, level: 1, risingEdges: 25_000, fallingEdges: 24_999, periodSeconds: 0.00204, frequencyHz: 490.2, dutyPercent: 25.4 }],
   trace: { changes: Array.from({ length: 50_000 }, (_, i) => ({ t: i * 0.001, pin: 'D9', level: (i % 2) as 0 | 1 })), dropped: 0 },
+  levels: { bucketSeconds: 50 / 512, pins: [{ pin: 'D9', min: Array(512).fill(0), max: Array(512).fill(1), high: Array(512).fill(0.254) }] },
 };
 
 describe('the simulation event and the tool answer', () => {
@@ -34,6 +35,9 @@ describe('the simulation event and the tool answer', () => {
     expect(answer.pins[0].dutyPercent).toBe(25.4);
     expect(answer.trace.changes.length + answer.trace.dropped).toBe(50_000);
     expect(answer.type).toBeUndefined();
+    // The chart's buckets are the panel's, not the agent's.
+    expect(answer.levels).toBeUndefined();
+    expect(simulationEvent(record).levels).toEqual(record.levels);
   });
 
   it('keeps the Mega’s Serial1–3 text beside Serial’s, cut the same way, and gives it way before Serial’s in a tight answer', () => {

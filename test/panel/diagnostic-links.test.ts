@@ -69,7 +69,7 @@ describe('compile diagnostics in the sidecar panel', () => {
     await page.press('#prompt', 'Enter');
     // Bash asks first (the agent's own permission step); the compile then runs in-process on the bridge.
     await page.locator('#log .card.permission:not([data-decided]) button[data-kind="allow_once"]').first().click(WAIT);
-    const card = page.locator('#log .card.tool', { hasText: 'execute · compile the sketch' }).last();
+    const card = page.locator('#log .card.tool[data-kind="execute"]', { hasText: 'compile the sketch' }).last();
     const link = card.locator('.output a.file-link', { hasText: /Blink\.ino:6:3/ }).first();
     await link.waitFor(WAIT);
     // The bridge's own stream of the terminal, not the agent's summary of it ("Exited with code 1.Final output: …").

@@ -110,7 +110,13 @@ describe('the sidecar panel in Chromium with a real agent', () => {
     await allow.waitFor(WAIT);
     const options = await page.locator('#log .card.permission').last().locator('button').allTextContents();
     expect(options).toEqual(['Always Allow', 'Allow', 'Reject']);
-    expect(await page.locator('#log .card.tool').last().textContent()).toMatch(/edit · Write .*Blink\.ino/);
+    const tool = page.locator('#log .card.tool').last();
+    expect(await tool.getAttribute('data-kind')).toBe('edit');
+    expect(await tool.locator('summary .title').textContent()).toMatch(/Write .*Blink\.ino/);
+    // The change itself is in the card, in Monaco's diff editor, beside Allow and Reject.
+    const diff = page.locator('#log .card.permission').last().locator('.inline-diff[data-ready="true"]');
+    await diff.waitFor(WAIT);
+    await diff.locator('.view-line', { hasText: 'analogWrite' }).first().waitFor(WAIT);
     await screenshot(page, 'panel-permission');
     await allow.click();
     await page.waitForSelector('#log .card.permission[data-decided="allowed"]', WAIT);
@@ -153,7 +159,9 @@ describe('the sidecar panel in Chromium with a real agent', () => {
     expect(await page.getAttribute('body', 'data-session-id')).toBe(sessionId);
     expect(await page.locator('#log').innerText()).toBe(conversation);
     expect(await page.getAttribute(`#reviews li[data-path="${panel.ino}"]`, 'data-status')).toBe('rejected');
-    expect(await page.locator('#log .line', { hasText: /^session / }).count()).toBe(1);
+    // The session's id is the header's tooltip, not a line of the conversation.
+    expect(conversation).not.toContain(sessionId);
+    expect(await page.getAttribute('#agent', 'title')).toContain(`session ${sessionId}`);
     await screenshot(page, 'panel-after-reload');
 
     const second = await browser.newPage({ viewport: { width: 1400, height: 860 } });

@@ -87,6 +87,8 @@ describe('the self-contained .vsix', () => {
     const prebuilds = path.join(unpacked, 'bridge', 'node_modules', '@serialport', 'bindings-cpp', 'prebuilds');
     expect(readdirSync(prebuilds).sort()).toEqual(['darwin-x64+arm64', 'linux-arm64', 'linux-x64', 'win32-x64']);
     expect(existsSync(path.join(unpacked, 'bridge', 'node_modules', 'monaco-editor', 'min', 'vs', 'loader.js'))).toBe(true);
+    // The panel's markdown renderer, served under /markdown-it/.
+    expect(existsSync(path.join(unpacked, 'bridge', 'node_modules', 'markdown-it', 'dist', 'markdown-it.min.js'))).toBe(true);
     expect(existsSync(path.join(unpacked, 'bridge', 'ide-plugins', 'panel', 'index.html'))).toBe(true);
   });
 

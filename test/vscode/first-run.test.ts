@@ -48,7 +48,7 @@ describe.skipIf(skipCodeServer)(`the first run of the .vsix in code-server${code
     await frame.waitForSelector('body[data-agent="ready"]', WAIT);
     // The claude-code-acp on the profile's PATH (the one of the checkout), not one npx fetched.
     const { version } = JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', '@zed-industries', 'claude-code-acp', 'package.json'), 'utf8')) as { version: string };
-    expect(await frame.textContent('#agent')).toBe(`@zed-industries/claude-code-acp ${version}`);
+    expect(await frame.textContent('#agent')).toBe(`claude-code-acp ${version}`);
     await frame.fill('#prompt', 'which pin drives the LED?');
     await frame.press('#prompt', 'Enter');
     await frame.waitForSelector('#log .msg.agent:has-text("Pin 13 drives the built-in LED on the Uno.")', WAIT);

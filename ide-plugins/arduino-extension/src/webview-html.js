@@ -1,7 +1,10 @@
 'use strict';
 // The webview shows the bridge's own panel in a frame and relays messages between
 // the panel page and the extension: the page never speaks to VS Code directly, and
-// only the frame's page (by its window and origin) is listened to.
+// only the frame's page (by its window and origin) is listened to. The page is on another
+// origin, so the IDE's theme (the --vscode-* variables VS Code sets on the webview's <html>,
+// and the body's vscode-light / vscode-dark / vscode-high-contrast class) is passed down to it,
+// again whenever the person changes theme.
 const { randomBytes } = require('node:crypto');
 
 /** @param {string} panelUrl the URL `boardbridge serve` printed (it carries the token) */
@@ -29,6 +32,19 @@ function webviewHtml(panelUrl) {
       frame.contentWindow.postMessage(data, panelOrigin);
     }
   });
+  function sendTheme() {
+    const vars = {};
+    const style = document.documentElement.style;
+    for (let i = 0; i < style.length; i++) {
+      const name = style[i];
+      if (name.startsWith('--vscode-')) vars[name] = style.getPropertyValue(name).trim();
+    }
+    const kind = ['vscode-high-contrast-light', 'vscode-high-contrast', 'vscode-dark', 'vscode-light'].find((c) => document.body.classList.contains(c));
+    frame.contentWindow.postMessage({ type: 'boardbridge-theme', kind, vars }, panelOrigin);
+  }
+  frame.addEventListener('load', sendTheme);
+  new MutationObserver(sendTheme).observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
+  new MutationObserver(sendTheme).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 </script>
 </body>
 </html>`;
