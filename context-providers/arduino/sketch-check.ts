@@ -355,7 +355,9 @@ function peripheralFindings(symbols: SketchSymbols, pinMap: PinMap, board: Resol
       if (token.text !== object || symbols.tokens[index + 1]?.text !== '.' || reported.has(object) || symbols.scopes.declares(object, index)) continue;
       reported.add(object);
       if (!includes.includes(header) && includesComplete) findings.push({ severity: 'error', code: 'missing-include', ...at, message: `${object} is used but ${header} is not included`, suggestion: `Add #include <${header}> at the top of the sketch.` });
-      if (pinMap.pins.length > 0 && !pinMap.buses.some((entry) => entry.kind === bus)) findings.push({ severity: 'warning', code: `no-${bus}`, ...at, message: `${board.name}'s variant defines no ${bus.toUpperCase()} pins`, suggestion: 'Check that this board has the bus, or use a software implementation.' });
+      // The variant names the bus's pins in a form the pin map cannot place (mbed's NICLA: PIN_WIRE_SDA (p22), a PinName): it has the bus.
+      const named = (bus === 'i2c' ? ['PIN_WIRE_SDA', 'PIN_WIRE_SCL', 'SDA', 'SCL'] : ['PIN_SPI_MOSI', 'PIN_SPI_MISO', 'PIN_SPI_SCK', 'MOSI', 'MISO', 'SCK']).some((name) => pinMap.variant.macros.has(name) || pinMap.variant.constants.has(name));
+      if (pinMap.pins.length > 0 && !named && !pinMap.buses.some((entry) => entry.kind === bus)) findings.push({ severity: 'warning', code: `no-${bus}`, ...at, message: `${board.name}'s variant defines no ${bus.toUpperCase()} pins`, suggestion: 'Check that this board has the bus, or use a software implementation.' });
     }
   }
   return findings;

@@ -69,6 +69,11 @@ describe('false WARNINGs of the corpus, fixed at their cause', () => {
     expect(shown(await findings('R4ChipSelect', 'arduino:renesas_uno:minima', sketch('R4ChipSelect', text)))).toEqual(['7 warning bus-pin-conflict']);
   });
 
+  // mbed's NICLA variant names its I2C pins as PinNames (PIN_WIRE_SDA (p22)), which the pin table cannot place: it has Wire.
+  test('Wire on the Nicla Sense ME is no "variant defines no I2C pins" WARNING', async () => {
+    expect(shown(await findings('NiclaWire', 'arduino:mbed:nicla_sense', sketch('NiclaWire', '#include <Wire.h>\nvoid setup() {\n  Wire.begin();\n}\nvoid loop() {}\n')))).toEqual([]);
+  });
+
   // arduino-pico's bundled WiFi says depends=…,LWIPEthernet; its bundled lwIP_Ethernet is named lwIP-Ethernet. depends=
   // is Library Manager's install list: a platform library compiles with the platform's own libraries.
   test("a platform-bundled library's depends= is no WARNING", async () => {

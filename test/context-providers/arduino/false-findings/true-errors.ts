@@ -85,4 +85,36 @@ export const TRUE_ERRORS: TrueError[] = [
   ].map(([file, line, library]) => ({ boards: /^arduino:samd:/, file: `arduino/hardware/samd/1.8.14/libraries/${file}`, line: line as number, code: 'include-unresolved', why: `${library}.h is the ${library} library's, which is not installed: 'No such file or directory'` })),
   // `#include "Binary.h"` inside an array: the file is the user's (SFU_Usage says to make it with xxd); the example folder has none.
   ...[['SBU/examples/SBU_LoadBinary/SBU_LoadBinary.ino', 6], ['SBU/examples/SBU_LoadLZSS/SBU_LoadLZSS.ino', 8]].map(([file, line]) => ({ boards: /^arduino:samd:/, file: `arduino/hardware/samd/1.8.14/libraries/${file}`, line: line as number, code: 'include-unresolved', why: 'the example expects a Binary.h made from a .bin with xxd beside it; without it the include fails' })),
+  // FastLED.h is indexed (boards/data/library-pins.json: FastLED/FastLED library.properties): a missing library is an ERROR on every board.
+  ...[['AnalogOutput/AnalogOutput.ino', 1], ['Blink/Blink.ino', 1], ['ColorPalette/ColorPalette.ino', 1], ['ColorTemperature/ColorTemperature.ino', 1], ['Cylon/Cylon.ino', 1], ['DemoReel100/DemoReel100.ino', 1], ['DemoReelESP32/DemoReelESP32.ino', 1], ['Fire2012/Fire2012.ino', 1], ['Fire2012WithPalette/Fire2012WithPalette.ino', 1], ['FirstLight/FirstLight.ino', 6], ['Multiple/ArrayOfLedArrays/ArrayOfLedArrays.ino', 6], ['Multiple/MirroringSample/MirroringSample.ino', 5], ['Multiple/MultiArrays/MultiArrays.ino', 5], ['Multiple/MultipleStripsInOneArray/MultipleStripsInOneArray.ino', 5], ['Multiple/OctoWS2811Demo/OctoWS2811Demo.ino', 3], ['Multiple/ParallelOutputDemo/ParallelOutputDemo.ino', 1], ['Noise/Noise.ino', 1], ['NoisePlayground/NoisePlayground.ino', 1], ['NoisePlusPalette/NoisePlusPalette.ino', 1], ['Ports/PJRCSpectrumAnalyzer/PJRCSpectrumAnalyzer.ino', 16], ['RGBCalibrate/RGBCalibrate.ino', 1], ['RGBSetDemo/RGBSetDemo.ino', 1], ['SmartMatrix/SmartMatrix.ino', 2], ['XYMatrix/XYMatrix.ino', 1]].map(([file, line]) => ({
+    boards: /^cm:esp32:/,
+    file: `cm/hardware/esp32/1.7.5/libraries/Ringo/src/FastLED/examples/${file}`,
+    line: line as number,
+    code: 'include-unresolved',
+    why: "#include <FastLED.h>: these examples sit inside the Ringo library, whose source root (src/) has only MAKERphone.h; FastLED.h is in src/FastLED/, which the library resolver never searches for a header, and no FastLED library is installed: 'FastLED.h: No such file or directory'",
+  })),
+  // WiFiNINA.h is indexed (arduino-libraries/WiFiNINA library.properties); the mbed platform does not bundle it.
+  ...[['MLC/examples/RP2040_DataLogger_FIFO/RP2040_DataLogger_FIFO.ino', 17, /^arduino:mbed:/], ['MLC/examples/RP2040_MLC_Motion_Intensity/RP2040_MLC_Motion_Intensity.ino', 8, /^arduino:mbed:/], ['Scheduler/examples/MultipleBlinks/MultipleBlinks.ino', 32, /^arduino:mbed:nanorp2040connect$/]].map(([file, line, boards]) => ({
+    boards: boards as RegExp,
+    file: `arduino/hardware/mbed/9.9.9/libraries/${file}`,
+    line: line as number,
+    code: 'include-unresolved',
+    why: "WiFiNINA.h is the WiFiNINA library's (arduino-cli lib install \"WiFiNINA\"); no mbed platform library provides it: 'No such file or directory'",
+  })),
+  // arduino-esp32 defines A<n> only in the variant: 11 of the 13 CircuitMess boards' variants define none (only d32's d32_core.h does).
+  ...[['ESP32/examples/AnalogOut/ledcWrite_RGB/ledcWrite_RGB.ino', 12], ['ESP32/examples/AnalogOut/ledcWrite_RGB/ledcWrite_RGB.ino', 13], ['ESP32/examples/AnalogOut/ledcWrite_RGB/ledcWrite_RGB.ino', 14], ['ESP32/examples/FreeRTOS/FreeRTOS.ino', 92], ['Ringo/src/FastLED/examples/Ports/PJRCSpectrumAnalyzer/PJRCSpectrumAnalyzer.ino', 35], ['WebServer/examples/FSBrowser/FSBrowser.ino', 290]].map(([file, line]) => ({
+    boards: /^cm:esp32:(?!ringo$|spencer$)/,
+    file: `cm/hardware/esp32/1.7.5/libraries/${file}`,
+    line: line as number,
+    code: 'pin-name-undefined',
+    why: "the board's variant folder (pins_arduino.h) defines no A<n> and cores/esp32 none either: 'A0' (A3, A4, A5, A18) was not declared in this scope",
+  })),
+  // Servo's examples attach pin 9; the ESP32's GPIO9 is wired to the module's SPI flash (and Servo.h #errors on ESP32 anyway).
+  ...['Sweep/Sweep.ino', 'Knob/Knob.ino'].map((file) => ({
+    boards: /^cm:esp32:ringo$/,
+    file: `sketchbook/libraries/Servo/examples/${file}`,
+    line: 18,
+    code: 'esp32-flash-pin',
+    why: 'myservo.attach(9): Servo.h declares attach(int pin); GPIO9 is the SPI flash data line (SD2) on ESP32 modules: setting it up as an output stops the chip reading its program',
+  })),
 ];
