@@ -182,7 +182,7 @@ export class PanelHub {
       busy: this.busy,
       context: this.context,
       contextProblem: this.contextProblem,
-      ...(this.selection.port ? { port: this.selection.port } : {}),
+      ...(this.selection.current.port ? { port: this.selection.current.port } : {}),
       serial: this.monitor?.snapshot(),
       ...(this.unavailable ? { agentUnavailable: this.unavailable } : {}),
       ...(this.starting ? { agentStarting: this.starting.agent } : {}),
@@ -398,7 +398,7 @@ export class PanelHub {
       this.context = undefined;
       this.contextProblem = `the board context could not be built: ${errorMessage(error)}`;
     }
-    this.broadcast({ type: 'context', context: this.context, problem: this.contextProblem, ...(this.selection.port ? { port: this.selection.port } : {}) });
+    this.broadcast({ type: 'context', context: this.context, problem: this.contextProblem, ...(this.selection.current.port ? { port: this.selection.current.port } : {}) });
   }
 
   // Chunks of one message are merged and a tool call keeps its first place with its
