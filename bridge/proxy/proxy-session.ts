@@ -5,11 +5,10 @@ import type { ContentBlock, McpServer, ToolCallUpdate } from '@agentclientprotoc
 import type { CommandTable } from '../../boards/command.js';
 import type { Selection } from '../../context-providers/types.js';
 import type { ContextService, LoadedContext } from '../context/context-service.js';
-import type { BridgeHardware } from '../hardware/bridge-hardware.js';
+import type { BridgeHardware, SessionOperations } from '../hardware/bridge-hardware.js';
 import type { DeviceConsent } from '../mcp/hardware-tool.js';
 import type { AcpMcpHost, AcpMcpServer } from '../mcp/acp-mcp-server.js';
 import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
-import { AgentSerial } from '../mcp/serial-tools.js';
 import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
 import { FsService } from '../services/fs/fs-service.js';
 import { WriteJournal } from '../services/fs/journal.js';
@@ -46,7 +45,7 @@ export class ProxySession {
   /** The context the agent was last told in full, for `/context`. */
   lastSent?: LoadedContext;
   private readonly injector: ContextInjector;
-  private readonly serial?: AgentSerial;
+  private readonly operations?: SessionOperations;
   private mcp?: HardwareMcpServer | AcpMcpServer;
   private journal?: WriteJournal;
   /** Files the editor's prompts named or the agent read, most recent first: where the project is looked for. */
@@ -64,8 +63,8 @@ export class ProxySession {
     this.ownEdits = new OwnEdits(options.cwd, this.guard);
     this.toolCalls = new ToolCallWatch(this.ownEdits);
     this.injector = new ContextInjector(options.embeddedContext);
-    if (options.hardware) this.serial = new AgentSerial(options.hardware.hub);
-    this.boardCommands = options.hardware?.commands(options.consent(this), 'the agent (terminal)');
+    this.operations = options.hardware?.session({ consent: options.consent(this) });
+    this.boardCommands = this.operations?.terminalCommands();
     // The editor is the person's voice: a command runs in the proxy's own terminals only when a
     // permission the editor granted in this turn covers it (the agent's own execute step).
     this.terminals = new TerminalService({
@@ -83,9 +82,7 @@ export class ProxySession {
       sketch: options.sketch,
       contexts: options.contexts,
       board: () => session.selection.board,
-      hardware: options.hardware,
-      serial: session.serial,
-      consent: options.consent(session),
+      operations: session.operations,
       guard: session.guard,
       env: options.env,
     });
@@ -204,6 +201,6 @@ export class ProxySession {
   async close(): Promise<void> {
     await this.terminals.releaseAll();
     await this.mcp?.close();
-    await this.serial?.close();
+    await this.operations?.close();
   }
 }

@@ -20,9 +20,8 @@ import { MAX_MESSAGE_ENV, type LostMessage } from '../agents/message-stream.js';
 import { askingModeInstead, readsMissingFileAsEmpty } from '../agents/quirks.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
-import type { BridgeHardware } from '../hardware/bridge-hardware.js';
+import type { BridgeHardware, SessionOperations } from '../hardware/bridge-hardware.js';
 import { asksConsent, type DeviceConsent } from '../mcp/hardware-tool.js';
-import { AgentSerial } from '../mcp/serial-tools.js';
 import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
 import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
 import { DEVICE_META_KEY, PROJECT_CODE_META_KEY, type OwnTool } from '../services/permission/classify.js';
@@ -105,7 +104,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   private mcp?: HardwareMcpServer;
   /** What the MCP server offers, as the broker judges a call of it. */
   private mcpTools: OwnTool[] = [];
-  private agentSerial?: AgentSerial;
+  private operations?: SessionOperations;
   private selection: Selection = {};
   private consentRequests = 0;
   private closed = false;
@@ -253,7 +252,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     await this.closeAgentSession();
     await this.shutdownAgent();
     await this.mcp?.close();
-    await this.agentSerial?.close();
+    await this.operations?.close();
   }
 
   private async connect(loadId?: string, resume?: SessionOptions['resume']): Promise<void> {
@@ -339,7 +338,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     });
     this.terminals = new TerminalService({
       guard: this.guard,
-      commands: this.options.hardware?.commands(this.deviceConsent, 'the agent (terminal)', this.onSimulation),
+      commands: this.boardOperations()?.terminalCommands(),
       env,
       authorize: (commandLine) => {
         const verdict = this.broker.authorizeCommand(commandLine);
@@ -438,18 +437,14 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   // HTTP with a bearer token where the agent supports it; otherwise a stdio relay it starts itself.
   private async mcpServersFor(http: boolean): Promise<McpServer[]> {
     const servers = (this.options.mcpServers ?? []).filter((s) => !('type' in s) || s.type !== 'http' || http);
-    if (this.options.hardware) this.agentSerial ??= new AgentSerial(this.options.hardware.hub);
     const tools = sessionTools({
       workspace: this.workspace,
       sketch: this.options.sketch,
       contexts: this.options.contexts,
       board: () => this.selection.board,
-      hardware: this.options.hardware,
-      serial: this.agentSerial,
-      consent: this.deviceConsent,
+      operations: this.boardOperations(),
       guard: this.guard,
       env: this.env,
-      onSimulation: this.onSimulation,
     });
     if (!tools.length) return servers;
     if (!this.mcp) {
@@ -461,6 +456,11 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   }
 
   private readonly onSimulation = (record: SimulationRecord): void => this.emitEvent(simulationEvent(record));
+
+  // Made once: the session's terminals and MCP tools run board operations in this one context.
+  private boardOperations(): SessionOperations | undefined {
+    return this.options.hardware ? (this.operations ??= this.options.hardware.session({ consent: this.deviceConsent, onSimulation: this.onSimulation })) : undefined;
+  }
 
   // Every device change (MCP tool or terminal command) asks here, with the exact question
   // ("upload x.hex to Arduino Uno on /dev/ttyACM0?"): the policy's --allow-device, or the person.
