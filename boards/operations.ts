@@ -5,17 +5,36 @@
 // the world (so every face asks the person by one rule), and its typed run.
 import type { z } from 'zod';
 import type { CommandIo, Outcome } from './command.js';
-import { compileInput, compileRun } from './commands/compile-command.js';
-import { monitorInput, monitorRun } from './commands/monitor-command.js';
-import { portsInput, portsRun } from './commands/ports-command.js';
-import { serialExpectInput, serialExpectRun, serialMonitorInput, serialMonitorRun, serialWriteInput, serialWriteRun, serialWriteRunsCode, sentText } from './commands/serial-cursor-commands.js';
-import { SIM_STEPS } from './commands/sim-command.js';
-import { simulateInput, simulateRun } from './commands/simulate-command.js';
-import { uploadInput, uploadRun } from './commands/upload-command.js';
 import { shownText } from './consent-text.js';
-import { cameraInfoInput, cameraInfoRun, runScriptInput, runScriptRun, stopScriptInput, stopScriptRun } from './micropython/commands.js';
-import { buildInput, buildRun, projectInput, programRun } from './mplabx/commands.js';
 import type { OperationContext } from './operation-context.js';
+import {
+  buildInput,
+  cameraInfoInput,
+  compileInput,
+  monitorInput,
+  portsInput,
+  projectInput,
+  runScriptInput,
+  serialExpectInput,
+  serialMonitorInput,
+  serialWriteInput,
+  simInputs,
+  simulateInput,
+  stopScriptInput,
+  uploadInput,
+} from './operation-inputs.js';
+
+// The runs load the board code they need when first called: the table itself (names, help,
+// schemas) is what `--help` and the CLI's list read.
+const compile = () => import('./commands/compile-command.js');
+const upload = () => import('./commands/upload-command.js');
+const monitor = () => import('./commands/monitor-command.js');
+const ports = () => import('./commands/ports-command.js');
+const simulate = () => import('./commands/simulate-command.js');
+const sim = () => import('./commands/sim-command.js');
+const serial = () => import('./commands/serial-cursor-commands.js');
+const micropython = () => import('./micropython/commands.js');
+const mplabx = () => import('./mplabx/commands.js');
 
 /** Which consent an operation needs: a device change, or code of the project's own run here. */
 export type ConsentKind = 'device' | 'project-code';
@@ -81,7 +100,7 @@ export const BOARD_OPERATIONS: readonly AnyOperation[] = [
     help: 'compile a sketch for its board: diagnostics as file:line:column, flash and RAM use against the board limits',
     input: compileInput,
     args: sketchArgs,
-    run: compileRun,
+    run: async (input, context, io) => (await compile()).compileRun(input, context, io),
   }),
   op({
     name: 'upload',
@@ -93,7 +112,7 @@ export const BOARD_OPERATIONS: readonly AnyOperation[] = [
     short: { port: 'p', fqbn: 'b' },
     changesDevice: true,
     asksItself: true,
-    run: uploadRun,
+    run: async (input, context, io) => (await upload()).uploadRun(input, context, io),
   }),
   op({
     name: 'monitor',
@@ -103,7 +122,7 @@ export const BOARD_OPERATIONS: readonly AnyOperation[] = [
     input: monitorInput,
     short: { port: 'p', baud: 'b' },
     readOnly: true,
-    run: monitorRun,
+    run: async (input, context, io) => (await monitor()).monitorRun(input, context, io),
   }),
   op({
     name: 'ports',
@@ -111,7 +130,7 @@ export const BOARD_OPERATIONS: readonly AnyOperation[] = [
     help: 'list serial ports, their USB ids and the boards they identify as',
     input: portsInput,
     readOnly: true,
-    run: portsRun,
+    run: async (input, context, io) => (await ports()).portsRun(input, context, io),
   }),
   op({
     name: 'simulate',
@@ -122,7 +141,7 @@ export const BOARD_OPERATIONS: readonly AnyOperation[] = [
     input: simulateInput,
     args: sketchArgs,
     flags: { pins: 'pin' },
-    run: simulateRun,
+    run: async (input, context, io) => (await simulate()).simulateRun(input, context, io),
   }),
   ...simSteps(),
   op({
@@ -138,7 +157,7 @@ export const BOARD_OPERATIONS: readonly AnyOperation[] = [
       question: `build ${input.project && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(input.project) ? shownText(input.project) : 'the project in the workspace'} with its own build files (make runs its Makefile, cmake its CMake files and presets)?`,
       kind: 'project-code',
     }),
-    run: buildRun,
+    run: async (input, context, io) => (await mplabx()).buildRun(input, context, io),
   }),
   op({
     name: 'program',
@@ -150,7 +169,7 @@ export const BOARD_OPERATIONS: readonly AnyOperation[] = [
     short: { conf: 'c' },
     changesDevice: true,
     asksItself: true,
-    run: programRun,
+    run: async (input, context, io) => (await mplabx()).programRun(input, context, io),
   }),
   op({
     name: 'run-script',
@@ -162,9 +181,9 @@ export const BOARD_OPERATIONS: readonly AnyOperation[] = [
     short: { port: 'p' },
     changesDevice: true,
     consent: (input) => ({ question: `run ${shownText(input.file)} on the camera on ${shownText(input.port)} (it replaces what runs there)?`, kind: 'device' }),
-    run: runScriptRun,
+    run: async (input, context, io) => (await micropython()).runScriptRun(input, context, io),
   }),
-  op({ name: 'stop-script', title: 'Stop the running script', help: 'stop the script running on the camera (Ctrl-C)', input: stopScriptInput, short: { port: 'p' }, run: stopScriptRun }),
+  op({ name: 'stop-script', title: 'Stop the running script', help: 'stop the script running on the camera (Ctrl-C)', input: stopScriptInput, short: { port: 'p' }, run: async (input, context, io) => (await micropython()).stopScriptRun(input, context, io) }),
   op({
     name: 'camera-info',
     title: 'Camera information',
@@ -172,7 +191,7 @@ export const BOARD_OPERATIONS: readonly AnyOperation[] = [
     input: cameraInfoInput,
     short: { port: 'p' },
     readOnly: true,
-    run: cameraInfoRun,
+    run: async (input, context, io) => (await micropython()).cameraInfoRun(input, context, io),
   }),
   op({
     name: 'serial-monitor',
@@ -182,7 +201,7 @@ export const BOARD_OPERATIONS: readonly AnyOperation[] = [
     details: 'Returns text since the cursor (or everything buffered, without one) and a cursor to read on from. Waits up to waitMs for data.',
     input: serialMonitorInput,
     readOnly: true,
-    run: serialMonitorRun,
+    run: async (input, context, io) => (await serial()).serialMonitorRun(input, context, io),
   }),
   op({
     name: 'serial-expect',
@@ -192,7 +211,7 @@ export const BOARD_OPERATIONS: readonly AnyOperation[] = [
     details: 'From the start of the buffered output, or from a cursor; or time out.',
     input: serialExpectInput,
     readOnly: true,
-    run: serialExpectRun,
+    run: async (input, context, io) => (await serial()).serialExpectRun(input, context, io),
   }),
   op({
     name: 'serial-write',
@@ -203,26 +222,29 @@ export const BOARD_OPERATIONS: readonly AnyOperation[] = [
     input: serialWriteInput,
     changesDevice: 'when it can run code',
     consent: async (input, context) => {
+      const { serialWriteRunsCode, sentText } = await serial();
       const why = await serialWriteRunsCode(input, context);
       return why ? { question: `send ${sentText(input.data)} to ${shownText(input.port)}, where they can run as code (${why})?`, kind: 'device' } : undefined;
     },
-    run: serialWriteRun,
+    run: async (input, context, io) => (await serial()).serialWriteRun(input, context, io),
   }),
 ];
 
 // The interactive simulation: one per session, each step bounded; none changes a device, so none asks.
 function simSteps(): AnyOperation[] {
-  const s = SIM_STEPS;
+  const s = simInputs;
+  type Steps = Awaited<ReturnType<typeof sim>>['SIM_STEPS'];
+  const step = <K extends keyof Steps>(k: K) => async (input: never, context: OperationContext, io: CommandIo) => (await sim()).SIM_STEPS[k].run(input, context, io);
   return [
-    op({ name: 'sim start', title: 'Start an interactive simulation', help: "compile the sketch and start it paused on a simulated board with the parts of its diagram.json", details: 'Then step it with sim run. One per session: starting again replaces it.', input: s.start.input, args: sketchArgs, run: s.start.run }),
-    op({ name: 'sim run', title: 'Run the simulation on', help: 'run the started simulation for a simulated time or until a serial line matches', details: 'Returns the serial text of the step and every part state.', input: s.run.input, run: s.run.run }),
-    op({ name: 'sim serial-read', title: 'Read the simulated serial output', help: 'the serial text the simulated sketch printed since the last read (bounded)', input: s['serial-read'].input, readOnly: true, run: s['serial-read'].run }),
-    op({ name: 'sim serial-write', title: 'Write to the simulated serial input', help: 'queue text for the sketch to read from Serial; it arrives as the simulation runs', input: s['serial-write'].input, args: ['text'], run: s['serial-write'].run }),
-    op({ name: 'sim pin', title: "Read a part's pin", help: "the digital level (0 or 1) of the net on a part's pin now, e.g. led1 A or uno 13", input: s.pin.input, args: ['part', 'pin'], readOnly: true, run: s.pin.run }),
-    op({ name: 'sim control', title: 'Set a part control', help: "set a part's control now, as Wokwi's set-control: pushbutton pressed 1/0, potentiometer position 0.0-1.0, slide switch value 0/1", input: s.control.input, args: ['part', 'control', 'value'], run: s.control.run }),
-    op({ name: 'sim parts', title: 'Read the part states', help: 'what every part shows now: LED on/off or brightness, 7-segment digits, servo angle, bar graph, RGB colour, buzzer frequency, buttons and switches', input: s.parts.input, readOnly: true, run: s.parts.run }),
-    op({ name: 'sim restart', title: 'Restart the simulation', help: 'start the same image and circuit again from reset, paused', input: s.restart.input, run: s.restart.run }),
-    op({ name: 'sim stop', title: 'Stop the simulation', help: 'end the interactive simulation', input: s.stop.input, run: s.stop.run }),
+    op({ name: 'sim start', title: 'Start an interactive simulation', help: "compile the sketch and start it paused on a simulated board with the parts of its diagram.json", details: 'Then step it with sim run. One per session: starting again replaces it.', input: s.start, args: sketchArgs, run: step('start') }),
+    op({ name: 'sim run', title: 'Run the simulation on', help: 'run the started simulation for a simulated time or until a serial line matches', details: 'Returns the serial text of the step and every part state.', input: s.run, run: step('run') }),
+    op({ name: 'sim serial-read', title: 'Read the simulated serial output', help: 'the serial text the simulated sketch printed since the last read (bounded)', input: s['serial-read'], readOnly: true, run: step('serial-read') }),
+    op({ name: 'sim serial-write', title: 'Write to the simulated serial input', help: 'queue text for the sketch to read from Serial; it arrives as the simulation runs', input: s['serial-write'], args: ['text'], run: step('serial-write') }),
+    op({ name: 'sim pin', title: "Read a part's pin", help: "the digital level (0 or 1) of the net on a part's pin now, e.g. led1 A or uno 13", input: s.pin, args: ['part', 'pin'], readOnly: true, run: step('pin') }),
+    op({ name: 'sim control', title: 'Set a part control', help: "set a part's control now, as Wokwi's set-control: pushbutton pressed 1/0, potentiometer position 0.0-1.0, slide switch value 0/1", input: s.control, args: ['part', 'control', 'value'], run: step('control') }),
+    op({ name: 'sim parts', title: 'Read the part states', help: 'what every part shows now: LED on/off or brightness, 7-segment digits, servo angle, bar graph, RGB colour, buzzer frequency, buttons and switches', input: s.parts, readOnly: true, run: step('parts') }),
+    op({ name: 'sim restart', title: 'Restart the simulation', help: 'start the same image and circuit again from reset, paused', input: s.restart, run: step('restart') }),
+    op({ name: 'sim stop', title: 'Stop the simulation', help: 'end the interactive simulation', input: s.stop, run: step('stop') }),
   ];
 }
 

@@ -3,20 +3,12 @@ import { z } from 'zod';
 import { compile, type CompileReport } from '../compile.js';
 import type { CommandIo, Outcome } from '../command.js';
 import type { OperationContext } from '../operation-context.js';
+import type { compileInput } from '../operation-inputs.js';
 import { detectBuildTool } from '../toolchains/detect.js';
 import type { CompilerDiagnostic } from '../toolchains/gcc-diagnostics.js';
 import { cutDiagnostics, outputCutter } from '../toolchains/outside-files.js';
 import type { BoardCommandDeps } from './deps.js';
 import { sketchTarget } from './sketch-target.js';
-
-export const sketchInput = z.string().optional().describe('sketch folder or .ino (default: the workspace)');
-export const fqbnInput = z.string().optional().describe('board FQBN, e.g. arduino:avr:uno (default: sketch.yaml)');
-
-export const compileInput = {
-  sketch: sketchInput,
-  fqbn: fqbnInput,
-  verbose: z.boolean().optional().describe('show the build tool\'s output'),
-};
 
 export interface CompileData {
   sketch: string;

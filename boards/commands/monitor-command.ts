@@ -3,6 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import type { CommandIo, Outcome } from '../command.js';
 import type { OperationContext } from '../operation-context.js';
+import type { monitorInput } from '../operation-inputs.js';
 import { PortBusyError, PortClosedError, PortDisconnectedError } from '../serial/errors.js';
 import type { PortLease } from '../serial/port-lease.js';
 import type { PortReader } from '../serial/reader.js';
@@ -13,14 +14,6 @@ import type { BoundedRegex } from '../bounded-regex.js';
 const UNTIL_WINDOW = 16 * 1024;
 
 let monitors = 0;
-
-export const monitorInput = {
-  port: z.string().min(1).describe('serial port, e.g. /dev/ttyACM0'),
-  baud: z.number().int().positive().optional().describe('baud rate (default 9600)'),
-  for: z.string().optional().describe('stop after this long, e.g. 5s'),
-  until: z.string().optional().describe('stop at the first output matching this regular expression'),
-  timestamps: z.boolean().optional().describe('each line starts with the UTC time of day'),
-};
 
 export interface MonitorData {
   port: string;

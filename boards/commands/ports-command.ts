@@ -3,8 +3,6 @@ import type { CommandIo, Outcome } from '../command.js';
 import type { OperationContext } from '../operation-context.js';
 import type { PortListing } from '../serial/port-list.js';
 
-export const portsInput = {};
-
 export type PortsData = PortListing & { held: Record<string, string> };
 
 export async function portsRun(_input: object, deps: OperationContext, io: CommandIo): Promise<Outcome<PortsData>> {

@@ -5,24 +5,15 @@ import { z } from 'zod';
 import { BoundedRegex } from '../bounded-regex.js';
 import type { CommandIo, Outcome } from '../command.js';
 import type { AgentSerialPorts, OperationContext } from '../operation-context.js';
+import type { serialExpectInput, serialMonitorInput, serialWriteInput } from '../operation-inputs.js';
 
 /** What one read returns at most: a model's context, never megabytes of serial noise. */
 const READ_LIMIT = 16 * 1024;
-
-const port = z.string().min(1).describe('serial port, e.g. /dev/ttyACM0');
-const baud = z.number().int().positive().default(9600).describe('baud rate (default 9600)');
 
 function cursors(deps: OperationContext): AgentSerialPorts {
   if (!deps.serial) throw new Error('this face has no serial cursors; use boardbridge monitor --port P');
   return deps.serial;
 }
-
-export const serialMonitorInput = {
-  port,
-  baud,
-  cursor: z.string().optional().describe('cursor from the previous call'),
-  waitMs: z.number().int().min(0).max(30_000).default(2000).describe('how long to wait for data (ms)'),
-};
 
 export interface SerialReadData {
   cursor: string;
@@ -40,8 +31,6 @@ export async function serialMonitorRun(i: z.output<z.ZodObject<typeof serialMoni
   io.write(`${note}${text || '(nothing new)'}\n[cursor ${id}]`);
   return { exitCode: 0, data: { cursor: id, text, missed } };
 }
-
-export const serialWriteInput = { port, baud, data: z.string(), lineEnding: z.enum(['none', 'lf', 'crlf']).default('lf') };
 
 /** Why this write can run code on the board (then it is a device change), or undefined. */
 export function serialWriteRunsCode(i: z.output<z.ZodObject<typeof serialWriteInput>>, deps: OperationContext): Promise<string | undefined> {
@@ -61,14 +50,6 @@ export function sentText(data: string): string {
   const shown = JSON.stringify(data.length > 160 ? data.slice(0, 160) : data);
   return `${shown}${data.length > 160 ? '…' : ''} (${Buffer.byteLength(data)} bytes)`;
 }
-
-export const serialExpectInput = {
-  port,
-  baud,
-  pattern: z.string().min(1).describe('JavaScript regular expression'),
-  timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
-  cursor: z.string().optional(),
-};
 
 export async function serialExpectRun(i: z.output<z.ZodObject<typeof serialExpectInput>>, deps: OperationContext, io: CommandIo): Promise<Outcome<{ cursor?: string; matched: boolean; match?: string }>> {
   let pattern: BoundedRegex;

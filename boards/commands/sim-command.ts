@@ -13,11 +13,10 @@ import type { CommandIo, Outcome } from '../command.js';
 import type { OperationContext } from '../operation-context.js';
 import { simulatedBoard } from '../simulate/simulatable.js';
 import { parseDuration, parseRegex, UsageError } from './arguments.js';
-import { compileForCommand, fqbnInput, sketchInput } from './compile-command.js';
+import { compileForCommand } from './compile-command.js';
+import { SIM_RUN_MAX_MS as MAX_RUN_MS, simInputs } from '../operation-inputs.js';
 import { sketchTarget } from './sketch-target.js';
 
-/** Simulated time one `sim run` may take; more is more steps. */
-const MAX_RUN_MS = 60_000;
 /** Wall time one step may take. */
 const WALL_LIMIT_MS = 60_000;
 /** Serial text one step prints. */
@@ -32,7 +31,6 @@ function need(deps: OperationContext): LiveSimulation {
   return live;
 }
 
-const part = z.string().min(1).describe('the part id in diagram.json, e.g. btn1 (or the board, e.g. uno)');
 
 export interface SimStepData {
   /** Simulated seconds now. */
@@ -42,7 +40,7 @@ export interface SimStepData {
 /** The steps of `boardbridge sim` (MCP `sim_*`), each an operation of its own in BOARD_OPERATIONS. */
 export const SIM_STEPS = {
   start: step({
-    input: { sketch: sketchInput, fqbn: fqbnInput, diagram: z.string().optional().describe('the diagram.json (default: beside the sketch)') },
+    input: simInputs.start,
     async run(input, deps, io): Promise<Outcome<SimStepData & { board: string; fqbn: string; parts: number; diagram?: string; notes: string[] }>> {
       let diagram: Diagram | undefined;
       const diagramFile = input.diagram === undefined ? undefined : resolve(io.cwd, input.diagram);
@@ -60,10 +58,7 @@ export const SIM_STEPS = {
     },
   }),
   run: step({
-    input: {
-      for: z.string().optional().describe(`simulated time, e.g. 500ms (default 1s, or ${MAX_RUN_MS / 1000}s with until; at most ${MAX_RUN_MS / 1000}s a step)`),
-      until: z.string().optional().describe('stop at the first serial line matching this regular expression'),
-    },
+    input: simInputs.run,
     async run(input, deps, io): Promise<Outcome<RunReport>> {
       const ms = parseDuration(input.for ?? (input.until ? `${MAX_RUN_MS}ms` : '1s'));
       if (ms <= 0 || ms > MAX_RUN_MS) throw new UsageError(`--for ${input.for}: give 1ms to ${MAX_RUN_MS / 1000}s per step`);
@@ -73,7 +68,7 @@ export const SIM_STEPS = {
     },
   }),
   'serial-read': step({
-    input: {},
+    input: simInputs['serial-read'],
     async run(_input, deps, io): Promise<Outcome<SimStepData & { text: string; dropped: number }>> {
       const live = need(deps);
       const { text, dropped } = live.readSerial();
@@ -82,7 +77,7 @@ export const SIM_STEPS = {
     },
   }),
   'serial-write': step({
-    input: { text: z.string().min(1).describe('the text to send (\\n for a newline)') },
+    input: simInputs['serial-write'],
     async run(input, deps, io): Promise<Outcome<SimStepData & { bytes: number }>> {
       const live = need(deps);
       const text = input.text.replace(/\\([nrt\\])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', '\\': '\\' })[c]!);
@@ -92,7 +87,7 @@ export const SIM_STEPS = {
     },
   }),
   pin: step({
-    input: { part, pin: z.string().min(1).describe('the pin name as diagram.json writes it, e.g. A, 1.l, 13') },
+    input: simInputs.pin,
     async run(input, deps, io): Promise<Outcome<SimStepData & { level?: 0 | 1; problem?: string }>> {
       const live = need(deps);
       const level = live.pinLevel(input.part, input.pin);
@@ -101,7 +96,7 @@ export const SIM_STEPS = {
     },
   }),
   control: step({
-    input: { part, control: z.string().min(1).describe('pressed (pushbutton), position (potentiometers), value (slide switch)'), value: z.number().describe('1/0, or a position 0.0-1.0') },
+    input: simInputs.control,
     async run(input, deps, io): Promise<Outcome<SimStepData & { problem?: string }>> {
       const live = need(deps);
       const problem = live.setControl(input.part, input.control, input.value);
@@ -110,7 +105,7 @@ export const SIM_STEPS = {
     },
   }),
   parts: step({
-    input: {},
+    input: simInputs.parts,
     async run(_input, deps, io): Promise<Outcome<SimStepData & { parts: Array<{ id: string; type: string; state: string }> }>> {
       const live = need(deps);
       const parts = live.parts();
@@ -119,7 +114,7 @@ export const SIM_STEPS = {
     },
   }),
   restart: step({
-    input: {},
+    input: simInputs.restart,
     async run(_input, deps, io): Promise<Outcome<SimStepData>> {
       deps.simulation.replace(need(deps).restarted());
       io.write('Restarted at 0 s; paused.\n');
@@ -127,7 +122,7 @@ export const SIM_STEPS = {
     },
   }),
   stop: step({
-    input: {},
+    input: simInputs.stop,
     async run(_input, deps, io): Promise<Outcome<SimStepData>> {
       const at = need(deps).seconds;
       deps.simulation.end();

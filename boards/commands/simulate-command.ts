@@ -20,7 +20,8 @@ import { simulatedBoard } from '../simulate/simulatable.js';
 import { simulate, type SimulationResult } from '../simulate/simulation.js';
 import { VcdWriter } from '../simulate/vcd.js';
 import { parseDuration, parseRegex, UsageError } from './arguments.js';
-import { compileForCommand, fqbnInput, sketchInput } from './compile-command.js';
+import { compileForCommand } from './compile-command.js';
+import type { simulateInput } from '../operation-inputs.js';
 import { sketchTarget } from './sketch-target.js';
 
 export interface SimulationRecord extends SimulationResult {
@@ -33,20 +34,6 @@ export interface SimulationRecord extends SimulationResult {
   circuit?: CircuitReport;
   scenario?: ScenarioOutcome & { name: string; file: string; summary: string };
 }
-
-export const simulateInput = {
-  sketch: sketchInput,
-  fqbn: fqbnInput,
-  for: z.string().optional().describe('simulated time, e.g. 5s or 500ms (default 5s; 30s with a scenario)'),
-  until: z.string().optional().describe('stop at the first serial line matching this regular expression'),
-  serial_in: z.string().optional().describe('text fed to the serial input'),
-  pins: z.array(z.string()).optional().describe('scripted inputs: "2=low@1.5s" (a level from a time on), "A0=512" (analog reading 0-1023)'),
-  trace_limit: z.number().int().min(0).optional().describe(`pin changes listed (default ${SIMULATION_LIMITS.defaultTraceChanges}, at most ${SIMULATION_LIMITS.traceChanges}); the figures count them all`),
-  scenario: z.string().optional().describe('a Wokwi automation scenario (.test.yaml) to run; the result says which step failed'),
-  diagram: z.string().optional().describe('the diagram.json (default: the one beside the sketch)'),
-  vcd: z.string().optional().describe('write every pin change to this VCD file'),
-  wall_limit: z.string().optional().describe('wall time the run may take (default 60s)'),
-};
 
 /** The typed result: the record when it simulated, what the compiler said when it did not. */
 export type SimulateData = ({ ok: true } & SimulationRecord) | { ok: false; sketch: string; fqbn: string; compile: string };

@@ -6,17 +6,11 @@ import type { OperationContext } from '../operation-context.js';
 import { describeUpload } from '../upload/consent.js';
 import { upload, uploadTarget } from '../upload/upload.js';
 import { UsageError } from './arguments.js';
-import { compileForCommand, fqbnInput, sketchInput } from './compile-command.js';
+import { compileForCommand } from './compile-command.js';
+import type { uploadInput } from '../operation-inputs.js';
 import type { BoardCommandDeps } from './deps.js';
 import { sketchTarget } from './sketch-target.js';
 import { detectBuildTool } from '../toolchains/detect.js';
-
-export const uploadInput = {
-  sketch: sketchInput,
-  fqbn: fqbnInput,
-  port: z.string().optional().describe('serial port, e.g. /dev/ttyACM0 (default: sketch.yaml, or the one port that identifies as the board)'),
-  verbose: z.boolean().optional().describe("show the build and upload tools' output"),
-};
 
 export interface UploadData {
   sketch: string;

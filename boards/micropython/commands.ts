@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { readRegularFile } from '../../context-providers/regular-file.js';
 import type { CommandIo, Outcome } from '../command.js';
 import type { OperationContext } from '../operation-context.js';
+import type { cameraInfoInput, runScriptInput, stopScriptInput } from '../operation-inputs.js';
 import { cameraInfoOverRepl, cameraInfoOverUsbdbg, describeCameraInfo, type CameraInfo } from './camera-info.js';
 import { openSerialLink } from './link.js';
 import { runScript, stopScript, type RunnerDeps } from './run-script.js';
@@ -13,18 +14,9 @@ import { USBDBG_BAUD_FAST, USBDBG_BAUD_SLOW } from './usbdbg.js';
 /** Exit codes as a shell reports them: the script raised (1), was stopped (130), ran out of time (124). */
 export const EXIT = { ok: 0, failed: 1, usage: 2, timedOut: 124, stopped: 130 } as const;
 
-const port = z.string().min(1).describe('serial port, e.g. /dev/ttyACM0');
-
 function runner(deps: OperationContext): RunnerDeps {
   return { openLink: deps.openLink ?? ((path) => openSerialLink(path)), answerTimeoutMs: deps.answerTimeoutMs };
 }
-
-export const runScriptInput = {
-  file: z.string().min(1).describe('the .py script'),
-  port,
-  timeout: z.number().positive().max(600).optional().describe('seconds the script may run'),
-  no_raw_paste: z.boolean().optional().describe("send the script the slow way (older firmware without the raw REPL's paste mode)"),
-};
 
 export interface RunScriptData {
   port: string;
@@ -66,20 +58,12 @@ export async function runScriptRun(input: z.output<z.ZodObject<typeof runScriptI
   return { exitCode: result.traceback ? EXIT.failed : EXIT.ok, data };
 }
 
-export const stopScriptInput = { port };
-
 export async function stopScriptRun(input: z.output<z.ZodObject<typeof stopScriptInput>>, deps: OperationContext, io: CommandIo): Promise<Outcome<{ port: string; how: string; reply?: string }>> {
   const stopped = await stopScript(input.port, runner(deps), deps.running);
   if (stopped.how === 'interrupted') io.write(`stopped the script running on ${input.port}\n`);
   else io.write(`sent Ctrl-C to ${input.port}${stopped.reply?.trim() ? `; the board answered:\n${stopped.reply.replace(/\r\n/g, '\n').trim()}` : ''}\n`);
   return { exitCode: EXIT.ok, data: { port: input.port, how: stopped.how, ...(stopped.reply ? { reply: stopped.reply } : {}) } };
 }
-
-export const cameraInfoInput = {
-  port,
-  usbdbg: z.boolean().optional().describe("ask OpenMV's debug protocol (USBDBG) instead of the REPL"),
-  slow: z.boolean().optional().describe('USBDBG at the slow baud rate'),
-};
 
 export async function cameraInfoRun(input: z.output<z.ZodObject<typeof cameraInfoInput>>, deps: OperationContext, io: CommandIo): Promise<Outcome<CameraInfo>> {
   if (!input.usbdbg && deps.running.get(input.port)) throw new Error(`a script started here is running on ${input.port}; stop it first (stop-script --port ${input.port})`);

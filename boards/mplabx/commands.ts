@@ -6,23 +6,13 @@ import { z } from 'zod';
 import type { CommandIo, Outcome } from '../command.js';
 import { UsageError } from '../commands/arguments.js';
 import type { OperationContext } from '../operation-context.js';
+import { MAKE_VARIABLE, type buildInput, type projectInput } from '../operation-inputs.js';
 import type { Finding } from '../../context-providers/types.js';
 import { buildMplabProject } from './build.js';
 import { programMplabProject, resolveProgramTarget } from './ipecmd.js';
 import { describeProgram } from './program-consent.js';
 
-const MAKE_VARIABLE = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
 
-export const projectInput = {
-  project: z.string().optional().describe('the .X folder or the VS Code project folder (default: the workspace)'),
-  conf: z.string().min(1).optional().describe('the configuration (default: the project\'s active one)'),
-  production: z.boolean().optional().describe('MPLAB for VS Code: the <conf>.production CMake variant'),
-};
-
-export const buildInput = {
-  ...projectInput,
-  variables: z.array(z.string().regex(MAKE_VARIABLE, 'NAME=value')).optional().describe('NAME=value, passed to make (MP_CC=/opt/.../xc8-cc) or to cmake as -DNAME=value'),
-};
 
 export interface BuildData {
   project: string;

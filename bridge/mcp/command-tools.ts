@@ -51,7 +51,9 @@ export function operationTool(operation: AnyOperation, context: OperationContext
         const isError = outcome.exitCode !== 0;
         const agentText = agentView(operation, outcome.data);
         const output: ToolOutput = { text: agentText ?? (text || `(no output; exit ${outcome.exitCode})`), isError };
-        const structured = isError ? undefined : structuredOf(outcome.data);
+        // Agents (claude-code-acp) hand the model the structured content instead of the text when
+        // there is one, so it carries the text too: what the run said is never lost to the agent.
+        const structured = isError ? undefined : agentText !== undefined ? structuredOf(JSON.parse(agentText)) : structuredOf(withOutput(outcome.data, text));
         return structured ? { ...output, structured } : output;
       } catch (error) {
         return { text: text + errorText(operation, error), isError: true };
@@ -64,6 +66,10 @@ export function operationTool(operation: AnyOperation, context: OperationContext
 function agentView(operation: AnyOperation, data: unknown): string | undefined {
   if (operation.name !== 'simulate' || !(data as { ok?: boolean } | undefined)?.ok) return undefined;
   return simulationJsonWithin(data as SimulationRecord, MAX_TOOL_TEXT - 256);
+}
+
+function withOutput(data: unknown, text: string): unknown {
+  return data !== null && typeof data === 'object' && !Array.isArray(data) ? { ...data, output: text } : undefined;
 }
 
 // MCP structured content: an object, and only when it fits a tool answer.
