@@ -31,7 +31,9 @@ export function toolServer(tools: HardwareTool[], consent: DeviceConsent): McpSe
           const output = await tool.run(input as never, extra.signal);
           return {
             content: [{ type: 'text' as const, text: truncateForAgent(output.text) }],
-            ...(output.structured ? { structuredContent: output.structured } : {}),
+            // Not sent as structuredContent: claude-code-acp hands the model the structured content
+            // instead of the text when there is one (measured: agent-board-tools), and the text is
+            // what the agent reads. The typed result stays on ToolOutput.structured.
             isError: Boolean(output.isError),
           };
         } catch (error) {

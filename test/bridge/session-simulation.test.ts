@@ -57,13 +57,12 @@ describe('one simulation per session, shared by its terminals and its MCP tools'
     const ready = await a.mcp('sim_run', { until: '^ready' });
     expect(ready.isError, ready.text).toBe(false);
     expect(ready.text).toMatch(/the line "ready" matched/);
-    expect(ready.structured).toMatchObject({ stop: expect.stringContaining('matched') });
 
     expect((await a.mcp('sim_control', { part: 'btn1', control: 'pressed', value: 1 })).isError).toBe(false);
     const pressed = await a.terminal('run', '--until', 'btn1 falls=1');
     expect(pressed.exitCode, pressed.output).toBe(0);
     expect((await a.terminal('parts')).output).toContain('btn1 (wokwi-pushbutton): pressed');
-    expect((await a.mcp('sim_parts')).structured).toMatchObject({ parts: expect.arrayContaining([{ id: 'btn1', type: 'wokwi-pushbutton', state: 'pressed' }]) });
+    expect((await a.mcp('sim_parts')).text).toContain('btn1 (wokwi-pushbutton): pressed');
 
     // Another session has a simulation of its own: none yet.
     const b = await session(dir);
