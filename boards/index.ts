@@ -55,5 +55,5 @@ export { locateSketch, buildFolder, sketchDefaults, type SketchLocation } from '
 export { upload, uploadTarget, type UploadRequest, type UploadResult } from './upload/upload.js';
 export { grantUpload, describeUpload, checkConsent, type UploadConsent, type UploadTarget } from './upload/consent.js';
 
-export { boardCommands } from './commands/board-commands.js';
+export { boardCommands } from './operation-faces.js';
 export type { BoardCommandDeps } from './commands/deps.js';

@@ -3,9 +3,10 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BoundedRegex } from '../bounded-regex.js';
 
+/** Input the operation cannot take. Without `usage`, the face that parsed it adds its own (generated from the operation's schema). */
 export class UsageError extends Error {
-  constructor(message: string, usage: string) {
-    super(`${message}\nusage: ${usage}`);
+  constructor(message: string, usage?: string) {
+    super(usage ? `${message}\nusage: ${usage}` : message);
     this.name = 'UsageError';
   }
 }
@@ -20,14 +21,14 @@ export function parseCommand<T extends ParseArgsConfig>(config: T, usage: string
 }
 
 /** `5s`, `500ms`, `2m`, or plain seconds. */
-export function parseDuration(text: string, usage: string): number {
+export function parseDuration(text: string, usage?: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
   if (!match) throw new UsageError(`cannot read duration "${text}"; write it like 5s, 500ms or 2m`, usage);
   const value = Number(match[1]);
   return match[2] === 'ms' ? value : match[2] === 'm' ? value * 60_000 : value * 1000;
 }
 
-export function parseRegex(text: string, usage: string): BoundedRegex {
+export function parseRegex(text: string, usage?: string): BoundedRegex {
   try {
     return new BoundedRegex(text);
   } catch (error) {

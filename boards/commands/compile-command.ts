@@ -1,25 +1,38 @@
-// `boardbridge compile [sketch] [--fqbn F] [--verbose]`
+// `compile`: build a sketch for a board; its entry in BOARD_OPERATIONS (boards/operations.ts) gives it its faces.
+import { z } from 'zod';
 import { compile, type CompileReport } from '../compile.js';
-import type { CommandIo, InProcessCommand } from '../command.js';
+import type { CommandIo, Outcome } from '../command.js';
+import type { OperationContext } from '../operation-context.js';
+import type { compileInput } from '../operation-inputs.js';
 import { detectBuildTool } from '../toolchains/detect.js';
 import type { CompilerDiagnostic } from '../toolchains/gcc-diagnostics.js';
 import { cutDiagnostics, outputCutter } from '../toolchains/outside-files.js';
-import { parseCommand } from './arguments.js';
 import type { BoardCommandDeps } from './deps.js';
 import { sketchTarget } from './sketch-target.js';
 
-const USAGE = 'boardbridge compile [sketch] [--fqbn F] [--verbose]';
+export interface CompileData {
+  sketch: string;
+  fqbn: string;
+  success: boolean;
+  image?: string;
+  flash?: CompileReport['flash'];
+  ram?: CompileReport['ram'];
+  diagnostics: number;
+}
 
-export function compileCommand(deps: BoardCommandDeps): InProcessCommand {
-  return async (argv, io) => {
-    const { values, positionals } = parseCommand(
-      { args: argv, allowPositionals: true, options: { fqbn: { type: 'string' }, verbose: { type: 'boolean' } } },
-      USAGE,
-    );
-    const target = sketchTarget(io.cwd, positionals[0], values.fqbn, USAGE);
-    const report = await compileForCommand(deps, target.sketch.dir, target.fqbn, io, values.verbose === true);
-    return report.success ? 0 : 1;
+export async function compileRun(input: z.output<z.ZodObject<typeof compileInput>>, deps: OperationContext, io: CommandIo): Promise<Outcome<CompileData>> {
+  const target = sketchTarget(io.cwd, input.sketch, input.fqbn, undefined);
+  const report = await compileForCommand(deps, target.sketch.dir, target.fqbn, io, input.verbose === true);
+  const data: CompileData = {
+    sketch: target.sketch.dir,
+    fqbn: target.fqbn,
+    success: report.success,
+    ...(report.image ? { image: report.image } : {}),
+    ...(report.flash ? { flash: report.flash } : {}),
+    ...(report.ram ? { ram: report.ram } : {}),
+    diagnostics: report.diagnostics.length,
   };
+  return { exitCode: report.success ? 0 : 1, data };
 }
 
 /** Shared with `upload`, which builds before it writes. */

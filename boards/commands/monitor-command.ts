@@ -1,63 +1,52 @@
-// `boardbridge monitor --port P [--baud B] [--for 5s] [--until REGEX] [--timestamps]`
-// Reads through the shared hub: if someone already holds the port, it reads alongside them.
+// `monitor`: reads through the shared hub; if someone already holds the port, it reads alongside them.
 import { StringDecoder } from 'node:string_decoder';
-import type { CommandIo, InProcessCommand } from '../command.js';
+import { z } from 'zod';
+import type { CommandIo, Outcome } from '../command.js';
+import type { OperationContext } from '../operation-context.js';
+import type { monitorInput } from '../operation-inputs.js';
 import { PortBusyError, PortClosedError, PortDisconnectedError } from '../serial/errors.js';
 import type { PortLease } from '../serial/port-lease.js';
 import type { PortReader } from '../serial/reader.js';
-import { parseCommand, parseDuration, parseRegex, UsageError } from './arguments.js';
-import type { BoardCommandDeps } from './deps.js';
+import { parseDuration, parseRegex } from './arguments.js';
 import type { BoundedRegex } from '../bounded-regex.js';
 
-const USAGE = 'boardbridge monitor --port P [--baud B] [--for 5s] [--until REGEX] [--timestamps]';
 /** --until looks at this much of the latest output, so a match may span chunks. */
 const UNTIL_WINDOW = 16 * 1024;
 
 let monitors = 0;
 
-export function monitorCommand(deps: BoardCommandDeps): InProcessCommand {
-  return async (argv, io) => {
-    const { values } = parseCommand(
-      {
-        args: argv,
-        options: {
-          port: { type: 'string', short: 'p' },
-          baud: { type: 'string', short: 'b' },
-          for: { type: 'string' },
-          until: { type: 'string' },
-          timestamps: { type: 'boolean' },
-        },
-      },
-      USAGE,
-    );
-    if (!values.port) throw new UsageError('--port is required', USAGE);
-    const baudRate = Number(values.baud ?? '9600');
-    const until = values.until === undefined ? undefined : parseRegex(values.until, USAGE);
-    const limit = values.for === undefined ? undefined : AbortSignal.timeout(parseDuration(values.for, USAGE));
+export interface MonitorData {
+  port: string;
+  matched?: boolean;
+}
+
+export async function monitorRun(input: z.output<z.ZodObject<typeof monitorInput>>, deps: OperationContext, io: CommandIo): Promise<Outcome<MonitorData>> {
+    const baudRate = input.baud ?? 9600;
+    const until = input.until === undefined ? undefined : parseRegex(input.until);
+    const limit = input.for === undefined ? undefined : AbortSignal.timeout(parseDuration(input.for));
     const signal = limit ? AbortSignal.any([io.signal, limit]) : io.signal;
 
     const owner = `${deps.owner ?? 'boardbridge monitor'} #${++monitors}`;
     let lease: PortLease | undefined;
     let reader: PortReader;
     try {
-      lease = await deps.hub.open(values.port, { baudRate }, owner);
+      lease = await deps.hub.open(input.port, { baudRate }, owner);
       reader = lease.reader();
     } catch (error) {
       if (!(error instanceof PortBusyError)) throw error;
-      reader = deps.hub.reader(values.port);
-      io.write(`[${values.port} is held by ${error.holder}; reading alongside]\n`);
+      reader = deps.hub.reader(input.port);
+      io.write(`[${input.port} is held by ${error.holder}; reading alongside]\n`);
     }
     try {
-      const matched = await pump(reader, io, signal, until, values.timestamps === true);
+      const matched = await pump(reader, io, signal, until, input.timestamps === true);
       if (until && !matched) {
-        io.write(`\n[no match for ${until} on ${values.port}${limit?.aborted ? ` within ${values.for}` : ''}]\n`);
-        return 1;
+        io.write(`\n[no match for ${until} on ${input.port}${limit?.aborted ? ` within ${input.for}` : ''}]\n`);
+        return { exitCode: 1, data: { port: input.port, matched: false } };
       }
-      return 0;
+      return { exitCode: 0, data: { port: input.port, ...(until ? { matched: true } : {}) } };
     } finally {
       await lease?.release();
     }
-  };
 }
 
 /** Copies the port to the terminal until `signal` ends it or `until` matches (returns true). */

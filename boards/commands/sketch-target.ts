@@ -11,7 +11,7 @@ export interface SketchTarget {
 }
 
 /** `fallback`: a board named by something beside the sketch (a diagram.json's board part), last. */
-export function sketchTarget(cwd: string, path: string | undefined, fqbn: string | undefined, usage: string, fallback?: (sketchDir: string) => string | undefined): SketchTarget {
+export function sketchTarget(cwd: string, path: string | undefined, fqbn: string | undefined, usage: string | undefined, fallback?: (sketchDir: string) => string | undefined): SketchTarget {
   const sketch = locateSketch(resolve(cwd, path ?? '.'));
   const defaults = sketchDefaults(sketch.dir);
   const board = fqbn ?? defaults.fqbn ?? fallback?.(sketch.dir);

@@ -1,31 +1,33 @@
-// `boardbridge upload [sketch] [--port P] [--fqbn F] [--verbose]`: builds, asks the permission
-// broker, then writes; a monitor on the port pauses meanwhile.
-import type { InProcessCommand } from '../command.js';
+// `upload`: builds, asks the permission broker with the exact target, then writes; a monitor on
+// the port pauses meanwhile.
+import { z } from 'zod';
+import type { CommandIo, Outcome } from '../command.js';
+import type { OperationContext } from '../operation-context.js';
 import { describeUpload } from '../upload/consent.js';
 import { upload, uploadTarget } from '../upload/upload.js';
-import { parseCommand, UsageError } from './arguments.js';
+import { UsageError } from './arguments.js';
 import { compileForCommand } from './compile-command.js';
+import type { uploadInput } from '../operation-inputs.js';
 import type { BoardCommandDeps } from './deps.js';
 import { sketchTarget } from './sketch-target.js';
 import { detectBuildTool } from '../toolchains/detect.js';
 
-const USAGE = 'boardbridge upload [sketch] [--port P] [--fqbn F] [--verbose]';
+export interface UploadData {
+  sketch: string;
+  fqbn: string;
+  port: string;
+  uploaded: boolean;
+  image?: string;
+  problem?: string;
+}
 
-export function uploadCommand(deps: BoardCommandDeps): InProcessCommand {
-  return async (argv, io) => {
-    const { values, positionals } = parseCommand(
-      {
-        args: argv,
-        allowPositionals: true,
-        options: { port: { type: 'string', short: 'p' }, fqbn: { type: 'string', short: 'b' }, verbose: { type: 'boolean' } },
-      },
-      USAGE,
-    );
-    const target = sketchTarget(io.cwd, positionals[0], values.fqbn, USAGE);
-    const port = values.port ?? target.defaultPort ?? (await onlyMatchingPort(deps, target.fqbn));
+export async function uploadRun(input: z.output<z.ZodObject<typeof uploadInput>>, deps: OperationContext, io: CommandIo): Promise<Outcome<UploadData>> {
+    const target = sketchTarget(io.cwd, input.sketch, input.fqbn, undefined);
+    const port = input.port ?? target.defaultPort ?? (await onlyMatchingPort(deps, target.fqbn));
     const tool = deps.tool ?? detectBuildTool();
-    const build = await compileForCommand({ ...deps, tool }, target.sketch.dir, target.fqbn, io, values.verbose === true);
-    if (!build.success) return 1;
+    const done = (uploaded: boolean, more: Partial<UploadData> = {}): Outcome<UploadData> => ({ exitCode: uploaded ? 0 : 1, data: { sketch: target.sketch.dir, fqbn: target.fqbn, port, uploaded, ...more } });
+    const build = await compileForCommand({ ...deps, tool }, target.sketch.dir, target.fqbn, io, input.verbose === true);
+    if (!build.success) return done(false, { problem: 'the sketch did not compile' });
 
     const listing = await deps.hub.listPorts();
     const boardName = listing.ports.find((p) => p.path === port)?.boards.find((b) => b.fqbn === target.fqbn)?.name;
@@ -33,7 +35,7 @@ export function uploadCommand(deps: BoardCommandDeps): InProcessCommand {
     const consent = await deps.requestUploadConsent(request, describeUpload(request));
     if (!consent) {
       io.write(`Upload cancelled: permission to write to ${port} was not given.\n`);
-      return 1;
+      return done(false, { problem: 'permission was not given' });
     }
     io.write(`Uploading to ${port}\n`);
     const result = await upload({
@@ -43,14 +45,13 @@ export function uploadCommand(deps: BoardCommandDeps): InProcessCommand {
       consent,
       tool,
       hub: deps.hub,
-      verbose: values.verbose === true,
+      verbose: input.verbose === true,
       installed: await deps.arduinoPlatforms?.(),
       onOutput: (line) => io.write(`${line}\n`),
       signal: io.signal,
     });
     io.write(result.success ? `Uploaded ${result.image} to ${result.port}\n` : `Upload failed: ${result.problem}\n`);
-    return result.success ? 0 : 1;
-  };
+    return done(result.success, { ...(result.image ? { image: result.image } : {}), ...(result.problem ? { problem: result.problem } : {}) });
 }
 
 /** Without --port: the one port whose USB id matches the board, if there is exactly one. */
@@ -63,6 +64,5 @@ async function onlyMatchingPort(deps: BoardCommandDeps, fqbn: string): Promise<s
     matching.length === 0
       ? `no port given and none identifies as ${fqbn}; pass --port (ports: ${known})`
       : `several ports identify as ${fqbn} (${matching.map((p) => p.path).join(', ')}); pass --port`,
-    USAGE,
   );
 }

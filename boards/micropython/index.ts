@@ -1,19 +1,16 @@
 // MicroPython / OpenMV board access: public API (this file only re-exports).
 //
-//   micropythonCommands(deps?: { openLink?, answerTimeoutMs?, running? }): CommandTable
-//     run-script <file> --port P [--timeout S] [--no-raw-paste]   exit 0 / 1 traceback / 124 / 130
-//     stop-script --port P
-//     camera-info --port P [--usbdbg [--slow]] [--json]
+//   run-script, stop-script, camera-info: operations in BOARD_OPERATIONS (commands.ts has their
+//   runs; exit 0 / 1 traceback / 124 timed out / 130 stopped), with every face generated from there.
 //
-//   runScript(request, deps, running): Promise<RunScriptResult>   (MCP run_script)
-//   stopScript(port, deps, running): Promise<StopResult>          (MCP stop_script)
-//   cameraInfoOverRepl / cameraInfoOverUsbdbg(port, deps): Promise<CameraInfo>  (MCP camera_info)
+//   runScript(request, deps, running): Promise<RunScriptResult>
+//   stopScript(port, deps, running): Promise<StopResult>
+//   cameraInfoOverRepl / cameraInfoOverUsbdbg(port, deps): Promise<CameraInfo>
 //
 //   ByteLink, openSerialLink(path), openHubLink(hub, path, owner): the byte stream under them.
 //   RawRepl, UsbdbgClient, mapTraceback: the protocol pieces.
 //   openmvUsbBoards(): BoardIdentification[] for SerialHub.setBoards (cameras by USB VID:PID).
-export { micropythonCommands, EXIT } from './commands.js';
-export type { MicropythonDeps } from './commands.js';
+export { EXIT } from './commands.js';
 export { runScript, stopScript, RunningScripts } from './run-script.js';
 export type { RunScriptRequest, RunScriptResult, RunnerDeps, StopResult } from './run-script.js';
 export { cameraInfoOverRepl, cameraInfoOverUsbdbg, describeCameraInfo } from './camera-info.js';

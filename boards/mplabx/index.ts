@@ -1,4 +1,4 @@
-export { mplabxCommands, parseProjectArgs, type MplabxCommandDeps } from './commands.js';
+export { buildRun, programRun } from './commands.js';
 export { buildMplabProject, findMakefileGenerator, type BuildOptions, type BuildResult } from './build.js';
 export {
   programMplabProject,

@@ -2,7 +2,6 @@
 // The boardbridge command line: faces for people and scripts over the bridge core.
 import module from 'node:module';
 import { Command } from 'commander';
-import { BOARD_OPERATIONS } from '../../boards/operations.js';
 import { printError } from './errors.js';
 
 // V8 keeps the code it compiled for the next start where the runtime can (Node >= 22.1); the
@@ -14,7 +13,10 @@ type Register = (program: Command) => void;
 // Each command's module, in the order `--help` lists them. Only the module of the command named
 // is loaded (loading them all is most of a cached `boardbridge context`'s time); help, no
 // command or an unknown one loads them all, so commander can list them or suggest the nearest.
-const MODULES: ReadonlyArray<readonly [names: readonly string[], load: () => Promise<Register>]> = [
+// The board commands (`undefined`: whatever BOARD_OPERATIONS names) are generated from their
+// table, which is not read for the others: a name no other module has loads them, and all the
+// rest too if the table has no such command.
+const MODULES: ReadonlyArray<readonly [names: readonly string[] | undefined, load: () => Promise<Register>]> = [
   [['chat'], async () => (await import('./chat.js')).registerChat],
   [['run'], async () => (await import('./run.js')).registerRun],
   [['context'], async () => (await import('./context.js')).registerContext],
@@ -22,7 +24,7 @@ const MODULES: ReadonlyArray<readonly [names: readonly string[], load: () => Pro
   [['undo'], async () => (await import('./undo.js')).registerUndo],
   [['mcp'], async () => (await import('./mcp.js')).registerMcp],
   [['serve'], async () => (await import('./serve.js')).registerServe],
-  [BOARD_OPERATIONS.flatMap((o) => (o.command ? [o.command] : [])), async () => (await import('./board.js')).registerBoardCommands],
+  [undefined, async () => (await import('./board.js')).registerBoardCommands],
   [['acp'], async () => (await import('./acp.js')).registerAcp],
   [['setup'], async () => (await import('./setup.js')).registerSetup],
 ];
@@ -35,10 +37,16 @@ const program = new Command()
 
 async function main(): Promise<void> {
   const named = process.argv[2];
-  const chosen = MODULES.filter(([names]) => names.includes(named));
-  const loading = named === '--version' || named === '-V' ? [] : chosen.length > 0 ? chosen : MODULES;
-  const registers = await Promise.all(loading.map(([, load]) => load()));
+  const chosen = MODULES.filter(([names]) => names?.includes(named));
+  const board = MODULES.filter(([names]) => names === undefined);
+  let loading = named === '--version' || named === '-V' ? [] : chosen.length > 0 ? chosen : named && !named.startsWith('-') ? board : MODULES;
+  let registers = await Promise.all(loading.map(([, load]) => load()));
   for (const register of registers) register(program);
+  if (loading === board && !program.commands.some((c) => c.name() === named)) {
+    loading = MODULES.filter((m) => !board.includes(m));
+    registers = await Promise.all(loading.map(([, load]) => load()));
+    for (const register of registers) register(program);
+  }
   await program.parseAsync(process.argv);
 }
 

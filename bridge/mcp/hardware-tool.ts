@@ -1,12 +1,14 @@
 // One hardware tool as the MCP server offers it. The same board operations are
 // reachable through ACP terminals and the CLI; this is only their MCP face.
 import type { z } from 'zod';
-import { operationOfTool, type ConsentKind } from '../../boards/operations.js';
+import type { ConsentRequest } from '../../boards/operations.js';
 import type { DeviceConsent } from '../hardware/bridge-hardware.js';
 
 export interface ToolOutput {
   text: string;
   isError?: boolean;
+  /** The typed result (MCP structured content), when it fits a tool answer. */
+  structured?: Record<string, unknown>;
 }
 
 export interface HardwareTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
@@ -26,10 +28,7 @@ export interface HardwareTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   run(input: z.infer<z.ZodObject<Shape>>, signal: AbortSignal): Promise<ToolOutput>;
 }
 
-export interface ToolConsent {
-  question: string;
-  kind: ConsentKind;
-}
+export type ToolConsent = ConsentRequest;
 
 export type { DeviceConsent };
 
@@ -49,11 +48,4 @@ export function asksConsent(tool: Pick<HardwareTool, 'destructive' | 'consentQue
 
 export function defineTool<Shape extends z.ZodRawShape>(tool: HardwareTool<Shape>): HardwareTool {
   return tool as unknown as HardwareTool;
-}
-
-/** A board tool's name and annotations, from its operation's entry in BOARD_OPERATIONS. */
-export function operationTool(tool: string): Pick<HardwareTool, 'name' | 'readOnly' | 'destructive'> {
-  const operation = operationOfTool(tool);
-  if (!operation) throw new Error(`no board operation offers the MCP tool ${tool}`);
-  return { name: tool, readOnly: operation.readOnly, destructive: operation.changesDevice !== false || operation.runsProjectCode };
 }

@@ -2,15 +2,13 @@
 // workspace, and the `mcpServers` entry that points the agent at them. Shared by
 // BridgeSession and the ACP proxy, so both faces offer the same server the same way.
 import type { McpServer } from '@agentclientprotocol/sdk';
-import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
 import { cliEntry } from '../cli-entry.js';
 import type { ContextService } from '../context/context-service.js';
-import type { BridgeHardware } from '../hardware/bridge-hardware.js';
-import { commandTools } from './command-tools.js';
+import type { SessionOperations } from '../hardware/bridge-hardware.js';
+import { operationTools } from './command-tools.js';
 import { contextTools } from './context-tools.js';
-import type { DeviceConsent, HardwareTool } from './hardware-tool.js';
+import type { HardwareTool } from './hardware-tool.js';
 import { MCP_SERVER_NAME, type HardwareMcpServer } from './http-server.js';
-import { serialTools, type AgentSerial } from './serial-tools.js';
 import { MCP_TOKEN_ENV } from './stdio-relay.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 
@@ -21,29 +19,23 @@ export interface SessionToolsOptions {
   contexts?: ContextService;
   /** The board selected now (it can change mid-session). */
   board: () => string | undefined;
-  hardware?: BridgeHardware;
-  /** The agent's serial leases and cursors (one per session, closed with it). */
-  serial?: AgentSerial;
-  consent: DeviceConsent;
+  /** The session's board operations (one context: the terminals' and these tools' hub, cursors, simulation). */
+  operations?: SessionOperations;
   /**
    * The session's fs guard (the workspace and the read-only platform folders): tool output quotes
    * no file outside it. Absent: a guard of the workspace alone.
    */
   guard?: WorkspaceGuard;
   env: NodeJS.ProcessEnv;
-  /** Hears of every simulation the agent runs through the tools. */
-  onSimulation?: (record: SimulationRecord) => void;
 }
 
 export function sessionTools(options: SessionToolsOptions): HardwareTool[] {
   const tools: HardwareTool[] = [];
   if (options.contexts) tools.push(...contextTools(options.contexts, options.workspace, options.board, options.sketch));
-  if (options.hardware) {
+  if (options.operations) {
     const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
     const guard = options.guard ?? new WorkspaceGuard([options.workspace]);
-    const mayShow = (file: string) => guard.allows(file, 'read');
-    tools.push(...commandTools(options.hardware.commands(options.consent, 'the agent (MCP)', options.onSimulation), options.workspace, env, mayShow));
-    if (options.serial) tools.push(...serialTools(options.serial));
+    tools.push(...operationTools(options.operations.face('the agent (MCP)'), { cwd: options.workspace, env, mayShow: (file) => guard.allows(file, 'read'), mayWrite: (file) => guard.allows(file, 'write') }));
   }
   return tools;
 }

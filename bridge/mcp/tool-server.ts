@@ -2,6 +2,7 @@
 // first. Served over loopback HTTP (http-server.ts) or over the ACP connection itself
 // (acp-mcp-server.ts).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { notAllowed } from '../../boards/operation-faces.js';
 import { asksConsent, truncateForAgent, type DeviceConsent, type HardwareTool } from './hardware-tool.js';
 
 export const MCP_SERVER_NAME = 'boardbridge';
@@ -24,12 +25,15 @@ export function toolServer(tools: HardwareTool[], consent: DeviceConsent): McpSe
           if (asked) {
             const answer = await consent(tool.name, asked.question, asked.kind);
             if (!answer.granted) {
-              return { content: [{ type: 'text' as const, text: `Not done: the person did not allow "${asked.question}"${answer.reason ? ` (${answer.reason})` : ''}.` }], isError: true };
+              return { content: [{ type: 'text' as const, text: notAllowed(asked.question, answer.reason) }], isError: true };
             }
           }
           const output = await tool.run(input as never, extra.signal);
           return {
             content: [{ type: 'text' as const, text: truncateForAgent(output.text) }],
+            // Not sent as structuredContent: claude-code-acp hands the model the structured content
+            // instead of the text when there is one (measured: agent-board-tools), and the text is
+            // what the agent reads. The typed result stays on ToolOutput.structured.
             isError: Boolean(output.isError),
           };
         } catch (error) {

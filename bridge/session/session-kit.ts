@@ -8,11 +8,10 @@ import type { CommandTable } from '../../boards/command.js';
 import type { SimulationRecord } from '../../boards/commands/simulate-command.js';
 import type { Selection } from '../../context-providers/types.js';
 import type { ContextService, LoadedContext } from '../context/context-service.js';
-import type { BridgeHardware } from '../hardware/bridge-hardware.js';
+import type { BridgeHardware, SessionOperations } from '../hardware/bridge-hardware.js';
 import type { AcpMcpHost, AcpMcpServer } from '../mcp/acp-mcp-server.js';
 import { asksConsent, type DeviceConsent } from '../mcp/hardware-tool.js';
 import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
-import { AgentSerial } from '../mcp/serial-tools.js';
 import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
 import { FsService, type EditorWrite } from '../services/fs/fs-service.js';
 import { WriteJournal, type JournalEntry } from '../services/fs/journal.js';
@@ -68,7 +67,8 @@ export class SessionKit {
   private journal?: WriteJournal;
   private files?: FsService;
   private injector = new ContextInjector(false);
-  private readonly serial?: AgentSerial;
+  /** The session's one operation context (its hub, cursors, scripts, simulation): terminals and MCP tools share it. */
+  readonly operations?: SessionOperations;
   private mcp?: Promise<HardwareMcpServer | AcpMcpServer | undefined>;
   private readonly journalListeners: ((entry: JournalEntry) => void)[] = [];
 
@@ -77,8 +77,9 @@ export class SessionKit {
     this.guard = new WorkspaceGuard([options.workspace]);
     this.ownEdits = new OwnEdits(options.workspace, this.guard);
     this.consent = sessionConsent(() => this.id, options.voice);
-    if (options.hardware) this.serial = new AgentSerial(options.hardware.hub);
-    this.boardCommands = options.hardware?.commands(this.consent, 'the agent (terminal)', options.onSimulation);
+    // Made once: the session's terminals and MCP tools run board operations in this one context.
+    this.operations = options.hardware?.session({ consent: this.consent, ...(options.onSimulation ? { onSimulation: options.onSimulation } : {}) });
+    this.boardCommands = this.operations?.terminalCommands();
     this.terminals = new TerminalService({ guard: this.guard, commands: this.boardCommands, env: options.env, authorize: options.authorize, onEvent: options.onTerminal });
   }
 
@@ -146,12 +147,9 @@ export class SessionKit {
       sketch: this.options.sketch,
       contexts: this.options.contexts,
       board: this.options.board,
-      hardware: this.options.hardware,
-      serial: this.serial,
-      consent: this.consent,
+      operations: this.operations,
       guard: this.guard,
       env: this.options.env,
-      onSimulation: this.options.onSimulation,
     });
     if (!tools.length) return undefined;
     this.ownTools = tools.map((t) => ({ name: t.name, readOnly: t.readOnly, needsConsent: asksConsent(t) }));
@@ -204,6 +202,6 @@ export class SessionKit {
   async close(): Promise<void> {
     await this.terminals.releaseAll();
     await this.stopBoardServer();
-    await this.serial?.close();
+    await this.operations?.close();
   }
 }

@@ -95,7 +95,9 @@ describe('boardbridge monitor', () => {
   });
 
   it('explains a missing --port with the usage line', async () => {
-    await expect(run('monitor', ['--baud', '9600'])).rejects.toThrow(/--port is required\nusage: boardbridge monitor --port P/);
+    const io = recordedIo();
+    expect(await run('monitor', ['--baud', '9600'], io)).toBe(2);
+    expect(io.output()).toMatch(/--port is required\nusage: boardbridge monitor --port <port>/);
   });
 });
 
@@ -116,7 +118,9 @@ describe('boardbridge compile and ports', () => {
   });
 
   it('asks for a board when neither --fqbn nor sketch.yaml names one', async () => {
-    await expect(run('compile', [sketchFolder('Greeter', GREETER)])).rejects.toThrow(/pass --fqbn .* or set default_fqbn in sketch.yaml/);
+    const io = recordedIo();
+    expect(await run('compile', [sketchFolder('Greeter', GREETER)], io)).toBe(2);
+    expect(io.output()).toMatch(/pass --fqbn .* or set default_fqbn in sketch.yaml/);
   });
 
   it('does not upload when the person refuses, after showing what would be written where', async () => {

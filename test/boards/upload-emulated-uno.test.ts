@@ -3,7 +3,7 @@ import { compile } from '../../boards/compile.js';
 import { SerialHub } from '../../boards/serial/hub.js';
 import { ArduinoBuilder, debianLayout } from '../../boards/toolchains/arduino-builder.js';
 import { describeUpload, grantUpload } from '../../boards/upload/consent.js';
-import { boardCommands } from '../../boards/commands/board-commands.js';
+import { boardCommands } from '../../boards/operation-faces.js';
 import { recordedIo } from '../rig/command-io.js';
 import { upload, uploadTarget } from '../../boards/upload/upload.js';
 import { startEmulatedUno, type EmulatedUno } from '../rig/emulated-uno.js';

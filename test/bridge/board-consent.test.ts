@@ -11,7 +11,7 @@ import type { ConsentKind } from '../../boards/operations.js';
 import { BridgeHardware } from '../../bridge/hardware/bridge-hardware.js';
 import type { DeviceConsent } from '../../bridge/mcp/hardware-tool.js';
 import { startHardwareMcpServer, type HardwareMcpServer } from '../../bridge/mcp/http-server.js';
-import { AgentSerial } from '../../bridge/mcp/serial-tools.js';
+import type { SessionOperations } from '../../bridge/hardware/bridge-hardware.js';
 import { sessionTools } from '../../bridge/mcp/session-tools.js';
 import { WorkspaceGuard } from '../../bridge/services/fs/workspace-guard.js';
 import { TerminalService } from '../../bridge/services/terminal/terminal-service.js';
@@ -28,7 +28,7 @@ interface Asked {
 }
 
 let hardware: BridgeHardware | undefined;
-let serial: AgentSerial | undefined;
+let operations: SessionOperations | undefined;
 let server: HardwareMcpServer | undefined;
 let client: Client | undefined;
 let pair: PtyPair | undefined;
@@ -38,12 +38,12 @@ let board: EmulatedBoard | undefined;
 afterEach(async () => {
   await client?.close();
   await server?.close();
-  await serial?.close();
+  await operations?.close();
   await hardware?.close();
   await boardEnd?.close();
   await pair?.unplug();
   await board?.stop();
-  client = server = serial = hardware = boardEnd = pair = board = undefined;
+  client = server = operations = hardware = boardEnd = pair = board = undefined;
 });
 afterAll(removeTempDirs);
 
@@ -56,8 +56,8 @@ async function mcpWith(workspace: string, grant: (asked: Asked) => boolean): Pro
     return grant(entry) ? { granted: true } : { granted: false, reason: 'rejected by the person' };
   };
   hardware = new BridgeHardware();
-  serial = new AgentSerial(hardware.hub);
-  const tools = sessionTools({ workspace, board: () => undefined, hardware, serial, consent, env: { PATH: process.env.PATH ?? '' } });
+  operations = hardware.session({ consent });
+  const tools = sessionTools({ workspace, board: () => undefined, operations, env: { PATH: process.env.PATH ?? '' } });
   server = await startHardwareMcpServer(tools, consent);
   client = new Client({ name: 'test', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));
@@ -89,7 +89,7 @@ describe('MCP serial_write to a MicroPython board (socat pty pair standing in fo
     const { client: c, asked } = await mcpWith(process.cwd(), () => false);
     const refused = await c.callTool({ name: 'serial_write', arguments: { port: pair.device, baud: 115200, data: payload, lineEnding: 'none' } });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('did not allow');
+    expect(textOf(refused)).toContain('was not allowed');
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ tool: 'serial_write', kind: 'device' });
     expect(asked[0].question).toContain(pair.device);

@@ -52,7 +52,7 @@ describe('compiling a sketch that includes a file outside the workspace', () => 
     const { workspace, sketch } = sketchWithOutsideInclude();
     hardware = new BridgeHardware();
     const consent = async () => ({ granted: false });
-    const tools = sessionTools({ workspace, board: () => undefined, hardware, consent, guard: new WorkspaceGuard([workspace]), env: { PATH: process.env.PATH ?? '' } });
+    const tools = sessionTools({ workspace, board: () => undefined, operations: hardware.session({ consent }), guard: new WorkspaceGuard([workspace]), env: { PATH: process.env.PATH ?? '' } });
     server = await startHardwareMcpServer(tools, consent);
     client = new Client({ name: 'test', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));

@@ -85,7 +85,7 @@ describe('the hardware MCP server', () => {
     });
     const result = await c.callTool({ name: 'upload', arguments: { port: '/dev/ttyACM0' } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('did not allow');
+    expect(textOf(result)).toContain('was not allowed');
     expect(asked).toEqual(['upload build/Blink.ino.hex to Arduino Uno on /dev/ttyACM0?']);
     expect(uploads).toEqual([]);
   });

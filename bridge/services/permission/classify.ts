@@ -2,12 +2,12 @@
 // the policy decides by category, and device changes are a category of their own.
 import path from 'node:path';
 import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { BOARD_OPERATIONS } from '../../../boards/operations.js';
+import { BOARD_OPERATIONS, offers } from '../../../boards/operations.js';
 
 export type PermissionCategory = 'read' | 'edit' | 'execute' | 'device' | 'own-tool' | 'other';
 
 // boardbridge's own commands that change a device, from the operation table.
-const OWN_DEVICE_COMMANDS = BOARD_OPERATIONS.flatMap((o) => (o.command && o.changesDevice === true ? [o.command] : [])).join('|');
+const OWN_DEVICE_COMMANDS = BOARD_OPERATIONS.flatMap((o) => (offers(o, 'command') && o.changesDevice === true ? [o.name.replace(/ /g, '\\s+')] : [])).join('|');
 
 // Programs and board tools that write to a device (flash, fuses, files on the camera).
 const DEVICE_COMMAND = new RegExp(

@@ -12,7 +12,7 @@ import type {
   TerminalOutputResponse,
 } from '@agentclientprotocol/sdk';
 import type { CommandTable, InProcessCommand } from '../../../boards/command.js';
-import { operationOfCommand } from '../../../boards/operations.js';
+import { operationOfWords } from '../../../boards/operations.js';
 import type { WorkspaceGuard } from '../fs/workspace-guard.js';
 import { HOST_OUTPUT_CEILING, OutputBuffer } from './output-limit.js';
 import { startWatchdog } from './group-watchdog.js';
@@ -77,13 +77,13 @@ export class TerminalService {
     const commandLine = params.args?.length ? [params.command, ...params.args].join(' ') : params.command;
     // A board command that only reads runs without a grant, as its MCP tool does; the others
     // need one, and then ask their own consent (a device change, the project's own code) as every face does.
-    const refusal = board && argv && operationOfCommand(argv[1])?.readOnly ? undefined : this.options.authorize(commandLine);
+    const refusal = board && argv && operationOfWords(argv.slice(1))?.operation.readOnly ? undefined : this.options.authorize(commandLine);
     if (refusal !== undefined) {
       this.options.onEvent?.({ type: 'terminal_refused', command: commandLine, reason: refusal });
       throw new RequestError(-32602, `Permission denied: ${refusal}; ask for permission for this command first (your own execute tool call), or have the person run boardbridge with --allow all`, { command: commandLine });
     }
     const terminal = board && argv
-      ? this.runInProcess(id, commandLine, output, (signal) => board(argv.slice(2), { write: (t) => output.append(Buffer.from(t)), signal, cwd, env, mayShow: (file) => this.options.guard.allows(file, 'read') }))
+      ? this.runInProcess(id, commandLine, output, (signal) => board(argv.slice(2), { write: (t) => output.append(Buffer.from(t)), signal, cwd, env, mayShow: (file) => this.options.guard.allows(file, 'read'), mayWrite: (file) => this.options.guard.allows(file, 'write') }))
       : this.runProcess(id, commandLine, output, params, cwd, env);
     this.terminals.set(id, terminal);
     this.options.onEvent?.({ type: 'terminal_started', terminalId: id, command: commandLine, inProcess: Boolean(board) });

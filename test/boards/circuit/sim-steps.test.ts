@@ -4,8 +4,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ArduinoBuilder, boardCommands, debianLayout, SerialHub } from '../../../boards/index.js';
-import { commandTools } from '../../../bridge/mcp/command-tools.js';
+import { ArduinoBuilder, debianLayout, SerialHub } from '../../../boards/index.js';
+import { operationContext } from '../../../boards/operation-context.js';
+import { operationTools } from '../../../bridge/mcp/command-tools.js';
 import { BUTTONS, BUTTONS_DIAGRAM, circuitSketch } from '../../rig/circuit-sketches.js';
 import { FIXTURES } from '../../context-providers/arduino/paths.js';
 
@@ -14,7 +15,7 @@ const builder = new ArduinoBuilder('/usr/bin/arduino-builder', debianLayout(join
 describe('the interactive simulation tools', () => {
   it('start, run until a line, set a control, read a pin and the parts, restart and stop', async () => {
     const dir = circuitSketch('Buttons', BUTTONS, BUTTONS_DIAGRAM);
-    const tools = commandTools(boardCommands({ hub: new SerialHub(), tool: builder, requestUploadConsent: async () => undefined }), dir, {});
+    const tools = operationTools(operationContext({ hub: new SerialHub(), tool: builder, requestUploadConsent: async () => undefined }), { cwd: dir, env: {} });
     const signal = new AbortController().signal;
     const call = async (name: string, input: Record<string, unknown> = {}) => {
       const tool = tools.find((t) => t.name === name)!;
@@ -56,7 +57,7 @@ describe('the interactive simulation tools', () => {
   it('the simulate tool runs a scenario and answers with the outcome and the part states as JSON', async () => {
     const dir = circuitSketch('Buttons', BUTTONS, BUTTONS_DIAGRAM);
     writeFileSync(join(dir, 'lit.test.yaml'), 'name: lit\nversion: 1\nsteps:\n  - wait-serial: ready\n  - name: dark at first\n    expect-pin: { part-id: led1, name: A, value: 1 }\n');
-    const tools = commandTools(boardCommands({ hub: new SerialHub(), tool: builder, requestUploadConsent: async () => undefined }), dir, {});
+    const tools = operationTools(operationContext({ hub: new SerialHub(), tool: builder, requestUploadConsent: async () => undefined }), { cwd: dir, env: {} });
     const answer = await tools.find((t) => t.name === 'simulate')!.run({ scenario: 'lit.test.yaml' }, new AbortController().signal);
     expect(answer.isError).toBe(true);
     const json = JSON.parse(answer.text);

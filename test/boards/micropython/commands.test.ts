@@ -4,10 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandIo } from '../../../boards/command.js';
-import { crlfToLf, EXIT, micropythonCommands } from '../../../boards/micropython/commands.js';
+import { crlfToLf, EXIT } from '../../../boards/micropython/commands.js';
+import { micropythonCommands } from '../../../boards/operation-faces.js';
 import { openSerialLink } from '../../../boards/micropython/link.js';
 import { RawRepl } from '../../../boards/micropython/raw-repl.js';
 import { startMicrobit, startWasmBoard, type EmulatedBoard } from './emulated-boards.js';
+
+/** The person's answer to the consent a run of a script asks (these tests are about the run). */
+const personSaysYes = { consent: async () => ({ granted: true }) };
 
 const workspace = mkdtempSync(join(tmpdir(), 'run-script-'));
 writeFileSync(join(workspace, 'blink.py'), 'for i in range(2):\n    print("blink", i)\n');
@@ -33,7 +37,7 @@ function terminal(signal = new AbortController().signal) {
 
 describe('run-script, stop-script and camera-info on the MicroPython WebAssembly build behind socat', () => {
   let board: EmulatedBoard;
-  const commands = micropythonCommands();
+  const commands = micropythonCommands(personSaysYes);
   const run = (argv: string[], io: CommandIo) => commands.get('run-script')!(argv, io);
 
   // A fresh board per test, killed at its end: no test inherits another's board state.
@@ -122,7 +126,7 @@ describe('run-script, stop-script and camera-info on the MicroPython WebAssembly
     expect(fifo.text()).toBe(`cannot read ${join(workspace, 'pipe.py')}: a FIFO (named pipe), not a regular file\n`);
     const noPort = terminal();
     expect(await run(['blink.py'], noPort.io)).toBe(EXIT.usage);
-    expect(noPort.text()).toContain('--port is required\nusage: run-script <file> --port <port>');
+    expect(noPort.text()).toContain('--port is required\nusage: boardbridge run-script <file> --port <port>');
     const unknown = terminal();
     expect(await commands.get('camera-info')!(['--port', board.path, '--colour'], unknown.io)).toBe(EXIT.usage);
     expect(unknown.text()).toContain("Unknown option '--colour'");
@@ -144,7 +148,7 @@ describe('camera-info over the raw REPL on the micro:bit firmware in qemu-system
   it('reports MicroPython and the machine, and that it is not OpenMV firmware', async () => {
     board = await startMicrobit();
     const t = terminal();
-    expect(await micropythonCommands().get('camera-info')!(['--port', board.path, '--json'], t.io)).toBe(EXIT.ok);
+    expect(await micropythonCommands(personSaysYes).get('camera-info')!(['--port', board.path, '--json'], t.io)).toBe(EXIT.ok);
     const info = JSON.parse(t.text());
     expect(info).toMatchObject({ port: board.path, protocol: 'repl', micropython: expect.stringMatching(/^1\.9/), machine: expect.stringMatching(/micro:bit/) });
     expect(info.board).toBeUndefined();
@@ -153,7 +157,7 @@ describe('camera-info over the raw REPL on the micro:bit firmware in qemu-system
   it('run-script uses plain raw mode after the board declines raw-paste', async () => {
     board = await startMicrobit();
     const t = terminal();
-    expect(await micropythonCommands().get('run-script')!(['blink.py', '--port', board.path], t.io)).toBe(EXIT.ok);
+    expect(await micropythonCommands(personSaysYes).get('run-script')!(['blink.py', '--port', board.path], t.io)).toBe(EXIT.ok);
     expect(t.text()).toBe('blink 0\nblink 1\n');
   });
 });
@@ -169,8 +173,8 @@ describe('run-script when the board stops answering (the WebAssembly build in a 
     // A loop that never calls out: the stand-in UART interrupt cannot fire, so Ctrl-C goes unheard.
     writeFileSync(join(workspace, 'hang.py'), 'while True:\n    pass\n');
     // Boot it with the default patience first; the short time-out is for the hang only.
-    expect(await micropythonCommands().get('run-script')!(['blink.py', '--port', board.path, '--no-raw-paste'], terminal().io)).toBe(EXIT.ok);
-    const commands = micropythonCommands({ answerTimeoutMs: 800 });
+    expect(await micropythonCommands(personSaysYes).get('run-script')!(['blink.py', '--port', board.path, '--no-raw-paste'], terminal().io)).toBe(EXIT.ok);
+    const commands = micropythonCommands({ ...personSaysYes, answerTimeoutMs: 800 });
     const t = terminal();
     expect(await commands.get('run-script')!(['hang.py', '--port', board.path, '--timeout', '0.3', '--no-raw-paste'], t.io)).toBe(EXIT.failed);
     expect(t.text()).toContain(`the device on ${board.path} stopped answering: it did not stop the script after Ctrl-C within 0.8 s`);

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandIo } from '../../../boards/command.js';
-import { EXIT, micropythonCommands } from '../../../boards/micropython/commands.js';
+import { EXIT } from '../../../boards/micropython/commands.js';
+import { micropythonCommands } from '../../../boards/operation-faces.js';
 import { openHubLink } from '../../../boards/micropython/hub-link.js';
 import { PortBusyError } from '../../../boards/serial/errors.js';
 import { SerialHub } from '../../../boards/serial/hub.js';
@@ -25,7 +26,7 @@ describe('run-script through the serial hub on the MicroPython WebAssembly build
   afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
   it('owns the port while the script runs and gives it back afterwards', async () => {
-    const commands = micropythonCommands({ openLink: (path) => openHubLink(hub, path, 'run-script') });
+    const commands = micropythonCommands({ consent: async () => ({ granted: true }), openLink: (path) => openHubLink(hub, path, 'run-script') });
     const output: string[] = [];
     const io: CommandIo = { write: (text) => output.push(text), signal: new AbortController().signal, cwd: workspace, env: {} };
     const running = commands.get('run-script')!(['count.py', '--port', board.path, '--no-raw-paste'], io);

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { micropythonCommands } from '../../../boards/micropython/commands.js';
+import { micropythonCommands } from '../../../boards/operation-faces.js';
 import { openSerialLink, type ByteLink } from '../../../boards/micropython/link.js';
 import { parseArch, UsbdbgClient, UsbdbgError, usbdbgFrame } from '../../../boards/micropython/usbdbg.js';
 import { startStandInCamera, type StandInCamera } from './usbdbg-camera-stand-in.js';

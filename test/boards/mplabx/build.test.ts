@@ -4,7 +4,8 @@
 import { chmodSync, cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildMplabProject, mplabxCommands, parseXcDiagnostics } from '../../../boards/mplabx/index.js';
+import { buildMplabProject, parseXcDiagnostics } from '../../../boards/mplabx/index.js';
+import { mplabxCommands } from '../../../boards/operation-faces.js';
 import { ownFixtures, removeTempDirs, tempDir } from '../../context-providers/mplabx/support.js';
 
 afterAll(removeTempDirs);
@@ -82,7 +83,7 @@ describe('building an MPLAB X project with make (stand-in XC8 compiler)', () => 
   it('runs as the in-process `build` command with [project.X] --conf', async () => {
     const folder = projectCopy();
     const cc = standInCompiler(folder, 'main.c:3:1: warning: unused variable', 0);
-    const commands = mplabxCommands({ requestProgramConsent: async () => undefined });
+    const commands = mplabxCommands({ consent: async () => ({ granted: true }), requestProgramConsent: async () => undefined });
     const written: string[] = [];
     const io = { write: (t: string) => written.push(t), signal: new AbortController().signal, cwd: join(folder, '..'), env: {} };
     // The stand-in compiler is chosen with a make variable, as on make's own command line.

@@ -7,8 +7,10 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildMplabProject, mplabxCommands } from '../../../boards/mplabx/index.js';
-import { commandTools } from '../../../bridge/mcp/command-tools.js';
+import { buildMplabProject } from '../../../boards/mplabx/index.js';
+import { mplabxCommands } from '../../../boards/operation-faces.js';
+import { operationContext } from '../../../boards/operation-context.js';
+import { operationTools } from '../../../bridge/mcp/command-tools.js';
 import { removeTempDirs, sharedFixtures, tempDir } from '../../context-providers/mplabx/support.js';
 
 afterAll(removeTempDirs);
@@ -163,7 +165,7 @@ describe('building an MPLAB for VS Code project with its generated CMake files (
 
   it('runs as the in-process `build` command on the project folder, and CMAKE_C_COMPILER=... chooses the compiler', async () => {
     const w = await workspace({ compilerMessage: 'MAIN:60:5: warning: stand-in warning' });
-    const commands = mplabxCommands({ requestProgramConsent: async () => undefined });
+    const commands = mplabxCommands({ consent: async () => ({ granted: true }), requestProgramConsent: async () => undefined });
     const written: string[] = [];
     const io = { write: (t: string) => written.push(t), signal: new AbortController().signal, cwd: join(w.root, '..'), env: { PATH: process.env.PATH ?? '' } };
     const code = await commands.get('build')!(['pwr-probe-test', '--conf', 'default', `CMAKE_C_COMPILER=${join(w.bin, 'xc16-gcc')}`, `CMAKE_ASM_COMPILER=${join(w.bin, 'xc16-gcc')}`, `MP_BIN2HEX=${join(w.bin, 'xc16-bin2hex')}`], io);
@@ -178,7 +180,7 @@ describe('building an MPLAB for VS Code project with its generated CMake files (
     doc.configurations[0].tool = 'PKOB nano';
     writeFileSync(file, JSON.stringify(doc, null, 4));
     let asked = false;
-    const tools = commandTools(mplabxCommands({ requestProgramConsent: async () => ((asked = true), undefined) }), join(w.root, '..'), w.env);
+    const tools = operationTools(operationContext({ hub: undefined as never, requestUploadConsent: async () => undefined, requestProgramConsent: async () => ((asked = true), undefined) }), { cwd: join(w.root, '..'), env: w.env });
     const build = await tools.find((t) => t.name === 'build')!.run({ project: 'pwr-probe-test', production: true }, new AbortController().signal);
     expect(build.isError).toBe(false);
     expect(build.text).toContain(`${join(w.root, 'src', 'main.c')}:60:5: warning: stand-in warning`);

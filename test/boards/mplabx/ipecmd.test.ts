@@ -5,7 +5,8 @@
 import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { grantProgram, ipecmdArguments, ipecmdPartName, mplabxCommands, programMplabProject, resolveProgramTarget, type ProgramConsent, type ProgramTarget } from '../../../boards/mplabx/index.js';
+import { mplabxCommands } from '../../../boards/operation-faces.js';
+import { grantProgram, ipecmdArguments, ipecmdPartName, programMplabProject, resolveProgramTarget, type ProgramConsent, type ProgramTarget } from '../../../boards/mplabx/index.js';
 import { ownFixtures, sharedFixtures, removeTempDirs, tempDir } from '../../context-providers/mplabx/support.js';
 
 afterAll(removeTempDirs);

@@ -5,19 +5,21 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { boardCommands, SerialHub, ArduinoBuilder, debianLayout } from '../../../boards/index.js';
 import type { SimulationRecord } from '../../../boards/commands/simulate-command.js';
-import { commandTools } from '../../../bridge/mcp/command-tools.js';
+import { operationContext } from '../../../boards/operation-context.js';
+import { operationTools } from '../../../bridge/mcp/command-tools.js';
 import { recordedIo } from '../../rig/command-io.js';
 import { copyOfSketch, sketchFolder } from '../../rig/sketches.js';
 import { ANALOG_ECHO, EXITS, INTERRUPT_COUNTER, MEGA_ECHO, PWM_QUARTER, SERIAL_TEXT, SHOUTER } from '../../rig/simulate-sketches.js';
 
 const builder = new ArduinoBuilder('/usr/bin/arduino-builder', debianLayout('/nonexistent-sketchbook'));
 const records: SimulationRecord[] = [];
-const commands = boardCommands({
+const context = operationContext({
   hub: new SerialHub(),
   tool: builder,
   requestUploadConsent: async () => undefined,
   onSimulation: (record) => records.push(record),
 });
+const commands = boardCommands(context);
 
 async function simulateJson(argv: string[]): Promise<SimulationRecord & { ok: boolean }> {
   const io = recordedIo();
@@ -152,7 +154,8 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
   it('refuses the Mega 1280 as not simulatable and lists the boards that are, the Mega 2560 among them', async () => {
     const io = recordedIo();
     const run = commands.get('simulate')!([sketchFolder('Hello', SERIAL_TEXT), '--fqbn', 'arduino:avr:mega:cpu=atmega1280'], io);
-    await expect(run).rejects.toThrow(/^not simulatable: Arduino Mega or Mega 2560 \(arduino:avr:mega:cpu=atmega1280\) has build\.mcu=atmega1280\..*arduino:avr:uno.*arduino:avr:nano:cpu=atmega328.*arduino:avr:mega:cpu=atmega2560.*arduino:avr:pro:cpu=8MHzatmega328/);
+    expect(await run).toBe(1);
+    expect(io.output()).toMatch(/^not simulatable: Arduino Mega or Mega 2560 \(arduino:avr:mega:cpu=atmega1280\) has build\.mcu=atmega1280\..*arduino:avr:uno.*arduino:avr:nano:cpu=atmega328.*arduino:avr:mega:cpu=atmega2560.*arduino:avr:pro:cpu=8MHzatmega328/);
   });
 
   it('runs a sketch on the Mega 2560: its pin numbers for --pin and the trace, A8 read through MUX5, Serial1 kept apart', async () => {
@@ -171,7 +174,7 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
   });
 
   it('the MCP simulate tool answers the agent the same: not simulatable, with the boards that are', async () => {
-    const tool = commandTools(commands, process.cwd(), {}).find((t) => t.name === 'simulate')!;
+    const tool = operationTools(context, { cwd: process.cwd(), env: {} }).find((t) => t.name === 'simulate')!;
     const answer = await tool.run({ sketch: sketchFolder('Hello', SERIAL_TEXT), fqbn: 'arduino:avr:leonardo' }, new AbortController().signal);
     expect(answer.isError).toBe(true);
     expect(answer.text).toMatch(/^not simulatable: Arduino Leonardo \(arduino:avr:leonardo\) has build\.mcu=atmega32u4\. The simulator \(avr8js\) runs ATmega328P and ATmega2560 boards; installed ones: arduino:avr:uno, .*arduino:avr:pro:cpu=8MHzatmega328/);
@@ -182,14 +185,16 @@ describe('boardbridge simulate (Debian arduino-builder + avr8js)', () => {
     const io = recordedIo();
     const sketch = sketchFolder('Hello', SERIAL_TEXT);
     const run = commands.get('simulate')!([sketch, '--fqbn', 'arduino:avr:uno', '--vcd', join(sketch, 'no-such-folder', 'out.vcd')], io);
-    await expect(run).rejects.toThrow(`--vcd ${join(sketch, 'no-such-folder', 'out.vcd')}: the folder ${join(sketch, 'no-such-folder')} does not exist; give a file in an existing folder`);
-    expect(io.output()).toBe('');
+    expect(await run).toBe(2);
+    expect(io.output()).toContain(`--vcd ${join(sketch, 'no-such-folder', 'out.vcd')}: the folder ${join(sketch, 'no-such-folder')} does not exist; give a file in an existing folder`);
+    expect(io.output()).not.toContain('Compiling');
   });
 
   it('says which --pin it cannot read and what it takes', async () => {
     const io = recordedIo();
     const run = commands.get('simulate')!([sketchFolder('Hello', SERIAL_TEXT), '--fqbn', 'arduino:avr:uno', '--pin', 'A9=3'], io);
-    await expect(run).rejects.toThrow(/--pin "A9=3": this board has no pin A9 \(pins 0–19, A0, A1, A2, A3, A4, A5, A6, A7\)/);
+    expect(await run).toBe(2);
+    expect(io.output()).toMatch(/--pin "A9=3": this board has no pin A9 \(pins 0–19, A0, A1, A2, A3, A4, A5, A6, A7\)/);
   });
 
   it('writes a VCD trace that names every pin and has D13’s edges at their simulated times', async () => {
