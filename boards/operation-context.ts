@@ -7,8 +7,16 @@ import type { BoardCommandDeps } from './commands/deps.js';
 import type { ByteLink } from './micropython/link.js';
 import { RunningScripts } from './micropython/run-script.js';
 import type { ProgramConsent, ProgramTarget } from './mplabx/program-consent.js';
-import type { ConsentKind } from './operations.js';
 import type { PortReader } from './serial/reader.js';
+
+/** Which consent an operation needs: a device change, or code of the project's own run here. */
+export type ConsentKind = 'device' | 'project-code';
+
+/** The question asked before one call runs, and which consent it is. */
+export interface ConsentRequest {
+  question: string;
+  kind: ConsentKind;
+}
 
 /** Asks the person about one operation: a device change (--allow-device) or the project's own code run here (--allow all). */
 export type OperationConsent = (operation: string, question: string, kind: ConsentKind) => Promise<{ granted: boolean; reason?: string }>;

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { CommandIo, Outcome } from './command.js';
 import { shownText } from './consent-text.js';
-import type { OperationContext } from './operation-context.js';
+import type { ConsentKind, ConsentRequest, OperationContext } from './operation-context.js';
 import {
   buildInput,
   cameraInfoInput,
@@ -36,13 +36,8 @@ const serial = () => import('./commands/serial-cursor-commands.js');
 const micropython = () => import('./micropython/commands.js');
 const mplabx = () => import('./mplabx/commands.js');
 
-/** Which consent an operation needs: a device change, or code of the project's own run here. */
-export type ConsentKind = 'device' | 'project-code';
-
-export interface ConsentRequest {
-  question: string;
-  kind: ConsentKind;
-}
+// Kept beside the context (which asks them) so the runs' modules need not import the table.
+export type { ConsentKind, ConsentRequest };
 
 export type OperationInput<S extends z.ZodRawShape> = z.output<z.ZodObject<S>>;
 

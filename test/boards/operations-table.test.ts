@@ -88,7 +88,8 @@ describe('the one table of board operations', () => {
       expect(command!.registeredArguments.map((a) => a.name()), operation.name).toEqual((operation.args ?? []).map(String));
       const flags = command!.options.map((o) => o.long);
       for (const field of fields.filter((f) => !f.positional)) expect(flags, `${operation.name} --${field.flag}`).toContain(`--${field.flag}`);
-      expect(flags.length, operation.name).toBe(fields.filter((f) => !f.positional).length + 2); // and --json, --yes
+      expect(flags, operation.name).toContain('--workspace');
+      expect(flags.length, operation.name).toBe(fields.filter((f) => !f.positional).length + 3); // and --json, --yes, --workspace
       for (const field of fields.filter((f) => f.positional)) {
         const argument = command!.registeredArguments.find((a) => a.name() === field.key)!;
         expect(argument.required, `${operation.name} ${field.key}`).toBe(!field.optional);
