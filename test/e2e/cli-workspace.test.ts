@@ -6,14 +6,17 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commandWords } from '../../boards/operations.js';
 import { cliMain, repoRoot } from './run-cli.js';
 
 const blink = path.join(repoRoot, 'examples', 'Blink');
 const echoAgent = `${process.execPath} ${path.join(repoRoot, 'test', 'support', 'echo-agent.mjs')}`;
 // Commands that work in no folder: what is installed, the relay an agent starts, an editor's settings.
 const NO_FOLDER = ['agents', 'doctor', 'mcp', 'setup'];
-// Their positional path is the command's own argument, read from the -w folder.
-const OWN_ARGUMENTS = /^Usage: boardbridge [\w-]+ \[options\] \[args\.\.\.\]/;
+// The board commands' positional paths are their operation's own arguments (a sketch, a project,
+// a script; `sim`'s steps), read from the -w folder.
+const BOARD = new Set(commandWords());
+const OWN_ARGUMENTS = /^Usage: boardbridge [\w-]+ \[options\]( \[command\]| \[\w+(\.\.\.)?\]| <\w+(\.\.\.)?>)*$/;
 
 function cli(args: string[], cwd = repoRoot): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [cliMain, ...args], { encoding: 'utf8', cwd, env: { ...process.env, HOME: mkdtempSync(path.join(os.tmpdir(), 'bb-ws-home-')) } });
@@ -37,7 +40,7 @@ describe('the workspace on the command line', { timeout: 240_000 }, () => {
     for (const name of names.filter((n) => !NO_FOLDER.includes(n))) {
       const help = cli([name, '--help']).stdout;
       expect(help, name).toMatch(/-w, --workspace <dir>/);
-      expect(help.split('\n')[0], name).toMatch(name === 'run' ? /\[path\] <prompt>/ : new RegExp(`\\[path\\]|${OWN_ARGUMENTS.source}`));
+      expect(help.split('\n')[0], name).toMatch(name === 'run' ? /\[path\] <prompt>/ : BOARD.has(name) ? OWN_ARGUMENTS : /\[path\]/);
     }
   });
 
