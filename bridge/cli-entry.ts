@@ -7,8 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findExecutable } from '../boards/executables.js';
 import { isInsideFolder } from '../platform/system-paths.js';
-import { packageRoot } from './agents/locate.js';
-import { shownAt } from './agents/login-hint.js';
+import { packageRoot, shownAt } from './package-root.js';
 import { shellWord } from './shell-words.js';
 
 export function cliEntry(): string {
