@@ -6,7 +6,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isInsideFolder } from '../../platform/system-paths.js';
 import { shellWord } from '../shell-words.js';
+import { shownAt } from '../cli-entry.js';
 import { locate, packageRoot } from './locate.js';
+
+export { shownAt };
 import { packageOf } from './package-version.js';
 import { profileLogin, type AgentProfile } from './profiles.js';
 
@@ -47,10 +50,6 @@ export function loginHint(profile: AgentProfile, env: NodeJS.ProcessEnv = proces
   return { ...hint, login: `${localCommand(local, cwd)}${hint.login.slice(program.length)}` };
 }
 
-/** Where the person typed the command that started boardbridge: npm runs scripts in the package folder, INIT_CWD is where it was typed. */
-export function shownAt(env: NodeJS.ProcessEnv = process.env): string {
-  return env.INIT_CWD ?? process.cwd();
-}
 
 /** A program in boardbridge's own node_modules/.bin as a terminal at `cwd` runs it. */
 export function localCommand(file: string, cwd: string = shownAt()): string {
