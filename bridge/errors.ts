@@ -1,5 +1,5 @@
 // Errors a person can act on: each says what failed and what to do next.
-import { shellWord } from '../shell-words.js';
+import { shellWord } from './shell-words.js';
 
 export class BridgeError extends Error {
   constructor(
