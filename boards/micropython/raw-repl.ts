@@ -62,6 +62,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const VERIFY_ATTEMPTS = 5;
 /** Script bytes per staged piece (up to four times as many characters once escaped). */
 const PIECE_BYTES = 128;
+/** How long a staging script may take to be accepted before its Ctrl-D counts as lost. */
+const STAGE_OK_MS = 1500;
 /** The runner prints this before the script runs, so a damaged runner is told from the script. */
 const RUN_MARKER = '\x06';
 
@@ -153,7 +155,10 @@ export class RawRepl {
     let seen = '';
     for (let attempt = 1; attempt <= VERIFY_ATTEMPTS; attempt++) {
       await this.stage(bytes);
-      await this.plainWrite(Buffer.from(runnerCode(pieceCount(bytes.length)), 'latin1'));
+      if (!(await this.plainWrite(Buffer.from(runnerCode(pieceCount(bytes.length)), 'latin1'), this.answerMs, false))) {
+        seen = 'nothing (the end of the runner was lost)';
+        continue;
+      }
       const result = await this.collect(false, options, RUN_MARKER);
       if (result.started || result.interrupted) return result.result;
       // The runner itself arrived damaged: nothing of the script ran; stage and run it again.
@@ -209,7 +214,10 @@ export class RawRepl {
       let stderr = (await this.reader.until(Uint8Array.of(CTRL_D), { timeoutMs: this.answerMs })).toString('utf8');
       await this.reader.until('>', { timeoutMs: this.answerMs });
       if (marker === undefined) return { stdout, stderr, interrupted, timedOut, rawPaste };
-      if (started) stderr = unwrapTraceback(stderr);
+      // A runner damaged after its marker (e.g. `exec(c)`) fails before the script: its traceback has
+      // no frame of the script's (`<string>`, even for a syntax error) and nothing was printed.
+      if (started && !interrupted && stdout === '' && stderr.includes('Traceback') && !stderr.includes('File "<string>"')) started = false;
+      else if (started) stderr = unwrapTraceback(stderr);
       return { result: { stdout, stderr, interrupted, timedOut, rawPaste }, started, interrupted };
     } catch (error) {
       throw this.silent(error, interrupted ? 'stop the script after Ctrl-C' : 'finish the script');
@@ -290,8 +298,8 @@ export class RawRepl {
       let seen = '';
       for (let attempt = 1; ; attempt++) {
         const reply = await this.quickExec(Buffer.from(code, 'latin1'));
-        if (!reply.stderr && reply.stdout.trim() === expected) break;
-        seen = (reply.stderr || reply.stdout).trim().split(/\r?\n/).pop() ?? '';
+        if (reply && !reply.stderr && reply.stdout.trim() === expected) break;
+        seen = reply ? ((reply.stderr || reply.stdout).trim().split(/\r?\n/).pop() ?? '') : 'nothing (the end of the piece was lost)';
         if (attempt === VERIFY_ATTEMPTS) {
           throw new ReplError(
             this.link.path,
@@ -303,9 +311,9 @@ export class RawRepl {
     }
   }
 
-  /** A short staging script: sends it and reads its whole reply within the answer deadline. */
-  private async quickExec(code: Buffer): Promise<{ stdout: string; stderr: string }> {
-    await this.plainWrite(code);
+  /** A short staging script: sends it and reads its whole reply; undefined when it was lost. */
+  private async quickExec(code: Buffer): Promise<{ stdout: string; stderr: string } | undefined> {
+    if (!(await this.plainWrite(code, Math.min(this.answerMs, STAGE_OK_MS)))) return undefined;
     try {
       const stdout = (await this.reader.until(Uint8Array.of(CTRL_D), { timeoutMs: this.answerMs })).toString('latin1');
       const stderr = (await this.reader.until(Uint8Array.of(CTRL_D), { timeoutMs: this.answerMs })).toString('latin1');
@@ -316,19 +324,34 @@ export class RawRepl {
     }
   }
 
-  /** Plain raw mode: the script in paced chunks, Ctrl-D, and the device's "OK". */
-  private async plainWrite(bytes: Buffer): Promise<void> {
+  /**
+   * Plain raw mode: the script in paced chunks, Ctrl-D, and the device's "OK". False when nothing
+   * came within `okWaitMs`: the Ctrl-D was lost with other bytes, and the device (still reading)
+   * has been cleared with Ctrl-C. If the device did take the script after all, that is an error
+   * unless `staging` (a staging script may run twice).
+   */
+  private async plainWrite(bytes: Buffer, okWaitMs = this.answerMs, staging = true): Promise<boolean> {
     for (let offset = 0; offset < bytes.length; offset += RAW_CHUNK_BYTES) {
       await this.link.write(bytes.subarray(offset, offset + RAW_CHUNK_BYTES));
       await sleep(RAW_CHUNK_PAUSE_MS);
     }
     await this.link.write(Uint8Array.of(CTRL_D));
-    const ok = await this.reader.take(2, { timeoutMs: this.answerMs }).catch((e: unknown) => {
-      throw this.silent(e, 'accept the script');
-    });
+    let ok: Buffer;
+    try {
+      ok = await this.reader.take(2, { timeoutMs: okWaitMs });
+    } catch (error) {
+      if (!(error instanceof ReadTimeout) || error.received.length > 0) throw this.silent(error, 'accept the script');
+      await this.link.write(Uint8Array.of(CTRL_C));
+      const said = await this.reader.settle(300, this.answerMs);
+      if (!staging && said.includes('OK')) {
+        throw new ReplError(this.link.path, `the device on ${this.link.path} took more than ${okWaitMs / 1000} s to accept the script and was stopped; it said ${JSON.stringify(said.subarray(-80).toString('latin1'))}`);
+      }
+      return false;
+    }
     if (ok.toString('latin1') !== 'OK') {
       throw new ReplError(this.link.path, `the device on ${this.link.path} did not accept the script (it answered ${JSON.stringify(ok.toString('latin1'))} instead of "OK")`);
     }
+    return true;
   }
 
   /** Raw-paste: the device grants a window of bytes and sends \x01 for each further window. */
