@@ -7,7 +7,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findExecutable } from '../boards/executables.js';
 import { isInsideFolder } from '../platform/system-paths.js';
-import { packageRoot, shownAt } from './package-root.js';
 import { shellWord } from './shell-words.js';
 
 export function cliEntry(): string {
@@ -54,4 +53,20 @@ function realEntry(file: string): string {
   } catch {
     return file;
   }
+}
+
+/** The folder that holds boardbridge's package.json (works from dist/ and from sources). */
+export function packageRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return dir;
+}
+
+/** Where the person typed the command that started boardbridge: npm runs scripts in the package folder, INIT_CWD is where it was typed. */
+export function shownAt(env: NodeJS.ProcessEnv = process.env): string {
+  return env.INIT_CWD ?? process.cwd();
 }

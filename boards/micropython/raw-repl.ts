@@ -1,6 +1,9 @@
 // MicroPython's raw REPL, as a host drives it: Ctrl-A enters it, a script goes in (raw-paste mode
 // with the device's flow control when it offers it, else plain raw mode in paced chunks), Ctrl-D
-// runs it, and the reply is `OK`, stdout up to \x04, the traceback up to \x04, then `>`.
+// runs it, and the reply is `OK`, stdout up to \x04, the traceback up to \x04, then `>`. Plain raw
+// mode drops bytes when the device is starved, so there the script is first stored on the device in
+// pieces whose length and byte sum the device reports back (a damaged piece is sent again), then
+// run from memory with exec().
 // Ctrl-C stops a running script. Every wait has a deadline so a silent device becomes an error.
 import { LinkError, type ByteLink } from './link.js';
 import { LinkClosed, LinkReader, ReadAborted, ReadTimeout } from './link-reader.js';
@@ -55,6 +58,54 @@ export interface ExecResult {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Tries for each staged piece, and for starting the staged script. */
+const VERIFY_ATTEMPTS = 5;
+/** Script bytes per staged piece (up to four times as many characters once escaped). */
+const PIECE_BYTES = 128;
+/** How long a staging script may take to be accepted before its Ctrl-D counts as lost. */
+const STAGE_OK_MS = 1500;
+/** The runner prints this before the script runs, so a damaged runner is told from the script. */
+const RUN_MARKER = '\x06';
+
+const pieceCount = (length: number) => Math.max(1, Math.ceil(length / PIECE_BYTES));
+
+/** A Python bytes literal for `bytes` in printable ASCII (MicroPython 1.9.2 reads \xNN escapes). */
+function bytesLiteral(bytes: Uint8Array): string {
+  let text = "b'";
+  for (const byte of bytes) {
+    if (byte >= 0x20 && byte < 0x7f && byte !== 0x27 && byte !== 0x5c) text += String.fromCharCode(byte);
+    else text += `\\x${byte.toString(16).padStart(2, '0')}`;
+  }
+  return `${text}'`;
+}
+
+/** Joins the staged pieces, frees them, prints the marker and runs the script. */
+function runnerCode(count: number): string {
+  return [
+    `_c=b''.join([_s[i] for i in range(${count})])`,
+    'del _s',
+    "print(end='\\x06')",
+    'try:',
+    ' exec(_c)',
+    'finally:',
+    ' del _c',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The traceback as the script would have given it sent directly. Every `<stdin>` frame is the
+ * runner's (its line varies: 1.9.2 names the `finally`), so they go; the script's `<string>` frames
+ * (exec's name for it) become `<stdin>` again.
+ */
+function unwrapTraceback(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((line) => !/^\s*File "<stdin>", line \d+/.test(line))
+    .map((line) => line.replace(/^(\s*File )"<string>"/, '$1"<stdin>"'))
+    .join('\n');
+}
+
 export class RawRepl {
   private readonly reader: LinkReader;
   private readonly answerMs: number;
@@ -97,9 +148,35 @@ export class RawRepl {
     const bytes = Buffer.from(code, 'utf8');
     // A board unplugged while the script goes out fails the write: the same error as one that goes
     // while it runs.
-    const rawPaste = await this.sendScript(bytes).catch((error: unknown) => {
-      throw this.silent(error, 'take the script');
-    });
+    const sending = <T>(step: Promise<T>): Promise<T> =>
+      step.catch((error: unknown) => {
+        throw this.silent(error, 'take the script');
+      });
+    if (await sending(this.offerRawPaste())) {
+      await sending(this.rawPasteWrite(bytes));
+      return this.collect(true, options);
+    }
+    // Plain raw mode has no flow control and a starved device drops bytes: stage the script in
+    // verified pieces, then run it from the device's memory.
+    let seen = '';
+    for (let attempt = 1; attempt <= VERIFY_ATTEMPTS; attempt++) {
+      await sending(this.stage(bytes));
+      if (!(await sending(this.plainWrite(Buffer.from(runnerCode(pieceCount(bytes.length)), 'latin1'), this.answerMs, false)))) {
+        seen = 'nothing (the end of the runner was lost)';
+        continue;
+      }
+      const result = await this.collect(false, options, RUN_MARKER);
+      if (result.started || result.interrupted) return result.result;
+      // The runner itself arrived damaged: nothing of the script ran; stage and run it again.
+      seen = (result.result.stderr || result.result.stdout).trim().split(/\r?\n/).pop() ?? '';
+    }
+    throw new ReplError(this.link.path, `the device on ${this.link.path} did not start the staged script after ${VERIFY_ATTEMPTS} attempts (last it said ${JSON.stringify(seen)}) — the serial link loses bytes; check the cable and what loads the board`);
+  }
+
+  /** Waits for the reply of a script just sent; `marker` is the runner's first output, kept from stdout. */
+  private async collect(rawPaste: true, options: ExecOptions): Promise<ExecResult>;
+  private async collect(rawPaste: false, options: ExecOptions, marker: string): Promise<{ result: ExecResult; started: boolean; interrupted: boolean }>;
+  private async collect(rawPaste: boolean, options: ExecOptions, marker?: string): Promise<ExecResult | { result: ExecResult; started: boolean; interrupted: boolean }> {
     let interrupted = false;
     let timedOut = false;
     const stop = () => {
@@ -115,19 +192,39 @@ export class RawRepl {
     const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), stop()), options.timeoutMs);
     const decoder = new TextDecoder();
     let stdout = '';
+    // Before the runner's marker has come, output is held back (it is the runner's, not the script's).
+    let pending = marker === undefined ? undefined : '';
+    let started = false;
+    const emit = (text: string) => {
+      if (pending !== undefined) {
+        pending += text;
+        if (pending.length < marker!.length) return;
+        if (!pending.startsWith(marker!)) {
+          text = pending;
+          pending = undefined;
+          stdout += text;
+          return;
+        }
+        text = pending.slice(marker!.length);
+        pending = undefined;
+        started = true;
+      }
+      stdout += text;
+      if (text) options.onStdout?.(text);
+    };
     try {
       // While the script runs there is no deadline; after Ctrl-C the device must answer promptly.
-      await this.untilOrStopped(CTRL_D, () => interrupted, (chunk) => {
-        const text = decoder.decode(chunk, { stream: true });
-        stdout += text;
-        if (text) options.onStdout?.(text);
-      });
-      const tail = decoder.decode();
-      stdout += tail;
-      if (tail) options.onStdout?.(tail);
-      const stderr = (await this.reader.until(Uint8Array.of(CTRL_D), { timeoutMs: this.answerMs })).toString('utf8');
+      await this.untilOrStopped(CTRL_D, () => interrupted, (chunk) => emit(decoder.decode(chunk, { stream: true })));
+      emit(decoder.decode());
+      if (pending) stdout += pending;
+      let stderr = (await this.reader.until(Uint8Array.of(CTRL_D), { timeoutMs: this.answerMs })).toString('utf8');
       await this.reader.until('>', { timeoutMs: this.answerMs });
-      return { stdout, stderr, interrupted, timedOut, rawPaste };
+      if (marker === undefined) return { stdout, stderr, interrupted, timedOut, rawPaste };
+      // A runner damaged after its marker (e.g. `exec(c)`) fails before the script: its traceback has
+      // no frame of the script's (`<string>`, even for a syntax error) and nothing was printed.
+      if (started && !interrupted && stdout === '' && stderr.includes('Traceback') && !stderr.includes('File "<string>"')) started = false;
+      else if (started) stderr = unwrapTraceback(stderr);
+      return { result: { stdout, stderr, interrupted, timedOut, rawPaste }, started, interrupted };
     } catch (error) {
       throw this.silent(error, interrupted ? 'stop the script after Ctrl-C' : 'finish the script');
     } finally {
@@ -166,8 +263,8 @@ export class RawRepl {
     }
   }
 
-  /** Sends the script and its Ctrl-D; returns whether raw-paste mode carried it. */
-  private async sendScript(bytes: Buffer): Promise<boolean> {
+  /** Asks for raw-paste mode; true when the device is now waiting for a raw-paste transfer. */
+  private async offerRawPaste(): Promise<boolean> {
     if (this.rawPaste !== false) {
       await this.link.write(Uint8Array.of(0x05, 0x41, CTRL_A));
       const first = await this.reader.take(1, { timeoutMs: this.answerMs }).catch((e: unknown) => {
@@ -177,7 +274,6 @@ export class RawRepl {
         // "R\x01" offers raw-paste; "R\x00" declines (an event-driven REPL may drop the NUL).
         const second = await this.reader.take(1, { timeoutMs: 300 }).catch(() => Buffer.of(0));
         if (second[0] === 1) {
-          await this.rawPasteWrite(bytes);
           this.rawPaste = true;
           return true;
         }
@@ -191,18 +287,77 @@ export class RawRepl {
       }
       this.rawPaste = false;
     }
+    return false;
+  }
+
+  /**
+   * Stores the script on the device as indexed bytes pieces in `_s`, each checked against the
+   * length and byte sum the device reports; a damaged piece is sent again.
+   */
+  private async stage(bytes: Buffer): Promise<void> {
+    const count = pieceCount(bytes.length);
+    for (let index = 0; index < count; index++) {
+      const piece = bytes.subarray(index * PIECE_BYTES, (index + 1) * PIECE_BYTES);
+      const expected = `${piece.length} ${piece.reduce((sum, byte) => sum + byte, 0)}`;
+      const target = index === 0 ? '_s={0:' : `_s[${index}]=`;
+      const code = `${target}${bytesLiteral(piece)}${index === 0 ? '}' : ''}\nprint(len(_s[${index}]),sum(_s[${index}]))\n`;
+      let seen = '';
+      for (let attempt = 1; ; attempt++) {
+        const reply = await this.quickExec(Buffer.from(code, 'latin1'));
+        if (reply && !reply.stderr && reply.stdout.trim() === expected) break;
+        seen = reply ? ((reply.stderr || reply.stdout).trim().split(/\r?\n/).pop() ?? '') : 'nothing (the end of the piece was lost)';
+        if (attempt === VERIFY_ATTEMPTS) {
+          throw new ReplError(
+            this.link.path,
+            `the device on ${this.link.path} kept receiving part ${index + 1} of ${count} of the script damaged (${VERIFY_ATTEMPTS} attempts; ` +
+              `expected it to count "${expected}", last it said ${JSON.stringify(seen)}) — the serial link loses bytes; check the cable and what loads the board`,
+          );
+        }
+      }
+    }
+  }
+
+  /** A short staging script: sends it and reads its whole reply; undefined when it was lost. */
+  private async quickExec(code: Buffer): Promise<{ stdout: string; stderr: string } | undefined> {
+    if (!(await this.plainWrite(code, Math.min(this.answerMs, STAGE_OK_MS)))) return undefined;
+    try {
+      const stdout = (await this.reader.until(Uint8Array.of(CTRL_D), { timeoutMs: this.answerMs })).toString('latin1');
+      const stderr = (await this.reader.until(Uint8Array.of(CTRL_D), { timeoutMs: this.answerMs })).toString('latin1');
+      await this.reader.until('>', { timeoutMs: this.answerMs });
+      return { stdout, stderr };
+    } catch (error) {
+      throw this.silent(error, 'store the script');
+    }
+  }
+
+  /**
+   * Plain raw mode: the script in paced chunks, Ctrl-D, and the device's "OK". False when nothing
+   * came within `okWaitMs`: the Ctrl-D was lost with other bytes, and the device (still reading)
+   * has been cleared with Ctrl-C. If the device did take the script after all, that is an error
+   * unless `staging` (a staging script may run twice).
+   */
+  private async plainWrite(bytes: Buffer, okWaitMs = this.answerMs, staging = true): Promise<boolean> {
     for (let offset = 0; offset < bytes.length; offset += RAW_CHUNK_BYTES) {
       await this.link.write(bytes.subarray(offset, offset + RAW_CHUNK_BYTES));
       await sleep(RAW_CHUNK_PAUSE_MS);
     }
     await this.link.write(Uint8Array.of(CTRL_D));
-    const ok = await this.reader.take(2, { timeoutMs: this.answerMs }).catch((e: unknown) => {
-      throw this.silent(e, 'accept the script');
-    });
+    let ok: Buffer;
+    try {
+      ok = await this.reader.take(2, { timeoutMs: okWaitMs });
+    } catch (error) {
+      if (!(error instanceof ReadTimeout) || error.received.length > 0) throw this.silent(error, 'accept the script');
+      await this.link.write(Uint8Array.of(CTRL_C));
+      const said = await this.reader.settle(300, this.answerMs);
+      if (!staging && said.includes('OK')) {
+        throw new ReplError(this.link.path, `the device on ${this.link.path} took more than ${okWaitMs / 1000} s to accept the script and was stopped; it said ${JSON.stringify(said.subarray(-80).toString('latin1'))}`);
+      }
+      return false;
+    }
     if (ok.toString('latin1') !== 'OK') {
       throw new ReplError(this.link.path, `the device on ${this.link.path} did not accept the script (it answered ${JSON.stringify(ok.toString('latin1'))} instead of "OK")`);
     }
-    return false;
+    return true;
   }
 
   /** Raw-paste: the device grants a window of bytes and sends \x01 for each further window. */

@@ -1,8 +1,10 @@
 // Where a named agent's executable is: on PATH, else in boardbridge's own node_modules.
 import path from 'node:path';
 import { findExecutable, isExecutable } from '../../boards/executables.js';
-import { packageRoot } from '../package-root.js';
 import type { AgentProfile } from './profiles.js';
+import { packageRoot } from '../cli-entry.js';
+
+export { packageRoot };
 
 export function locate(profile: AgentProfile, env: NodeJS.ProcessEnv): { command: string; via: 'path' | 'project' } | undefined {
   for (const name of profile.executables) {
@@ -16,4 +18,3 @@ export function locate(profile: AgentProfile, env: NodeJS.ProcessEnv): { command
   return undefined;
 }
 
-export { packageRoot };

@@ -6,8 +6,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isInsideFolder } from '../../platform/system-paths.js';
 import { shellWord } from '../shell-words.js';
-import { packageRoot, shownAt } from '../package-root.js';
-import { locate } from './locate.js';
+import { shownAt } from '../cli-entry.js';
+import { locate, packageRoot } from './locate.js';
+
+export { shownAt };
 import { packageOf } from './package-version.js';
 import { profileLogin, type AgentProfile } from './profiles.js';
 
@@ -48,7 +50,6 @@ export function loginHint(profile: AgentProfile, env: NodeJS.ProcessEnv = proces
   return { ...hint, login: `${localCommand(local, cwd)}${hint.login.slice(program.length)}` };
 }
 
-export { shownAt };
 
 /** A program in boardbridge's own node_modules/.bin as a terminal at `cwd` runs it. */
 export function localCommand(file: string, cwd: string = shownAt()): string {

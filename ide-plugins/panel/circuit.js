@@ -79,11 +79,13 @@ export class CircuitView {
     button.dataset.tab = 'circuit';
     button.id = 'tab-circuit-button';
     button.textContent = 'Circuit';
-    button.addEventListener('click', () => {
-      this.showTab('circuit');
-      void this.drawPending();
-    });
-    $('tabs').append(button);
+    button.setAttribute('role', 'tab');
+    button.setAttribute('aria-controls', 'tab-circuit');
+    button.setAttribute('aria-expanded', 'false');
+    // The strip's own click handler opens the tab (panel.js showTab, after this one as the click
+    // bubbles); the drawing waits for the pane to be shown.
+    button.addEventListener('click', () => setTimeout(() => void this.drawPending(), 0));
+    $('tabs').insertBefore(button, $('tab-file-button'));
     const pane = document.createElement('div');
     pane.id = 'tab-circuit';
     pane.className = 'tab';
@@ -100,7 +102,8 @@ export class CircuitView {
       <ul id="circuit-notes"></ul>
       <div id="circuit-box"><div id="circuit-stage"><svg id="circuit-wires" xmlns="${SVG}"></svg></div></div>
       <pre id="circuit-serial" hidden></pre>`;
-    $('side').append(pane);
+    pane.setAttribute('role', 'tabpanel');
+    $('panes').append(pane);
     const link = document.createElement('link');
     link.rel = 'stylesheet';
     link.href = 'circuit.css';

@@ -80,8 +80,9 @@ function onMessage(message) {
   tellHost(message);
   switch (message.type) {
     case 'snapshot':
-      // Marks keep the path's own direction inside the header's right-to-left ellipsis.
-      $('workspace').textContent = `\u200E${message.workspace}\u200E`;
+      // Cut at the start (direction: rtl on the box); the path itself is isolated as left-to-right, so
+      // its text (copied, read by a screen reader) is the path and nothing else.
+      $('workspace').replaceChildren(Object.assign(document.createElement('bdi'), { textContent: message.workspace, dir: 'ltr' }));
       $('workspace').title = message.workspace;
       where.workspace = message.workspace;
       showBoard(message.context, message.port);

@@ -154,8 +154,9 @@ describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
     await screen.waitFor(/^starting the agent… [1-9]s ›/m);
     screen.type('stop:max_tokens');
     screen.key('Enter');
-    const done = await screen.waitFor('stopping with max_tokens');
-    expect(done).toContain('stopped: the agent ran out of output tokens');
+    // The agent's text comes before the turn's stop reason: wait for the last of the two.
+    const done = await screen.waitFor('stopped: the agent ran out of output tokens');
+    expect(done).toContain('stopping with max_tokens');
     expect(done).toMatch(/^starting the agent… \d+s › stop:max_tokens$/m);
     screen.type('/quit');
     screen.key('Enter');

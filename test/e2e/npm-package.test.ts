@@ -133,7 +133,7 @@ describe('the npm package', () => {
     const r = await boardbridge(['doctor']);
     expect(r.stderr).not.toMatch(/Error:|at .*\.js:\d+/);
     expect(r.stdout).toContain('Node.js');
-    expect(r.stdout).toMatch(/Claude.*not installed[\s\S]*→ npm install -g/);
+    expect(r.stdout).toMatch(/Claude.*not installed \(npm install -g \S+\)/);
     expect(r.stdout).toMatch(/arduino-builder|arduino-cli/);
   });
 

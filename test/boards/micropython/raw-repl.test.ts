@@ -96,6 +96,66 @@ describe.each(targets)('raw REPL runner on $name', ({ start, options, loop, vers
   });
 });
 
+/** A link that loses one byte out of each of its first `damaged` writes of at least `minBytes`, as a starved UART does. */
+function lossyLink(link: ByteLink, damaged: number, minBytes = 8): ByteLink & { dropped: () => number } {
+  let dropped = 0;
+  return {
+    path: link.path,
+    onData: (listener) => link.onData(listener),
+    onClose: (listener) => link.onClose(listener),
+    close: () => link.close(),
+    dropped: () => dropped,
+    write: (bytes) => {
+      if (dropped < damaged && bytes.length >= minBytes) {
+        dropped++;
+        const at = Math.floor(bytes.length / 2);
+        return link.write(Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1)]));
+      }
+      return link.write(bytes);
+    },
+  };
+}
+
+describe('plain raw mode on a link that loses bytes (the WebAssembly build behind socat)', () => {
+  let board: EmulatedBoard | undefined;
+  let link: ByteLink | undefined;
+  afterEach(async () => {
+    await link?.close();
+    await board?.stop();
+  });
+
+  const LONG = Array.from({ length: 30 }, (_, i) => `print("line ${i}", 'caf\u00e9', "\\\\", ${i} * 2)`).join('\n') + '\nprint(limit)\n';
+
+  it('resends damaged pieces: the script runs whole, its output and traceback as if sent directly', async () => {
+    board = await startWasmBoard();
+    const lossy = lossyLink(await openSerialLink(board.path), 3);
+    link = lossy;
+    const repl = new RawRepl(lossy, { rawPaste: false });
+    await repl.enter();
+    const chunks: string[] = [];
+    const result = await repl.exec(LONG, { onStdout: (text) => chunks.push(text) });
+    repl.dispose();
+    expect(lossy.dropped()).toBe(3);
+    const expected = Array.from({ length: 30 }, (_, i) => `line ${i} caf\u00e9 \\ ${i * 2}\n`).join('');
+    expect(result.stdout.replace(/\r\n/g, '\n')).toBe(expected);
+    expect(chunks.join('')).toBe(result.stdout);
+    const traceback = mapTraceback(result.stderr, { name: 'long.py', text: LONG });
+    expect(traceback?.frames).toEqual([{ file: 'long.py', line: 31, function: '<module>', source: 'print(limit)' }]);
+    expect(traceback?.error).toMatch(/^NameError: name 'limit' is/);
+  });
+
+  it('gives up with an error naming the port when every try is damaged', async () => {
+    board = await startWasmBoard();
+    link = lossyLink(await openSerialLink(board.path), 1000);
+    const repl = new RawRepl(link, { rawPaste: false, answerTimeoutMs: 2000 });
+    await repl.enter();
+    const error = await repl.exec(GREETING).catch((e: unknown) => e);
+    repl.dispose();
+    expect(error).toBeInstanceOf(ReplError);
+    expect((error as Error).message).toMatch(new RegExp(`^the device on ${link.path} kept receiving part 1 of 1 of the script damaged \\(5 attempts`));
+  });
+});
+
 describe('raw REPL runner on a port where nothing answers', () => {
   it('times out with an error saying what to check, and the port can be opened again', async () => {
     // A linked pty pair: our end is a real tty, the other end is never read.
