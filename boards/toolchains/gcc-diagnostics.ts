@@ -1,5 +1,5 @@
 // gcc's text diagnostics turned into structured ones, in the shape arduino-cli ≥1.0 reports in
-// `builder_result.diagnostics` (golden pairs: shared/fixtures/arduino/compiler_outputs/), so
+// `builder_result.diagnostics` (golden pairs: arduino/compiler_outputs/ in the test fixtures), so
 // both toolchain backends give the agent the same file:line:column facts.
 import type { Finding } from '../../platform/finding.js';
 

@@ -1,7 +1,7 @@
 // One answer to "where are this user's libraries": `boardbridge context`, `compile` and `simulate`
 // (the built CLI, Debian's arduino-builder, avr-gcc, the simulator) on the same servo sketch, with
 // the sketchbook set each way Arduino's tools let a person set it. The sketchbook is the shared
-// fixture with the real Servo 1.3.0 (../shared/fixtures/SOURCES.md); Debian ships no Servo.
+// fixture with the real Servo 1.3.0 (SOURCES.md in the fixtures folder); Debian ships no Servo.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 // Debian's Chromium, headless, driven by playwright-core with the flags that keep
-// it off the network (../shared/docs/browser-tests.md), and the screenshot folder.
+// it off the network (browser-tests.md in the project's shared docs), and the screenshot folder.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';

@@ -1,6 +1,6 @@
 // Building an MPLAB for VS Code project with real cmake and ninja, from the
 // CMake files the MPLAB extension generated for the real pwr-probe-test
-// project (../shared/fixtures/mplabx/vscode-pwr-probe-test). XC16 cannot be
+// project (mplabx/vscode-pwr-probe-test in the fixtures folder). XC16 cannot be
 // installed here, so xc16-gcc and xc16-bin2hex are stand-in scripts that log
 // their arguments, write their outputs and print what the test asks for.
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Golden contexts for one or more boards of each 32-bit core, from the real platforms in
-// ../shared/fixtures/arduino/data_dir_32bit. Beyond the golden file, every PWM, analog, DAC and
+// arduino/data_dir_32bit in the fixtures folder. Beyond the golden file, every PWM, analog, DAC and
 // interrupt fact of every pin is checked against the table line it cites: the line must exist
 // and name the pin's peripheral or port (so a golden file written from a wrong reading fails).
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // The timers Servo takes, read from the installed Servo 1.3.0's own ServoTimers.h under each board's
-// defines (../shared/fixtures/arduino/sketchbook), and the analogWrite calls they silence. The
+// defines (arduino/sketchbook in the fixtures folder), and the analogWrite calls they silence. The
 // timer order is checked against avr-gcc's own preprocessor for the same MCU.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';

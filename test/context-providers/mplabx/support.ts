@@ -6,7 +6,7 @@ import { fixture } from '../../support/fixtures.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '../../..');
-/** Real projects from public repositories (see ../shared/fixtures/SOURCES.md). */
+/** Real projects from public repositories (see SOURCES.md in the fixtures folder). */
 export const sharedFixtures = fixture('mplabx');
 /** Small projects and pack files written for these tests. */
 export const ownFixtures = resolve(repoRoot, 'test/fixtures/mplabx');

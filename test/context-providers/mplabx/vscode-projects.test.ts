@@ -1,6 +1,6 @@
 // MPLAB for VS Code projects in the format the extension writes
 // (`.vscode/<name>.mplab.json`, versions 1.8/1.9): the real pwr-probe-test
-// project from ../shared/fixtures, and projects these tests write in the same
+// project from the fixtures folder, and projects these tests write in the same
 // format for an AVR-GCC ATtiny, a PIC32CM with XC32 and a debug tool, and a
 // dsPIC33A with XC-DSC. Golden contexts with no device pack installed.
 // Set UPDATE_GOLDENS=1 to rewrite the golden files after a deliberate change.
