@@ -4,7 +4,7 @@
 // node_modules; the .vsix's bridge bundles them too, all but the packages a bundle cannot hold
 // (native bindings, packages that read their own files beside them).
 //   node scripts/bundle-cli.mjs [outdir]     (default dist/cli: boardbridge.js and chunks/)
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -38,7 +38,31 @@ export const TARGET = 'node18';
  * external are imported by the chunks that use them, not at start-up.
  */
 export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
+  // The stored-context path (bridge/cli/stored-context.ts) is one file of its own beside the
+  // bundle, holding all it needs: a stored context loads the shell and that file, no chunk.
+  const storedContext = path.join(repo, 'bridge', 'cli', 'stored-context.ts');
+  // The last build's chunks go: the stored contexts' code fingerprint is the chunks' names.
+  rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
   await build({
+    entryPoints: { 'stored-context': storedContext },
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: TARGET,
+    logLevel: 'warning',
+  });
+  await build({
+    plugins: [
+      {
+        name: 'stored-context-beside',
+        setup(plugin) {
+          plugin.onResolve({ filter: /^\.\/stored-context\.js$/ }, (args) =>
+            args.importer === path.join(repo, 'bridge', 'cli', 'main.ts') ? { path: './stored-context.js', external: true } : undefined,
+          );
+        },
+      },
+    ],
     // The npm package installs its dependencies beside it: the bundle holds boardbridge's own code
     // and START_UP's only. The .vsix has no node_modules of its own but EXTERNAL's, so it bundles the rest.
     external: dependencies === 'external' ? Object.keys(manifest.dependencies).filter((name) => !START_UP.includes(name)) : EXTERNAL,

@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, printError } from './errors.js';
+import { contextText } from './stored-context.js';
 import { addWorkspaceOption, workspaceOf } from './workspace-option.js';
 
 interface ContextFlags {
@@ -48,7 +49,7 @@ async function printContext(target: string | undefined, flags: ContextFlags): Pr
       );
       return EXIT.error;
     }
-    process.stdout.write(flags.json ? JSON.stringify(loaded.context, null, 2) + '\n' : loaded.markdown.endsWith('\n') ? loaded.markdown : loaded.markdown + '\n');
+    process.stdout.write(contextText(loaded.context, loaded.markdown, flags.json));
     return EXIT.ok;
   } catch (error) {
     printError(error);

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // The boardbridge command line: faces for people and scripts over the bridge core.
 import module from 'node:module';
-import { Command } from 'commander';
-import { printError } from './errors.js';
+import type { Command } from 'commander';
 
 // V8 keeps the code it compiled for the next start where the runtime can (Node >= 22.1); the
 // commands' chunks, loaded below, are what it saves. Older runtimes have no such function.
@@ -29,14 +28,16 @@ const MODULES: ReadonlyArray<readonly [names: readonly string[] | undefined, loa
   [['setup'], async () => (await import('./setup.js')).registerSetup],
 ];
 
-const program = new Command()
-  .name('boardbridge')
-  .description('AI coding agents (any ACP agent) that know your board: pins, limits, toolchain, serial port')
-  .version('0.1.0')
-  .showHelpAfterError();
-
 async function main(): Promise<void> {
   const named = process.argv[2];
+  // A stored context is printed before commander or any command module is loaded.
+  if (named === 'context' && (await import('./stored-context.js')).printStoredContext(process.argv.slice(3))) return;
+  const { Command } = await import('commander');
+  const program = new Command()
+    .name('boardbridge')
+    .description('AI coding agents (any ACP agent) that know your board: pins, limits, toolchain, serial port')
+    .version('0.1.0')
+    .showHelpAfterError();
   const chosen = MODULES.filter(([names]) => names?.includes(named));
   const board = MODULES.filter(([names]) => names === undefined);
   let loading = named === '--version' || named === '-V' ? [] : chosen.length > 0 ? chosen : named && !named.startsWith('-') ? board : MODULES;
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   await program.parseAsync(process.argv);
 }
 
-main().catch((error: unknown) => {
-  printError(error);
+main().catch(async (error: unknown) => {
+  (await import('./errors.js')).printError(error);
   process.exitCode = 1;
 });

@@ -3,7 +3,6 @@
 // resolved boards, so an edited sketch does not either. An entry holds the stamp (mtime and size,
 // or absence) of every file the value was built from, as StampedCache (cache.ts) does in memory, and the
 // code's own fingerprint: a changed file or a rebuilt boardbridge misses.
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -30,8 +29,28 @@ export function defaultCacheDir(home = homedir()): string {
 
 let code: string | undefined;
 
+/**
+ * A cache file's name for a key: 64 bits of FNV-1a over its UTF-16 code units, in hex. Not
+ * node:crypto, whose loading is a tenth of a stored context's time; a name two keys share is only
+ * a miss, since an entry holds its whole key and get() compares it.
+ */
+export function fileNameOf(key: string): string {
+  let low = 0x84222325;
+  let high = 0xcbf29ce4;
+  for (let index = 0; index < key.length; index++) {
+    low = (low ^ key.charCodeAt(index)) >>> 0;
+    // × the 64-bit FNV prime 2^40 + 0x1b3, in two 32-bit halves.
+    const lowProduct = low * 0x1b3;
+    const carry = Math.floor(lowProduct / 0x100000000);
+    high = (Math.imul(high, 0x1b3) + Math.imul(low, 0x100) + carry) >>> 0;
+    low = lowProduct >>> 0;
+  }
+  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+}
+
 // The code that builds contexts: every module of this folder, the shared ones above it, and the
-// data files it reads. Taken once per process: contexts and boards share it.
+// data files it reads, each named with its stamp; the whole list, not a digest of it, so two
+// builds never pass for one. Taken once per process: contexts and boards share it.
 function codeFingerprint(): string {
   code ??= takeCodeFingerprint();
   return code;
@@ -40,12 +59,15 @@ function codeFingerprint(): string {
 function takeCodeFingerprint(): string {
   const file = fileURLToPath(import.meta.url);
   const here = dirname(file);
-  const hash = createHash('sha1');
+  const lines: string[] = [];
   // Bundled (dist/cli/boardbridge.js and its chunks), this code is inlined in a chunk: the bundle's
   // files are the code.
   const bundled = !/^disk-cache\.[jt]s$/.test(basename(file));
   const cli = basename(here) === 'chunks' ? dirname(here) : here;
-  const folders = bundled ? [cli, join(cli, 'chunks'), dirname(dataFile('esp32-chips.json'))] : [here, join(here, 'core-tables'), join(here, '..'), join(here, '../../boards/data')];
+  // esbuild names each chunk by the hash of its content, so the chunks' names are their stamp
+  // (a bundle has some hundred and fifty; stat-ing each was most of a stored context's own time).
+  const chunks = bundled ? join(cli, 'chunks') : undefined;
+  const folders = bundled ? [cli, chunks!, dirname(dataFile('esp32-chips.json'))] : [here, join(here, 'core-tables'), join(here, '..'), join(here, '../../boards/data')];
   for (const dir of folders) {
     let names: string[] = [];
     try {
@@ -53,9 +75,9 @@ function takeCodeFingerprint(): string {
     } catch {
       continue;
     }
-    for (const name of names) hash.update(`${name}:${stamp(join(dir, name))}\n`);
+    for (const name of names) lines.push(dir === chunks ? name : `${name}:${stamp(join(dir, name))}`);
   }
-  return hash.digest('hex');
+  return lines.join('\n');
 }
 
 /** One kind of value under `<dir>/<folder>/` (`contexts`, `boards`). */
@@ -66,7 +88,7 @@ export class DiskCache<T> {
   ) {}
 
   private file(key: string): string {
-    return join(this.dir, this.folder, `${createHash('sha1').update(key).digest('hex')}.json`);
+    return join(this.dir, this.folder, `${fileNameOf(key)}.json`);
   }
 
   /** The stored value and the extra files it watches, when none of the files it was stored with changed. */

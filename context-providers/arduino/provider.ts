@@ -2,18 +2,15 @@
 // (the face's selection, else sketch.yaml), resolves it against the installed platforms and
 // builds the HardwareContext, cached until one of its files changes.
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection, SourceRef } from '../types.js';
 import { StampedCache } from './cache.js';
 import { BoardCache } from './board-cache.js';
-import { DIRECTORY_VARIABLES } from '../../platform/arduino/directories.js';
-import { defaultCacheDir, DiskCache } from './disk-cache.js';
+import { DiskCache } from './disk-cache.js';
 import type { DiscoverOptions, InstalledPlatforms } from '../../platform/arduino/platforms.js';
 import { renderArduinoContext } from './render.js';
 import type { BuildSize } from './sketch-check.js';
-import { sketchMainFile } from './sketch-main.js';
 import type { SketchProject } from './sketch.js';
+import { cacheEnvironment, cliProviderOptions, CONTEXTS_FOLDER, contextKey, detectSketch, storedContextKey } from './stored-context.js';
 
 export interface ArduinoProviderOptions extends DiscoverOptions {
   /** Flash/RAM of the sketch's last build, when the caller knows it (e.g. from compile --json). */
@@ -67,11 +64,6 @@ function noBoardMessage(dir: string, installed: InstalledPlatforms, sketch: Sket
   ].join('\n');
 }
 
-/** What else decides a context beyond the sketch and selection: where platforms are looked for. */
-function cacheEnvironment(options: DiscoverOptions): string {
-  return JSON.stringify([options.dataDirs, options.sketchbookDirs, options.includeDebian, options.hardwareDirs, options.builtinLibraryDirs, options.home, options.os, ...DIRECTORY_VARIABLES.map((name) => process.env[name])]);
-}
-
 /** The BoardCache key of a board: the FQBN as given, under one environment. */
 export function boardCacheKey(options: DiscoverOptions, fqbn: string): string {
   return `${cacheEnvironment(options)}\0${fqbn}`;
@@ -79,28 +71,20 @@ export function boardCacheKey(options: DiscoverOptions, fqbn: string): string {
 
 export function createArduinoProvider(options: ArduinoProviderOptions = {}): ContextProvider {
   const cache = new StampedCache<HardwareContext>(32);
-  const disk = options.cacheDir ? new DiskCache<HardwareContext>(options.cacheDir, 'contexts') : undefined;
+  const disk = options.cacheDir ? new DiskCache<HardwareContext>(options.cacheDir, CONTEXTS_FOLDER) : undefined;
   const boards = options.cacheDir ? new BoardCache(options.cacheDir) : undefined;
-  const environment = cacheEnvironment(options);
 
   async function detect(root: string): Promise<DetectedProject | undefined> {
-    let dir = root;
-    try {
-      if (statSync(root).isFile()) dir = dirname(root);
-    } catch {
-      return undefined;
-    }
-    const main = sketchMainFile(dir);
-    return main ? { kind: 'arduino', root: dir, main } : undefined;
+    return detectSketch(root);
   }
 
   async function load(project: DetectedProject, selection: Selection): Promise<HardwareContext> {
     const ide = selection.arduinoIde;
-    const key = JSON.stringify([project.root, project.main ?? null, selection.board ?? null, ide ? createHash('sha1').update(JSON.stringify(ide)).digest('hex') : null]);
+    const ideDigest = ide ? createHash('sha1').update(JSON.stringify(ide)).digest('hex') : null;
+    const key = contextKey(project, selection, ideDigest);
     const cached = cache.get(key);
     if (cached) return cached;
-    // A context with a build's sizes in it is only as fresh as that build: not kept on disk.
-    const diskKey = disk && !options.buildSize && !ide?.lastCompile ? `${environment}\0${key}` : undefined;
+    const diskKey = disk ? storedContextKey(options, project, selection, ideDigest) : undefined;
     const stored = diskKey ? disk!.get(diskKey) : undefined;
     if (stored) {
       cache.set(key, stored.value, [...stored.value.inputs, ...stored.watched]);
@@ -160,4 +144,4 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
   return { kind: 'arduino', detect, load, render: renderArduinoContext };
 }
 
-export const arduinoProvider: ContextProvider = createArduinoProvider({ cacheDir: process.env.BOARDBRIDGE_NO_CACHE ? undefined : defaultCacheDir() });
+export const arduinoProvider: ContextProvider = createArduinoProvider(cliProviderOptions());

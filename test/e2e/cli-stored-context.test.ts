@@ -1,0 +1,153 @@
+// `boardbridge context` on a sketch whose context is stored: the shell prints it from the one
+// stored-context file (bridge/cli/stored-context.ts) without loading commander or a command's
+// chunk, prints exactly what building it prints, and builds again when any input changed: the
+// sketch, a file added to its folder, the platform (a boards.local.txt appearing), the
+// environment that says where platforms are.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../support/fixtures.js';
+import { cliMain, repoRoot } from './run-cli.js';
+
+const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.js');
+const root = path.join(repoRoot, '.tmp', 'cli-stored-context');
+// The platforms read: the shared fixture's (the Uno from the system's arduino:avr), or a copy whose platform is edited.
+const platforms = fixture('arduino', 'data_dir_32bit');
+const dataDir = path.join(root, 'data');
+const sketch = path.join(root, 'Blink');
+const cacheDir = path.join(root, 'cache');
+const loadedList = path.join(root, 'loaded.txt');
+// A module-resolution hook that writes down every module the process loads, to see which ones a hit needs.
+const hooks = path.join(root, 'hooks.mjs');
+const register = path.join(root, 'register.mjs');
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  loaded: string[];
+}
+
+function run(cli: string, args: string[], env: Record<string, string | undefined> = {}): Run {
+  rmSync(loadedList, { force: true });
+  const r = spawnSync(process.execPath, ['--import', register, cli, 'context', ...args], {
+    encoding: 'utf8',
+    cwd: root,
+    env: { ...process.env, ARDUINO_DIRECTORIES_DATA: platforms, BOARDBRIDGE_CACHE_DIR: cacheDir, BOARDBRIDGE_NO_CACHE: undefined, BB_LOADED_LIST: loadedList, ...env },
+  });
+  let loaded: string[] = [];
+  try {
+    loaded = readFileSync(loadedList, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    // nothing was loaded through the hook
+  }
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, loaded };
+}
+
+/** The same command without the disk cache: the context as it is built now. */
+const built = (cli: string, args: string[], env: Record<string, string | undefined> = {}): Run => run(cli, args, { BOARDBRIDGE_NO_CACHE: '1', ...env });
+
+/** The bundle's own modules a run loaded, by file name beside the bundle. */
+const ownModules = (result: Run): string[] =>
+  result.loaded.filter((url) => url.startsWith('file:') && url.includes('/dist/cli/')).map((url) => url.slice(url.indexOf('/dist/cli/') + '/dist/cli/'.length));
+
+const later = (file: string, seconds: number): void => utimesSync(file, new Date(), new Date(Date.now() + seconds * 1000));
+
+beforeAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  cpSync(fixture('arduino', 'data_dir'), dataDir, { recursive: true });
+  cpSync(path.join(repoRoot, 'test', 'fixtures', 'arduino', 'sketches', 'Blink'), sketch, { recursive: true });
+  writeFileSync(
+    hooks,
+    "import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  appendFileSync(process.env.BB_LOADED_LIST, result.url + '\\n');\n  return result;\n}\n",
+  );
+  writeFileSync(register, "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
+});
+
+describe('a stored context from the command line', () => {
+  it('is printed from the stored-context file alone, the same as building it, markdown and --json', () => {
+    // The second command line names the same sketch and board: the context the first stored.
+    for (const [index, args] of [[sketch, '--fqbn', 'arduino:avr:uno'], ['--json', '--board', 'arduino:avr:uno', path.join(sketch, 'Blink.ino')]].entries()) {
+      const expected = built(bundle, args);
+      expect(expected.status, expected.stderr).toBe(0);
+      if (index === 0) {
+        const storing = run(bundle, args);
+        expect(storing.stdout).toBe(expected.stdout);
+        expect(ownModules(storing)).toContain('stored-context.js');
+        expect(ownModules(storing).some((name) => name.startsWith('chunks/'))).toBe(true);
+      }
+      const hit = run(bundle, args);
+      expect(hit.status, hit.stderr).toBe(0);
+      expect(hit.stdout).toBe(expected.stdout);
+      expect(hit.stderr).toBe('');
+      expect(ownModules(hit)).toEqual(['boardbridge.js', 'stored-context.js']);
+    }
+  }, 120_000);
+
+  it('is printed by the unbundled build too, the same as building it', () => {
+    const args = [sketch, '--fqbn', 'arduino:avr:uno'];
+    const expected = built(cliMain, args);
+    run(cliMain, args);
+    const hit = run(cliMain, args);
+    expect(hit.stdout).toBe(expected.stdout);
+    expect(hit.loaded.some((url) => url.endsWith('/dist/bridge/cli/context.js'))).toBe(false);
+  });
+
+  it('is built again when the sketch, its folder, the platform or the platforms’ folder changed', () => {
+    const args = [sketch, '--fqbn', 'arduino:avr:uno', '--json'];
+    const stored = () => {
+      run(bundle, args);
+      const hit = run(bundle, args);
+      expect(ownModules(hit)).toEqual(['boardbridge.js', 'stored-context.js']);
+      return hit.stdout;
+    };
+    const before = stored();
+
+    // The sketch is edited: a PWM write on a pin without PWM is a finding the stored context lacks.
+    const main = path.join(sketch, 'Blink.ino');
+    writeFileSync(main, 'void setup() { pinMode(7, OUTPUT); analogWrite(7, 10); }\nvoid loop() {}\n');
+    later(main, 5);
+    const edited = run(bundle, args);
+    expect(edited.stdout).toBe(built(bundle, args).stdout);
+    expect(edited.stdout).not.toBe(before);
+    expect(JSON.parse(edited.stdout).findings.map((finding: { code: string }) => finding.code)).toContain('pwm-pin');
+
+    // A tab is added to the folder.
+    const afterEdit = stored();
+    writeFileSync(path.join(sketch, 'more.h'), '#define LED 9\n');
+    later(sketch, 10);
+    const added = run(bundle, args);
+    expect(ownModules(added).some((name) => name.startsWith('chunks/'))).toBe(true);
+    expect(added.stdout).toBe(built(bundle, args).stdout);
+
+    // Another data folder: the same sketch under another environment is another context.
+    const copy = { ARDUINO_DIRECTORIES_DATA: dataDir };
+    const other = run(bundle, args, copy);
+    expect(other.status, other.stderr).toBe(0);
+    expect(other.stdout).toBe(built(bundle, args, copy).stdout);
+    expect(other.stdout).not.toBe(afterEdit);
+    expect(ownModules(run(bundle, args, copy))).toEqual(['boardbridge.js', 'stored-context.js']);
+
+    // That folder's platform gets a boards.local.txt that changes the Uno's flash.
+    const platform = path.join(dataDir, 'packages', 'arduino', 'hardware', 'avr', '1.8.3');
+    writeFileSync(path.join(platform, 'boards.local.txt'), 'uno.upload.maximum_size=30000\n');
+    const local = run(bundle, args, copy);
+    expect(local.stdout).toBe(built(bundle, args, copy).stdout);
+    expect(JSON.parse(local.stdout).limits).not.toEqual(JSON.parse(other.stdout).limits);
+    // Some twenty processes, one after another.
+  }, 300_000);
+
+  it('is left to the command for any other command line: help, another option, a second path', () => {
+    run(bundle, [sketch, '--fqbn', 'arduino:avr:uno']);
+    const help = run(bundle, [sketch, '--fqbn', 'arduino:avr:uno', '--help']);
+    expect(help.stdout).toMatch(/^Usage: boardbridge context /);
+    const equals = run(bundle, [sketch, '--fqbn=arduino:avr:uno']);
+    expect(equals.stdout).toBe(built(bundle, [sketch, '--fqbn', 'arduino:avr:uno']).stdout);
+    expect(ownModules(equals).some((name) => name.startsWith('chunks/'))).toBe(true);
+    const two = run(bundle, [sketch, sketch, '--fqbn', 'arduino:avr:uno']);
+    expect(two.status).not.toBe(0);
+    expect(two.stderr).toMatch(/too many arguments/);
+  });
+});
