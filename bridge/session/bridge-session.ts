@@ -31,6 +31,7 @@ import type { TerminalEvent } from '../services/terminal/terminal-service.js';
 import { capabilitySummary } from './agent-capabilities.js';
 import { BoardSelection } from './board-selection.js';
 import { connectAgent, delay, exitedError, newSession, reopenSession, untilExit, type AgentConnection } from './agent-connection.js';
+import { cliCommand } from '../cli-entry.js';
 import { BridgeError, errorMessage } from '../errors.js';
 import type { BridgeEvent } from './events.js';
 import { SessionKit } from './session-kit.js';
@@ -347,7 +348,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     } catch (error) {
       await this.shutdownAgent();
       await this.kit.stopBoardServer();
-      throw error instanceof BridgeError ? error : new BridgeError('protocol', `${this.options.launch.title} refused to start a session: ${errorMessage(error)}`, 'run: boardbridge doctor');
+      throw error instanceof BridgeError ? error : new BridgeError('protocol', `${this.options.launch.title} refused to start a session: ${errorMessage(error)}`, `run: ${cliCommand('doctor')}`);
     }
     this.kit.open(sessionId, caps);
     const agentProcess = this.agent.process;
@@ -407,7 +408,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     try {
       return await untilExit(this.agent.process, send(signal), what);
     } catch (error) {
-      if (signal.aborted) throw new BridgeError('protocol', `${this.options.launch.title} did not answer ${what} within ${ms / 1000} s (the request was cancelled)`, 'try again; if it repeats, run: boardbridge doctor');
+      if (signal.aborted) throw new BridgeError('protocol', `${this.options.launch.title} did not answer ${what} within ${ms / 1000} s (the request was cancelled)`, `try again; if it repeats, run: ${cliCommand('doctor')}`);
       throw error;
     }
   }
@@ -459,7 +460,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
           ? error
           : exit
             ? exitedError(this.agent.process, exit, 'the turn')
-            : new BridgeError('protocol', `${this.options.launch.title} failed the turn: ${errorMessage(error)}`, 'try again; if it repeats, run: boardbridge doctor');
+            : new BridgeError('protocol', `${this.options.launch.title} failed the turn: ${errorMessage(error)}`, `try again; if it repeats, run: ${cliCommand('doctor')}`);
       this.emitEvent({ type: 'error', code: bridgeError.code, message: bridgeError.message, hint: bridgeError.hint });
       return { error: bridgeError };
     } finally {

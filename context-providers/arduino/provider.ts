@@ -8,7 +8,8 @@ import type { ContextProvider, DetectedProject, HardwareContext, Selection, Sour
 import { StampedCache } from './cache.js';
 import { BoardCache } from './board-cache.js';
 import { DIRECTORY_VARIABLES } from '../../platform/arduino/directories.js';
-import { defaultCacheDir, DiskCache } from './disk-cache.js';
+import { DiskCache } from './disk-cache.js';
+import { boardbridgeCacheDir } from '../../platform/system-paths.js';
 import type { DiscoverOptions, InstalledPlatforms } from '../../platform/arduino/platforms.js';
 import { renderArduinoContext } from './render.js';
 import type { BuildSize } from './sketch-check.js';
@@ -160,4 +161,4 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
   return { kind: 'arduino', detect, load, render: renderArduinoContext };
 }
 
-export const arduinoProvider: ContextProvider = createArduinoProvider({ cacheDir: process.env.BOARDBRIDGE_NO_CACHE ? undefined : defaultCacheDir() });
+export const arduinoProvider: ContextProvider = createArduinoProvider({ cacheDir: process.env.BOARDBRIDGE_NO_CACHE ? undefined : boardbridgeCacheDir() });
