@@ -36,7 +36,7 @@ import { BridgeError, errorMessage } from '../errors.js';
 import type { BridgeEvent } from './events.js';
 import { SessionKit } from './session-kit.js';
 import { simulationEvent } from '../hardware/simulation-event.js';
-import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
+import { reducePermissionToolCall, reduceTurnStart, reduceUpdate, type StateChange } from './reducer.js';
 import { promptStopReason } from './sdk-validation.js';
 import { getToolCall, initialState, type SessionState } from './state.js';
 
@@ -73,8 +73,11 @@ export interface SessionOptions {
    * agent's session/list (undefined from pick: start a new session).
    */
   resume?: { sessionId?: string; pick?: (sessions: SessionInfo[]) => Promise<string | undefined> };
-  /** Listens from the very first event (session_started comes before start() resolves). */
-  onEvent?: (event: BridgeEvent) => void;
+  /**
+   * Listens from the very first event (session_started comes before start() resolves). `state` is the
+   * session's transcript as it is after this event (undefined before the session exists).
+   */
+  onEvent?: (event: BridgeEvent, state: SessionState | undefined) => void;
 }
 
 export interface TurnResult {
@@ -82,7 +85,7 @@ export interface TurnResult {
   error?: BridgeError;
 }
 
-export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
+export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionState | undefined] }> {
   state!: SessionState;
   readonly workspace: string;
   readonly guard: WorkspaceGuard;
@@ -438,6 +441,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       if (injected.missing) this.emitEvent({ type: 'context_missing', reason: injected.missing });
     }
     blocks.push({ type: 'text', text });
+    this.state = reduceTurnStart(this.state);
     this.emitEvent({ type: 'prompt_sent', text });
     try {
       // Closing the session while a turn runs abandons its prompt request ($/cancel_request);
@@ -544,7 +548,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   }
 
   private emitEvent(event: BridgeEvent): void {
-    this.emit('event', event);
+    this.emit('event', event, this.state);
   }
 
   private async shutdownAgent(): Promise<void> {
