@@ -8,8 +8,24 @@
 export const MAX_SHOWN_CHARS = 320;
 const HEAD_CHARS = 80;
 
-// C0 and C1 controls, DEL, line and paragraph separators, zero-width and bidirectional marks, BOM.
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u;
+// The one definition of the characters that must never reach a person as they are, and of how
+// they are written out instead; the terminal face (bridge/cli/terminal-text.ts) uses the same.
+
+/** C0 controls, DEL, C1 controls (8-bit CSI/OSC/DCS), and the bidirectional marks, embeddings, overrides and isolates that reorder text. */
+export const CONTROL_CHARS = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+/** The controls, and what hides text besides: soft hyphen, zero-width characters, line and paragraph separators, invisible operators, BOM. */
+export const HIDDEN_CHARS = `${CONTROL_CHARS}\\u00ad\\u180e\\u200b-\\u200d\\u2028\\u2029\\u2060-\\u2065\\u206a-\\u206f\\ufeff`;
+const HIDDEN = new RegExp(`[${HIDDEN_CHARS}]`, 'u');
+
+/** One hidden character, written so a person sees it: `\e`, `\r`, `\n`, `\t`, `\xHH` below U+0080, `\u{HHHH}` above. */
+export function escapedChar(char: string): string {
+  if (char === '\u001b') return '\\e';
+  if (char === '\r') return '\\r';
+  if (char === '\n') return '\\n';
+  if (char === '\t') return '\\t';
+  const code = char.codePointAt(0)!;
+  return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+}
 
 export function shownText(text: string): string {
   if (text.length <= MAX_SHOWN_CHARS && !HIDDEN.test(text) && !text.includes('"') && text.trim() === text && !/\s{3}/.test(text)) return text;
@@ -19,20 +35,6 @@ export function shownText(text: string): string {
 }
 
 function written(char: string): string {
-  switch (char) {
-    case '"':
-      return '\\"';
-    case '\\':
-      return '\\\\';
-    case '\n':
-      return '\\n';
-    case '\r':
-      return '\\r';
-    case '\t':
-      return '\\t';
-    case '\u001b':
-      return '\\e';
-    default:
-      return HIDDEN.test(char) ? `\\u{${char.codePointAt(0)!.toString(16)}}` : char;
-  }
+  if (char === '"' || char === '\\') return `\\${char}`;
+  return HIDDEN.test(char) ? escapedChar(char) : char;
 }

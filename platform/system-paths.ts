@@ -1,7 +1,8 @@
 // Where other systems keep things, and how they compare paths: the per-user settings folder,
-// arduino-cli's default folders, and case-insensitive path comparison on Windows and macOS.
+// arduino-cli's default folders, boardbridge's own cache folder, and case-insensitive path comparison on Windows and macOS.
 // Pure path logic, given the platform, environment and home folder, so every system's answer
 // can be checked on any machine.
+import os from 'node:os';
 import path from 'node:path';
 
 export interface SystemPlace {
@@ -24,6 +25,14 @@ export function userConfigDir({ platform, env, home }: SystemPlace): string {
   if (platform === 'win32') return env.APPDATA || p.join(home, 'AppData', 'Roaming');
   if (platform === 'darwin') return p.join(home, 'Library', 'Application Support');
   return p.join(home, '.config');
+}
+
+/**
+ * boardbridge's cache folder (contexts, builds, the registry, downloaded agents): $BOARDBRIDGE_CACHE_DIR,
+ * else $XDG_CACHE_HOME/boardbridge, else ~/.cache/boardbridge. An empty variable counts as unset.
+ */
+export function boardbridgeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.BOARDBRIDGE_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), '.cache'), 'boardbridge');
 }
 
 /** arduino-cli's default data folder (directories.data): ~/.arduino15, ~/Library/Arduino15, %LOCALAPPDATA%\Arduino15. */

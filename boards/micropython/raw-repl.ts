@@ -79,16 +79,25 @@ function bytesLiteral(bytes: Uint8Array): string {
   return `${text}'`;
 }
 
-/** Joins the staged pieces, frees them, prints the marker and runs the script. */
+/** The runner's two globals on the device: the staged pieces, then the joined script. */
+const PIECES = '_bb_s';
+const SCRIPT = '_bb_c';
+
+/**
+ * Joins the staged pieces, frees them, prints the marker and runs the script. The script is taken
+ * out of the globals as exec starts, so it never sees the runner's names, and a stop at any point
+ * (even before the marker) leaves neither of them behind.
+ */
 function runnerCode(count: number): string {
   return [
-    `_c=b''.join([_s[i] for i in range(${count})])`,
-    'del _s',
-    "print(end='\\x06')",
     'try:',
-    ' exec(_c)',
+    ` ${SCRIPT}=b''.join([${PIECES}[i] for i in range(${count})])`,
+    ` del ${PIECES}`,
+    " print(end='\\x06')",
+    ` exec(globals().pop('${SCRIPT}'))`,
     'finally:',
-    ' del _c',
+    ` globals().pop('${PIECES}',None)`,
+    ` globals().pop('${SCRIPT}',None)`,
     '',
   ].join('\n');
 }
@@ -291,7 +300,7 @@ export class RawRepl {
   }
 
   /**
-   * Stores the script on the device as indexed bytes pieces in `_s`, each checked against the
+   * Stores the script on the device as indexed bytes pieces in `_bb_s`, each checked against the
    * length and byte sum the device reports; a damaged piece is sent again.
    */
   private async stage(bytes: Buffer): Promise<void> {
@@ -299,8 +308,8 @@ export class RawRepl {
     for (let index = 0; index < count; index++) {
       const piece = bytes.subarray(index * PIECE_BYTES, (index + 1) * PIECE_BYTES);
       const expected = `${piece.length} ${piece.reduce((sum, byte) => sum + byte, 0)}`;
-      const target = index === 0 ? '_s={0:' : `_s[${index}]=`;
-      const code = `${target}${bytesLiteral(piece)}${index === 0 ? '}' : ''}\nprint(len(_s[${index}]),sum(_s[${index}]))\n`;
+      const target = index === 0 ? `${PIECES}={0:` : `${PIECES}[${index}]=`;
+      const code = `${target}${bytesLiteral(piece)}${index === 0 ? '}' : ''}\nprint(len(${PIECES}[${index}]),sum(${PIECES}[${index}]))\n`;
       let seen = '';
       for (let attempt = 1; ; attempt++) {
         const reply = await this.quickExec(Buffer.from(code, 'latin1'));

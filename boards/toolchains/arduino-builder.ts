@@ -2,7 +2,6 @@
 // `-logger machine` gives parseable progress, memory use and used libraries; gcc's own lines
 // pass through untouched and are parsed for diagnostics.
 import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import {
@@ -16,6 +15,7 @@ import {
 import { arduinoDirectories } from '../../platform/arduino/directories.js';
 import { discoverPlatforms } from '../../platform/arduino/platforms.js';
 import { fullFqbn, resolveFqbn } from '../../platform/arduino/resolve.js';
+import { boardbridgeCacheDir } from '../../platform/system-paths.js';
 import { parseGccDiagnostics } from './gcc-diagnostics.js';
 import { buildFolder, findImage, locateSketch } from './sketch.js';
 
@@ -49,7 +49,7 @@ interface BuilderFolders {
  */
 export function debianLayout(
   sketchbook?: string,
-  coreCache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'boardbridge', 'arduino-core'),
+  coreCache = join(boardbridgeCacheDir(), 'arduino-core'),
 ): ArduinoBuilderLayout {
   return {
     hardware: ['/usr/share/arduino/hardware', '/usr/share/arduino-builder'],

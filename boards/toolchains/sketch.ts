@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { defaultCacheDir } from '../../context-providers/arduino/disk-cache.js';
+import { boardbridgeCacheDir } from '../../platform/system-paths.js';
 import { ToolchainError } from './build-tool.js';
 import { readYamlFile, yamlMap, yamlString } from '../../platform/arduino/yaml.js';
 
@@ -31,12 +31,12 @@ export function buildFolder(sketchDir: string, fqbn: string): string {
 }
 
 /**
- * Where a simulation's build goes: the cache (`$XDG_CACHE_HOME/boardbridge/simulate/<name>-<hash of
+ * Where a simulation's build goes: the cache (`<boardbridgeCacheDir>/simulate/<name>-<hash of
  * the sketch's path>/<fqbn>`), not the sketch folder, which a simulation leaves as it found it.
  */
 export function simulationBuildFolder(sketchDir: string, fqbn: string): string {
   const sketch = `${basename(sketchDir)}-${createHash('sha256').update(resolve(sketchDir)).digest('hex').slice(0, 12)}`;
-  return join(defaultCacheDir(), 'simulate', sketch, fqbnFolder(fqbn));
+  return join(boardbridgeCacheDir(), 'simulate', sketch, fqbnFolder(fqbn));
 }
 
 const fqbnFolder = (fqbn: string) => fqbn.replace(/:/g, '.').replace(/[^A-Za-z0-9._-]/g, '_');

@@ -9,17 +9,11 @@
 // in text; a one-line field (a title, a command) shows its newlines as `\n` too. Each
 // character is judged alone, so a sequence split across streamed chunks is as harmless.
 
-// C0 except \t and \n, DEL, C1; the bidi embeddings, overrides, isolates and marks.
-const UNSAFE = /\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_OR_NEWLINE = /\r\n|[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+import { CONTROL_CHARS, escapedChar as visible } from '../../boards/consent-text.js';
 
-function visible(c: string): string {
-  if (c === '\x1b') return '\\e';
-  if (c === '\r') return '\\r';
-  if (c === '\n') return '\\n';
-  const code = c.codePointAt(0)!;
-  return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
-}
+// The controls (one definition, with consent questions'), except tab, and newline where text keeps it.
+const UNSAFE = new RegExp(`\\r\\n|(?![\\t\\n])[${CONTROL_CHARS}]`, 'gu');
+const UNSAFE_OR_NEWLINE = new RegExp(`\\r\\n|(?!\\t)[${CONTROL_CHARS}]`, 'gu');
 
 /** Agent text shown as text: newlines and tabs kept (a CRLF is a newline), every other control visible. */
 export function terminalText(text: string): string {

@@ -1,6 +1,8 @@
 // One served project: its BridgeSession, the pages watching it, and the person's
 // answers coming back. Every page gets the same view; a page that connects late
-// (reload, second tab) first receives the whole conversation so far.
+// (reload, second tab) first receives the whole conversation so far: the session's own
+// transcript (its SessionState, the one reduction of session/update that chat and the proxy
+// read too), with the other events (prompts, permissions, terminals, stops) where they came.
 import path from 'node:path';
 import type { SerialHub } from '../../boards/serial/hub.js';
 import type { ContextService } from '../context/context-service.js';
@@ -8,7 +10,8 @@ import type { Selection } from '../../context-providers/types.js';
 import { BoardSelection } from '../session/board-selection.js';
 import type { BridgeSession } from '../session/bridge-session.js';
 import { AuthRequiredError, BridgeError, commandLine, errorMessage } from '../errors.js';
-import type { BridgeEvent } from '../session/events.js';
+import { entryEvent, type BridgeEvent } from '../session/events.js';
+import { findToolCall, type SessionState } from '../session/state.js';
 import type { CreateElicitationResponse, ElicitationContentValue } from '@agentclientprotocol/sdk';
 import type { AskElicitation, PendingElicitation } from '../services/elicitation/elicitation-broker.js';
 import { parseAnswer } from '../services/elicitation/form-fields.js';
@@ -44,9 +47,22 @@ export interface HubOptions {
   boardDeps?: BoardCommandDeps;
 }
 
+/** One history of a session's transcript: a restart or a loaded session begins another. */
+interface Transcript {
+  /** The history's tool-call index, which every state of one history shares (see SessionState). */
+  lineage: Map<string, number>;
+  /** Its latest state. */
+  state: SessionState;
+  /** The entries already placed in the conversation. */
+  placed: Set<number>;
+}
+
+/** What a late page replays: an event as it came, or an entry of a transcript, shown as it is now. */
+type Remembered = { event: BridgeEvent } | { transcript: Transcript; entry: number };
+
 export class PanelHub {
-  private readonly events: BridgeEvent[] = [];
-  private readonly toolCallAt = new Map<string, number>();
+  private readonly remembered: Remembered[] = [];
+  private transcript?: Transcript;
   private readonly terminalOutputAt = new Map<string, number>();
   private readonly clients = new Set<PanelClient>();
   /** Pages waiting for a port listing. */
@@ -103,12 +119,12 @@ export class PanelHub {
     });
 
   /** For BridgeSession's `onEvent`: kept for late pages and sent to every page now. */
-  readonly onEvent = (event: BridgeEvent): void => {
+  readonly onEvent = (event: BridgeEvent, state?: SessionState): void => {
     if (event.type === 'session_started') {
       this.journalFile = event.journal;
       this.journalHeader = { ...this.journalHeader, sessionId: event.sessionId, agent: event.agent.id };
     }
-    this.remember(event);
+    this.remember(event, state);
     this.broadcast({ type: 'event', event });
   };
 
@@ -177,7 +193,7 @@ export class PanelHub {
     client.send({
       type: 'snapshot',
       workspace: this.options.workspace,
-      events: this.events,
+      events: this.conversation(),
       reviews: this.reviews.list(),
       busy: this.busy,
       context: this.context,
@@ -401,33 +417,43 @@ export class PanelHub {
     this.broadcast({ type: 'context', context: this.context, problem: this.contextProblem, ...(this.selection.current.port ? { port: this.selection.current.port } : {}) });
   }
 
-  // Chunks of one message are merged and a tool call keeps its first place with its
-  // latest state, so the history a late page replays stays as small as the conversation.
-  private remember(event: BridgeEvent): void {
-    const last = this.events[this.events.length - 1];
-    if (event.type === 'message_chunk' && last?.type === 'message_chunk' && last.role === event.role) {
-      this.events[this.events.length - 1] = { ...last, text: last.text + event.text };
-      return;
+  // A message or a tool call is a place in the session's transcript, taken where it first
+  // appeared and shown as the transcript has it at the time a page connects: the hub keeps no
+  // reduction of its own.
+  private remember(event: BridgeEvent, state: SessionState | undefined): void {
+    if ((event.type === 'message_chunk' || event.type === 'tool_call') && state) {
+      const entry = event.type === 'message_chunk' ? state.entries.length - 1 : findToolCall(state, event.toolCall.toolCallId)?.index;
+      if (entry !== undefined) {
+        const transcript = this.transcriptOf(state);
+        if (!transcript.placed.has(entry)) {
+          transcript.placed.add(entry);
+          this.remembered.push({ transcript, entry });
+        }
+        return;
+      }
     }
     // One entry per terminal holds its output so far, where it first appeared.
     if (event.type === 'terminal_output') {
       const at = this.terminalOutputAt.get(event.terminalId);
-      const earlier = at === undefined ? undefined : this.events[at];
-      if (earlier?.type === 'terminal_output') {
-        this.events[at!] = { ...earlier, text: earlier.text + event.text, ...(event.truncated ? { truncated: true } : {}) };
+      const earlier = at === undefined ? undefined : this.remembered[at];
+      if (earlier && 'event' in earlier && earlier.event.type === 'terminal_output') {
+        earlier.event = { ...earlier.event, text: earlier.event.text + event.text, ...(event.truncated ? { truncated: true } : {}) };
         return;
       }
-      this.terminalOutputAt.set(event.terminalId, this.events.length);
+      this.terminalOutputAt.set(event.terminalId, this.remembered.length);
     }
-    if (event.type === 'tool_call') {
-      const at = this.toolCallAt.get(event.toolCall.toolCallId);
-      if (at !== undefined) {
-        this.events[at] = { ...event, created: true };
-        return;
-      }
-      this.toolCallAt.set(event.toolCall.toolCallId, this.events.length);
-    }
-    this.events.push(event);
+    this.remembered.push({ event });
+  }
+
+  private transcriptOf(state: SessionState): Transcript {
+    if (this.transcript?.lineage !== state.toolCallIndex) this.transcript = { lineage: state.toolCallIndex, state, placed: new Set() };
+    this.transcript.state = state;
+    return this.transcript;
+  }
+
+  /** The conversation so far, as a page that connects now replays it. */
+  private conversation(): BridgeEvent[] {
+    return this.remembered.map((item) => ('event' in item ? item.event : entryEvent(item.transcript.state.entries.get(item.entry)!)));
   }
 
   private broadcast(message: ServerMessage): void {

@@ -31,11 +31,12 @@ import type { TerminalEvent } from '../services/terminal/terminal-service.js';
 import { capabilitySummary } from './agent-capabilities.js';
 import { BoardSelection } from './board-selection.js';
 import { connectAgent, delay, exitedError, newSession, reopenSession, untilExit, type AgentConnection } from './agent-connection.js';
+import { cliCommand } from '../cli-entry.js';
 import { BridgeError, errorMessage } from '../errors.js';
 import type { BridgeEvent } from './events.js';
 import { SessionKit } from './session-kit.js';
 import { simulationEvent } from '../hardware/simulation-event.js';
-import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
+import { reducePermissionToolCall, reduceTurnStart, reduceUpdate, type StateChange } from './reducer.js';
 import { promptStopReason } from './sdk-validation.js';
 import { getToolCall, initialState, type SessionState } from './state.js';
 
@@ -72,8 +73,11 @@ export interface SessionOptions {
    * agent's session/list (undefined from pick: start a new session).
    */
   resume?: { sessionId?: string; pick?: (sessions: SessionInfo[]) => Promise<string | undefined> };
-  /** Listens from the very first event (session_started comes before start() resolves). */
-  onEvent?: (event: BridgeEvent) => void;
+  /**
+   * Listens from the very first event (session_started comes before start() resolves). `state` is the
+   * session's transcript as it is after this event (undefined before the session exists).
+   */
+  onEvent?: (event: BridgeEvent, state: SessionState | undefined) => void;
 }
 
 export interface TurnResult {
@@ -81,7 +85,7 @@ export interface TurnResult {
   error?: BridgeError;
 }
 
-export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
+export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionState | undefined] }> {
   state!: SessionState;
   readonly workspace: string;
   readonly guard: WorkspaceGuard;
@@ -347,7 +351,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     } catch (error) {
       await this.shutdownAgent();
       await this.kit.stopBoardServer();
-      throw error instanceof BridgeError ? error : new BridgeError('protocol', `${this.options.launch.title} refused to start a session: ${errorMessage(error)}`, 'run: boardbridge doctor');
+      throw error instanceof BridgeError ? error : new BridgeError('protocol', `${this.options.launch.title} refused to start a session: ${errorMessage(error)}`, `run: ${cliCommand('doctor')}`);
     }
     this.kit.open(sessionId, caps);
     const agentProcess = this.agent.process;
@@ -407,7 +411,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     try {
       return await untilExit(this.agent.process, send(signal), what);
     } catch (error) {
-      if (signal.aborted) throw new BridgeError('protocol', `${this.options.launch.title} did not answer ${what} within ${ms / 1000} s (the request was cancelled)`, 'try again; if it repeats, run: boardbridge doctor');
+      if (signal.aborted) throw new BridgeError('protocol', `${this.options.launch.title} did not answer ${what} within ${ms / 1000} s (the request was cancelled)`, `try again; if it repeats, run: ${cliCommand('doctor')}`);
       throw error;
     }
   }
@@ -437,6 +441,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
       if (injected.missing) this.emitEvent({ type: 'context_missing', reason: injected.missing });
     }
     blocks.push({ type: 'text', text });
+    this.state = reduceTurnStart(this.state);
     this.emitEvent({ type: 'prompt_sent', text });
     try {
       // Closing the session while a turn runs abandons its prompt request ($/cancel_request);
@@ -459,7 +464,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
           ? error
           : exit
             ? exitedError(this.agent.process, exit, 'the turn')
-            : new BridgeError('protocol', `${this.options.launch.title} failed the turn: ${errorMessage(error)}`, 'try again; if it repeats, run: boardbridge doctor');
+            : new BridgeError('protocol', `${this.options.launch.title} failed the turn: ${errorMessage(error)}`, `try again; if it repeats, run: ${cliCommand('doctor')}`);
       this.emitEvent({ type: 'error', code: bridgeError.code, message: bridgeError.message, hint: bridgeError.hint });
       return { error: bridgeError };
     } finally {
@@ -543,7 +548,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   }
 
   private emitEvent(event: BridgeEvent): void {
-    this.emit('event', event);
+    this.emit('event', event, this.state);
   }
 
   private async shutdownAgent(): Promise<void> {

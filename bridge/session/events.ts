@@ -14,7 +14,7 @@ import type {
 import type { FormField } from '../services/elicitation/form-fields.js';
 import type { PermissionCategory } from '../services/permission/classify.js';
 import type { SimulationEvent } from '../hardware/simulation-event.js';
-import type { ToolCallState } from './state.js';
+import type { Entry, ToolCallState } from './state.js';
 
 export type BridgeEvent =
   | {
@@ -85,6 +85,14 @@ export type BridgeEvent =
     };
 
 export type BridgeEventType = BridgeEvent['type'];
+
+const ENTRY_ROLES = { user_message: 'user', agent_message: 'agent', thought: 'thought' } as const;
+
+/** One entry of the session's transcript (SessionState) as the event a face shows it by: a whole message, a tool call as it is now. */
+export function entryEvent(entry: Entry): Extract<BridgeEvent, { type: 'message_chunk' | 'tool_call' }> {
+  if (entry.type === 'tool_call') return { type: 'tool_call', created: true, toolCall: entry.toolCall };
+  return { type: 'message_chunk', role: ENTRY_ROLES[entry.type], text: entry.text };
+}
 
 export function exitStatusFields(exit: TerminalExitStatus | undefined): { exitCode: number | null; signal: string | null } {
   return { exitCode: exit?.exitCode ?? null, signal: exit?.signal ?? null };

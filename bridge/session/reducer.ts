@@ -76,6 +76,11 @@ export function reduceUpdate(state: SessionState, update: SessionUpdate): Reduct
   }
 }
 
+/** The person's prompt went out: what the agent says next is a new message, even with no messageId. */
+export function reduceTurnStart(state: SessionState): SessionState {
+  return { ...state, turn: state.turn + 1 };
+}
+
 /** A tool call first seen inside `session/request_permission` (gemini does this for gated tools). */
 export function reducePermissionToolCall(state: SessionState, toolCall: ToolCallUpdate): Reduction {
   return upsertToolCall(state, toolCall, 'permission_request');
@@ -103,11 +108,11 @@ function appendChunk(
   const text = blockText(block);
   const last = state.entries.last();
   const type = role === 'user' ? 'user_message' : role === 'agent' ? 'agent_message' : 'thought';
-  // Chunks join the open message unless a new messageId says another message began.
-  const continues = last !== undefined && last.type === type && (messageId === undefined || last.messageId === messageId);
+  // Chunks join the open message unless a new messageId or a new turn says another message began.
+  const continues = last !== undefined && last.type === type && last.turn === state.turn && (messageId === undefined || last.messageId === messageId);
   const entries = continues
     ? state.entries.set(state.entries.length - 1, joinChunk(last, text, block))
-    : state.entries.push(type === 'thought' ? { type, text, messageId } : { type, text, blocks: EntryList.of(block), messageId });
+    : state.entries.push(type === 'thought' ? { type, text, messageId, turn: state.turn } : { type, text, blocks: EntryList.of(block), messageId, turn: state.turn });
   return {
     state: { ...state, entries },
     changes: [{ type: 'message_chunk', role, text, block, entryIndex: entries.length - 1 }],

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SessionNotification, StopReason } from '@agentclientprotocol/sdk';
+import { cliCommand } from '../cli-entry.js';
 import { BridgeError } from '../errors.js';
 
 interface ZodLike {
@@ -97,6 +98,6 @@ export function promptStopReason(reply: unknown, agent: string): StopReason {
   throw new BridgeError(
     'protocol',
     `${agent} answered session/prompt with ${got}; ACP expects {stopReason} with one of ${STOP_REASONS.join(', ')}`,
-    "the turn is over and the session goes on; if it repeats, report it to the agent's authors or run: boardbridge doctor",
+    `the turn is over and the session goes on; if it repeats, report it to the agent's authors or run: ${cliCommand('doctor')}`,
   );
 }

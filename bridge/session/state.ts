@@ -27,9 +27,9 @@ export interface ToolCallState {
 }
 
 export type Entry =
-  | { type: 'user_message'; text: string; blocks: EntryList<ContentBlock>; messageId?: string }
-  | { type: 'agent_message'; text: string; blocks: EntryList<ContentBlock>; messageId?: string }
-  | { type: 'thought'; text: string; messageId?: string }
+  | { type: 'user_message'; text: string; blocks: EntryList<ContentBlock>; messageId?: string; turn: number }
+  | { type: 'agent_message'; text: string; blocks: EntryList<ContentBlock>; messageId?: string; turn: number }
+  | { type: 'thought'; text: string; messageId?: string; turn: number }
   | { type: 'tool_call'; toolCall: ToolCallState };
 
 export interface SessionState {
@@ -48,6 +48,8 @@ export interface SessionState {
   title?: string;
   /** Updates the reducer did not understand, counted rather than dropped silently. */
   unknownUpdates: number;
+  /** Prompts sent so far: a message never runs on from one turn into the next. */
+  turn: number;
 }
 
 export function initialState(
@@ -63,6 +65,7 @@ export function initialState(
     configOptions: init.configOptions ?? [],
     availableCommands: [],
     unknownUpdates: 0,
+    turn: 0,
   };
 }
 

@@ -4,7 +4,6 @@
 // or absence) of every file the value was built from, as StampedCache (cache.ts) does in memory, and the
 // code's own fingerprint: a changed file or a rebuilt boardbridge misses.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataFile } from '../../platform/data-files.js';
@@ -20,11 +19,6 @@ interface Entry<T> {
   stamps: Array<[string, string]>;
   watched: string[];
   value: T;
-}
-
-/** The cache folder: $BOARDBRIDGE_CACHE_DIR, else $XDG_CACHE_HOME/boardbridge, else ~/.cache/boardbridge. */
-export function defaultCacheDir(home = homedir()): string {
-  return process.env.BOARDBRIDGE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(home, '.cache'), 'boardbridge');
 }
 
 let code: string | undefined;

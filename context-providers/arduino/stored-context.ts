@@ -7,7 +7,8 @@ import { dirname } from 'node:path';
 import type { DetectedProject, HardwareContext, Selection } from '../types.js';
 import { DIRECTORY_VARIABLES } from '../../platform/arduino/directories.js';
 import type { DiscoverOptions } from '../../platform/arduino/platforms.js';
-import { defaultCacheDir, DiskCache } from './disk-cache.js';
+import { DiskCache } from './disk-cache.js';
+import { boardbridgeCacheDir } from '../../platform/system-paths.js';
 import { sketchMainFile } from './sketch-main.js';
 
 /** The folder of DiskCache that holds built contexts. */
@@ -15,7 +16,7 @@ export const CONTEXTS_FOLDER = 'contexts';
 
 /** The command line's provider: it keeps its contexts in the cache folder, unless $BOARDBRIDGE_NO_CACHE. */
 export function cliProviderOptions(): DiscoverOptions & { cacheDir?: string } {
-  return { cacheDir: process.env.BOARDBRIDGE_NO_CACHE ? undefined : defaultCacheDir() };
+  return { cacheDir: process.env.BOARDBRIDGE_NO_CACHE ? undefined : boardbridgeCacheDir() };
 }
 
 /** A sketch folder (<name>/<name>.ino or .pde), or the folder of a file given: the Arduino provider's detect. */

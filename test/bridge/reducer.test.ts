@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { reducePermissionToolCall, reduceUpdate } from '../../bridge/session/reducer.js';
+import { reducePermissionToolCall, reduceTurnStart, reduceUpdate } from '../../bridge/session/reducer.js';
 import { allToolCalls, getToolCall, initialState, type SessionState } from '../../bridge/session/state.js';
 
 function run(updates: SessionUpdate[], start: SessionState = initialState('s1')): SessionState {
@@ -22,6 +22,12 @@ describe('the session reducer', () => {
     expect(state.entries.toArray().map((e) => e.type)).toEqual(['agent_message', 'tool_call', 'agent_message']);
     expect(state.entries.get(0)).toMatchObject({ text: 'Hello' });
     expect(state.entries.get(2)).toMatchObject({ text: 'Done' });
+  });
+
+  it('never runs a reply on into the next turn, even without messageIds', () => {
+    const first = run([{ sessionUpdate: 'agent_message_chunk', content: text('Pin 13.') }]);
+    const state = run([{ sessionUpdate: 'agent_message_chunk', content: text('Here is the plan.') }], reduceTurnStart(first));
+    expect(state.entries.toArray().map((e) => (e.type === 'tool_call' ? e.type : e.text))).toEqual(['Pin 13.', 'Here is the plan.']);
   });
 
   it('starts a new message when the messageId changes', () => {

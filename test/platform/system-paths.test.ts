@@ -6,7 +6,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findExecutable, spawnForm } from '../../boards/executables.js';
 import { bindingPath, windowsPortName } from '../../boards/serial/port-name.js';
-import { arduinoDataDir, arduinoSketchbookDir, comparablePath, isInsideFolder, userConfigDir } from '../../platform/system-paths.js';
+import { arduinoDataDir, arduinoSketchbookDir, boardbridgeCacheDir, comparablePath, isInsideFolder, userConfigDir } from '../../platform/system-paths.js';
+import { debianLayout } from '../../boards/toolchains/arduino-builder.js';
+import { simulationBuildFolder } from '../../boards/toolchains/sketch.js';
 
 const windows = { platform: 'win32' as const, home: 'C:\\Users\\Anna', env: { APPDATA: 'C:\\Users\\Anna\\AppData\\Roaming', LOCALAPPDATA: 'C:\\Users\\Anna\\AppData\\Local' } };
 const mac = { platform: 'darwin' as const, home: '/Users/anna', env: {} };
@@ -28,6 +30,26 @@ describe('settings and arduino-cli folders on each system (path logic; no Window
     expect(arduinoSketchbookDir(windows)).toBe('C:\\Users\\Anna\\Documents\\Arduino');
     expect(arduinoSketchbookDir(mac)).toBe('/Users/anna/Documents/Arduino');
     expect(arduinoSketchbookDir(linux)).toBe('/home/anna/Arduino');
+  });
+});
+
+describe("boardbridge's one cache folder", () => {
+  it('is $BOARDBRIDGE_CACHE_DIR, else $XDG_CACHE_HOME/boardbridge, else ~/.cache/boardbridge (an empty variable is unset)', () => {
+    expect(boardbridgeCacheDir({ BOARDBRIDGE_CACHE_DIR: '/c', XDG_CACHE_HOME: '/x', HOME: '/h' })).toBe('/c');
+    expect(boardbridgeCacheDir({ BOARDBRIDGE_CACHE_DIR: '', XDG_CACHE_HOME: '/x', HOME: '/h' })).toBe('/x/boardbridge');
+    expect(boardbridgeCacheDir({ XDG_CACHE_HOME: '', HOME: '/h' })).toBe('/h/.cache/boardbridge');
+  });
+
+  it('holds the simulation builds and the arduino-builder core cache', () => {
+    const saved = process.env.BOARDBRIDGE_CACHE_DIR;
+    process.env.BOARDBRIDGE_CACHE_DIR = '/moved/cache';
+    try {
+      expect(simulationBuildFolder('/p/Blink', 'arduino:avr:uno').startsWith('/moved/cache/simulate/Blink-')).toBe(true);
+      expect(debianLayout().coreCache).toBe('/moved/cache/arduino-core');
+    } finally {
+      if (saved === undefined) delete process.env.BOARDBRIDGE_CACHE_DIR;
+      else process.env.BOARDBRIDGE_CACHE_DIR = saved;
+    }
   });
 });
 

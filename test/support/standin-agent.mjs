@@ -181,6 +181,17 @@ const app = agent({ name: 'standin' })
       }
       return { stopReason: 'end_turn' };
     }
+    // "replay <file.jsonl>": sends the session/update notifications recorded in the file (a real agent's
+    // stream, test/fixtures/recorded), in order, as this session's.
+    const replay = text.match(/replay (\S+)/)?.[1];
+    if (replay) {
+      const { readFileSync } = await import('node:fs');
+      for (const line of readFileSync(replay, 'utf8').split('\n').filter(Boolean)) {
+        const message = JSON.parse(line);
+        if (message.method === 'session/update') await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: message.params.update });
+      }
+      return { stopReason: 'end_turn' };
+    }
     if (text.includes('report-usage')) {
       await client.notify(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'usage_update', used: 1234, size: 200000, cost: { amount: 0.0123, currency: 'USD' } } });
       await say(`verbose is ${configOptions[0].currentValue}`);

@@ -6,9 +6,10 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { findExecutable } from '../../../boards/executables.js';
+import { boardbridgeCacheDir } from '../../../platform/system-paths.js';
 import { BridgeError } from '../../errors.js';
 import type { AgentLaunch, BinaryInstall } from '../agent-launch.js';
-import { cacheDir, platformKey, type BinaryTarget, type RegistryAgent } from './registry.js';
+import { platformKey, type BinaryTarget, type RegistryAgent } from './registry.js';
 
 export type { BinaryInstall };
 
@@ -16,7 +17,7 @@ export function registryLaunch(agent: RegistryAgent, env: NodeJS.ProcessEnv): Ag
   const { npx, uvx, binary } = agent.distribution;
   const base = { id: agent.id, title: `${agent.name} (ACP Registry)`, via: 'registry' as const };
   const target: BinaryTarget | undefined = binary?.[platformKey()];
-  const binaryDir = path.join(cacheDir(env), 'agents', agent.id, agent.version);
+  const binaryDir = path.join(boardbridgeCacheDir(env), 'agents', agent.id, agent.version);
   if (target && existsSync(path.join(binaryDir, target.cmd))) return { ...base, command: path.join(binaryDir, target.cmd), args: target.args ?? [], env: target.env ?? {} };
   if (npx && findExecutable('npx', env.PATH ?? '')) {
     const args = npx.cmd ? ['-y', '--package', npx.package, npx.cmd] : ['-y', npx.package];

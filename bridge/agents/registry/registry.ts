@@ -4,9 +4,9 @@
 // Apache-2.0, icons left out); `boardbridge agents --refresh` saves the published index
 // (REGISTRY_URL) in the cache folder, which is used from then on.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { boardbridgeCacheDir } from '../../../platform/system-paths.js';
 import { packageRoot } from '../locate.js';
 
 export const REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
@@ -31,12 +31,8 @@ export interface Registry {
   skipped: string[];
 }
 
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), '.cache'), 'boardbridge');
-}
-
 export const shippedIndex = () => path.join(packageRoot(), 'bridge', 'agents', 'registry', 'registry-index.json');
-const refreshedIndex = (env: NodeJS.ProcessEnv) => path.join(cacheDir(env), 'registry.json');
+const refreshedIndex = (env: NodeJS.ProcessEnv) => path.join(boardbridgeCacheDir(env), 'registry.json');
 
 /** The refreshed index when there is a readable one, else the shipped copy ($BOARDBRIDGE_REGISTRY overrides both). */
 export function loadRegistry(env: NodeJS.ProcessEnv = process.env): Registry {

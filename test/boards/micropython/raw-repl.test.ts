@@ -81,6 +81,20 @@ describe.each(targets)('raw REPL runner on $name', ({ start, options, loop, vers
     expect((await repl!.exec('print(6 * 7)\n')).stdout.trim()).toBe('42');
   });
 
+  it("leaves only the script's own names in the board's globals when it is stopped mid-run", async () => {
+    const names = async () => JSON.parse((await repl!.exec("print(repr(sorted(globals())).replace(\"'\", '\"'))\n")).stdout.trim()) as string[];
+    const before = await names();
+    // The script runs among the board's globals as if sent directly: none of the runner's are there.
+    expect(before.filter((name) => /^_[^_]/.test(name))).toEqual([]);
+    const controller = new AbortController();
+    const running = repl!.exec(loop, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 500);
+    expect((await running).interrupted).toBe(true);
+    // `n` is the loop's own, as it would be run directly; `time` the stand-in loop's import.
+    const own = loop.includes('import time') ? ['n', 'time'] : ['n'];
+    expect(await names()).toEqual([...before, ...own].sort());
+  });
+
   it('stops a script that outlives its time limit', async () => {
     const result = await repl!.exec(loop, { timeoutMs: 300 });
     expect(result).toMatchObject({ interrupted: true, timedOut: true });
