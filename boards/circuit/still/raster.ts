@@ -24,7 +24,9 @@ export class Raster {
     background: Rgb,
   ) {
     this.data = new Uint8Array(width * height * 4);
-    for (let i = 0; i < width * height; i++) this.data.set([background[0], background[1], background[2], 255], i * 4);
+    this.data.set([background[0], background[1], background[2], 255]);
+    // Doubling copies: the background in log2(pixels) steps.
+    for (let filled = 4; filled < this.data.length; filled *= 2) this.data.copyWithin(filled, 0, Math.min(filled, this.data.length - filled));
   }
 
   /** The colour at a pixel (for tests and for blending). */
@@ -35,7 +37,10 @@ export class Raster {
 
   private set(x: number, y: number, colour: Rgb): void {
     if (x < 0 || y < 0 || x >= this.width || y >= this.height) return;
-    this.data.set(colour, (y * this.width + x) * 4);
+    const i = (y * this.width + x) * 4;
+    this.data[i] = colour[0];
+    this.data[i + 1] = colour[1];
+    this.data[i + 2] = colour[2];
   }
 
   fillPolygon(points: ReadonlyArray<readonly [number, number]>, colour: Rgb): void {
@@ -56,16 +61,27 @@ export class Raster {
       for (let k = 0; k + 1 < crossings.length; k += 2) {
         const from = Math.max(0, Math.ceil(crossings[k]! - 0.5));
         const to = Math.min(this.width - 1, Math.floor(crossings[k + 1]! - 0.5));
-        for (let x = from; x <= to; x++) this.set(x, y, colour);
+        this.span(y, from, to, colour);
       }
     }
   }
 
   fillCircle(cx: number, cy: number, r: number, colour: Rgb): void {
     for (let y = Math.max(0, Math.floor(cy - r)); y <= Math.min(this.height - 1, Math.ceil(cy + r)); y++) {
-      for (let x = Math.max(0, Math.floor(cx - r)); x <= Math.min(this.width - 1, Math.ceil(cx + r)); x++) {
-        if ((x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2 <= r * r) this.set(x, y, colour);
-      }
+      const half = r * r - (y + 0.5 - cy) ** 2;
+      if (half < 0) continue;
+      const w = Math.sqrt(half);
+      this.span(y, Math.max(0, Math.ceil(cx - w - 0.5)), Math.min(this.width - 1, Math.floor(cx + w - 0.5)), colour);
+    }
+  }
+
+  // Pixels from..to (inclusive, already clipped to the width) of row y.
+  private span(y: number, from: number, to: number, colour: Rgb): void {
+    const [r, g, b] = colour;
+    for (let i = (y * this.width + from) * 4, end = (y * this.width + to) * 4; i <= end; i += 4) {
+      this.data[i] = r;
+      this.data[i + 1] = g;
+      this.data[i + 2] = b;
     }
   }
 
