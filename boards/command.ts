@@ -32,4 +32,9 @@ export type CommandTable = Map<string, InProcessCommand>;
 export interface Outcome<R = unknown> {
   exitCode: number;
   data?: R;
+  /**
+   * A PNG still of the circuit as the run left it, drawn only when a face that shows images asks
+   * (an MCP tool for an agent that takes images); a terminal's text says the same.
+   */
+  still?: () => Buffer;
 }

@@ -32,16 +32,25 @@ export interface AgentSerialPorts {
 /** The one interactive simulation of a session: `sim start` in a terminal and `sim_run` over MCP step the same one. */
 export class SimulationSlot {
   live: LiveSimulation | undefined;
+  private readonly watchers = new Set<(live: LiveSimulation | undefined) => void>();
 
-  /** Replaces the running one (stopped first). */
+  /** Replaces the running one (stopped first); the watchers hear of the new one. */
   replace(next: LiveSimulation | undefined): void {
-    if (this.live !== next) this.live?.stop();
+    if (this.live === next) return;
+    this.live?.stop();
     this.live = next;
+    for (const watcher of this.watchers) watcher(next);
   }
 
   /** Ends it with the session. */
   end(): void {
     this.replace(undefined);
+  }
+
+  /** Hears each simulation that starts here (and undefined when it ends); returns the unwatch. */
+  watch(watcher: (live: LiveSimulation | undefined) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 }
 

@@ -32,6 +32,7 @@ export class LiveSimulation extends AroundCircuit {
   private readCursor = 0;
   private line = '';
   private finished?: SimulationResult;
+  private readonly stepWatchers = new Set<(report: RunReport) => void>();
 
   constructor(
     private readonly hex: string,
@@ -50,8 +51,10 @@ export class LiveSimulation extends AroundCircuit {
       outside: this,
     }).then((result) => {
       this.finished = result;
-      this.run?.done(this.report(`the simulation ended: ${result.stop.detail}`, true));
+      const report = this.report(`the simulation ended: ${result.stop.detail}`, true);
+      this.run?.done(report);
       this.run = undefined;
+      for (const watcher of this.stepWatchers) watcher(report);
     });
   }
 
@@ -104,7 +107,9 @@ export class LiveSimulation extends AroundCircuit {
               : undefined;
       if (!why) return undefined;
       this.run = undefined;
-      run.done(this.report(why, false, run.serialFrom));
+      const report = this.report(why, false, run.serialFrom);
+      run.done(report);
+      for (const watcher of this.stepWatchers) watcher(report);
     }
     return new Promise((resolve) => (this.resume = resolve));
   }
@@ -125,6 +130,12 @@ export class LiveSimulation extends AroundCircuit {
     this.resume = undefined;
     resume(undefined);
     return done;
+  }
+
+  /** Hears the end of each step (and of the simulation); returns the unwatch. */
+  onStep(watcher: (report: RunReport) => void): () => void {
+    this.stepWatchers.add(watcher);
+    return () => this.stepWatchers.delete(watcher);
   }
 
   /** Serial text not read yet (and how much was dropped before it). */

@@ -7,6 +7,7 @@ import { discoverPlatforms } from '../../platform/arduino/platforms.js';
 import { diagramFor, diagramFqbn } from '../circuit/diagram-file.js';
 import type { Diagram } from '../../platform/circuit/diagram.js';
 import { LiveSimulation, type RunReport } from '../circuit/live-simulation.js';
+import { circuitStill } from '../circuit/still/circuit-still.js';
 import { buildNetlist, type Netlist } from '../../platform/circuit/netlist.js';
 import { z } from 'zod';
 import type { CommandIo, Outcome } from '../command.js';
@@ -59,9 +60,12 @@ export const SIM_STEPS = {
     async run(input, deps, io): Promise<Outcome<RunReport>> {
       const ms = parseDuration(input.for ?? (input.until ? `${MAX_RUN_MS}ms` : '1s'));
       if (ms <= 0 || ms > MAX_RUN_MS) throw new UsageError(`--for ${input.for}: give 1ms to ${MAX_RUN_MS / 1000}s per step`);
-      const report = await need(deps).runFor(ms / 1000, input.until === undefined ? undefined : parseRegex(input.until));
+      const live = need(deps);
+      const report = await live.runFor(ms / 1000, input.until === undefined ? undefined : parseRegex(input.until));
       io.write(formatRun(report));
-      return { exitCode: report.ended ? 1 : 0, data: report };
+      const diagram = live.netlist?.diagram;
+      const looks = live.looks();
+      return { exitCode: report.ended ? 1 : 0, data: report, ...(diagram ? { still: () => circuitStill(diagram, looks).png } : {}) };
     },
   }),
   'serial-read': step({

@@ -8,6 +8,7 @@ import type { Diagram } from '../../platform/circuit/diagram.js';
 import { diagramFor, diagramFqbn } from '../circuit/diagram-file.js';
 import { buildNetlist } from '../../platform/circuit/netlist.js';
 import { formatCircuit } from '../circuit/report-text.js';
+import { circuitStill } from '../circuit/still/circuit-still.js';
 import { readScenario } from '../circuit/scenario.js';
 import { ScenarioRun } from '../circuit/scenario-run.js';
 import { z } from 'zod';
@@ -108,8 +109,10 @@ export async function simulateRun(input: z.output<z.ZodObject<typeof simulateInp
       if (vcdFile) io.write(`VCD written to ${vcdFile}${(vcd as VcdWriter | undefined)?.truncated ? ' (cut short: too many changes)' : ''}\n`);
     }
     const data: SimulateData = { ok: true, ...record };
-    if (outcome && !outcome.passed) return { exitCode: 1, data };
-    return { exitCode: result.stop.reason === 'wall-limit' || result.stop.reason === 'aborted' ? 1 : 0, data };
+    const looks = circuit?.looks();
+    const still = netlist && looks ? { still: () => circuitStill(netlist.diagram, looks).png } : {};
+    if (outcome && !outcome.passed) return { exitCode: 1, data, ...still };
+    return { exitCode: result.stop.reason === 'wall-limit' || result.stop.reason === 'aborted' ? 1 : 0, data, ...still };
 }
 
 function kindOf(stat: Stats): string {

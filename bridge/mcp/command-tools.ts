@@ -18,6 +18,8 @@ export interface ToolPlace {
   mayShow?: (file: string) => boolean;
   /** The files the agent may write (its fs guard): a VCD goes nowhere else. */
   mayWrite?: (file: string) => boolean;
+  /** The agent takes images (ACP `promptCapabilities.image`): a run's circuit still goes with its answer. */
+  images?: boolean;
 }
 
 /** Every operation an MCP face offers, as a tool running in `context`. */
@@ -54,7 +56,9 @@ export function operationTool(operation: AnyOperation, context: OperationContext
         // Agents (claude-code-acp) hand the model the structured content instead of the text when
         // there is one, so it carries the text too: what the run said is never lost to the agent.
         const structured = isError ? undefined : agentText !== undefined ? structuredOf(JSON.parse(agentText)) : structuredOf(withOutput(outcome.data, text));
-        return structured ? { ...output, structured } : output;
+        // A failed scenario's still shows the circuit where it went wrong: sent whatever the exit code.
+        const image = place.images && outcome.still ? { mimeType: 'image/png' as const, data: outcome.still().toString('base64') } : undefined;
+        return { ...output, ...(structured ? { structured } : {}), ...(image ? { image } : {}) };
       } catch (error) {
         return { text: text + errorText(operation, error), isError: true };
       }

@@ -9,6 +9,8 @@ export interface ToolOutput {
   isError?: boolean;
   /** The typed result (MCP structured content), when it fits a tool answer. */
   structured?: Record<string, unknown>;
+  /** A PNG the agent's model sees beside the text (the circuit's still), base64. */
+  image?: { mimeType: 'image/png'; data: string };
 }
 
 export interface HardwareTool<Shape extends z.ZodRawShape = z.ZodRawShape> {

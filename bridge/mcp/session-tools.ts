@@ -27,6 +27,8 @@ export interface SessionToolsOptions {
    */
   guard?: WorkspaceGuard;
   env: NodeJS.ProcessEnv;
+  /** The agent takes images: simulation answers carry a still of the circuit. */
+  images?: boolean;
 }
 
 export function sessionTools(options: SessionToolsOptions): HardwareTool[] {
@@ -35,7 +37,7 @@ export function sessionTools(options: SessionToolsOptions): HardwareTool[] {
   if (options.operations) {
     const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
     const guard = options.guard ?? new WorkspaceGuard([options.workspace]);
-    tools.push(...operationTools(options.operations.face('the agent (MCP)'), { cwd: options.workspace, env, mayShow: (file) => guard.allows(file, 'read'), mayWrite: (file) => guard.allows(file, 'write') }));
+    tools.push(...operationTools(options.operations.face('the agent (MCP)'), { cwd: options.workspace, env, mayShow: (file) => guard.allows(file, 'read'), mayWrite: (file) => guard.allows(file, 'write'), images: Boolean(options.images) }));
   }
   return tools;
 }

@@ -30,7 +30,7 @@ export function toolServer(tools: HardwareTool[], consent: DeviceConsent): McpSe
           }
           const output = await tool.run(input as never, extra.signal);
           return {
-            content: [{ type: 'text' as const, text: truncateForAgent(output.text) }],
+            content: [{ type: 'text' as const, text: truncateForAgent(output.text) }, ...(output.image ? [{ type: 'image' as const, ...output.image }] : [])],
             // Not sent as structuredContent: claude-code-acp hands the model the structured content
             // instead of the text when there is one (measured: agent-board-tools), and the text is
             // what the agent reads. The typed result stays on ToolOutput.structured.

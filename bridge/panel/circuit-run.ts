@@ -9,6 +9,7 @@ import type { PartLook } from '../../boards/circuit/circuit.js';
 import { diagramFor } from '../../boards/circuit/diagram-file.js';
 import type { Diagram } from '../../platform/circuit/diagram.js';
 import type { LiveSimulation } from '../../boards/circuit/live-simulation.js';
+import type { SimulationSlot } from '../../boards/operation-context.js';
 import { startLiveSimulation } from '../../boards/commands/sim-command.js';
 import type { BoardCommandDeps } from '../../boards/commands/deps.js';
 import { errorMessage } from '../errors.js';
@@ -33,6 +34,9 @@ export class CircuitRun {
   private serial = '';
   /** Controls the person set, applied at step starts: one per part a step, so a quick click is a press the sketch sees, then a release. */
   private controls: Array<{ part: string; control: string; value: number }> = [];
+  /** The agent's simulation shown now (its session's slot), and how to stop following it and the slot. */
+  private agentRun?: { live: LiveSimulation; unwatch: () => void };
+  private unwatchSlot?: () => void;
 
   constructor(
     private readonly workspace: string,
@@ -45,7 +49,7 @@ export class CircuitRun {
   /** What a page that connects now is sent: the layout and run state, then the parts as they are. */
   snapshot(): ServerMessage[] {
     // A diagram.json written since (by the person or the agent) is drawn on the next page load.
-    if (!this.live && !this.starting) this.state = { ...this.state, layout: undefined, problem: undefined, ...this.layoutOrProblem() };
+    if (!this.live && !this.starting && !this.agentRun) this.state = { ...this.state, layout: undefined, problem: undefined, ...this.layoutOrProblem() };
     const messages: ServerMessage[] = [{ ...this.state, layout: this.state.layout }];
     if (this.looks.length > 0) messages.push({ type: 'parts', atSeconds: this.state.atSeconds, parts: this.looks, serial: this.serial });
     return messages;
@@ -56,10 +60,12 @@ export class CircuitRun {
     if (!this.deps) return this.update({ problem: 'this panel cannot simulate (no board services)' });
     if (this.starting) return;
     this.stop();
+    this.agentRun?.unwatch();
+    this.agentRun = undefined;
     this.starting = true;
     let output = '';
     const abort = new AbortController();
-    this.update({ running: false, starting: true, atSeconds: 0, problem: undefined, output: undefined, ...this.layoutOrProblem() });
+    this.update({ running: false, starting: true, atSeconds: 0, problem: undefined, output: undefined, agent: undefined, ...this.layoutOrProblem() });
     try {
       const started = await startLiveSimulation(this.deps, {
         write: (text) => (output = (output + text).slice(-TEXT_KEPT)),
@@ -84,9 +90,40 @@ export class CircuitRun {
     }
   }
 
+  /**
+   * Shows the simulations the agent runs in its session (`sim_start` …): each step's part looks
+   * go to the pages as the panel's own run's do. A run the person starts takes the view back.
+   */
+  follow(slot: SimulationSlot | undefined): void {
+    this.unwatchSlot?.();
+    this.unwatchSlot = slot?.watch((live) => this.showAgentRun(live));
+    if (slot?.live) this.showAgentRun(slot.live);
+  }
+
+  private showAgentRun(live: LiveSimulation | undefined): void {
+    const was = this.agentRun;
+    this.agentRun?.unwatch();
+    this.agentRun = undefined;
+    if (!live || !live.netlist) {
+      if (was && !this.live) this.update({ running: false, stopped: 'the agent stopped its simulation', agent: true });
+      return;
+    }
+    this.stop('the agent started its own simulation');
+    this.sent.clear();
+    this.serial = '';
+    const unwatch = live.onStep((report) => {
+      if (this.agentRun?.live !== live) return;
+      this.serial = (this.serial + report.serial).slice(-TEXT_KEPT);
+      this.publish(live, report.serial);
+      if (report.ended) this.update({ running: false, stopped: report.stop });
+    });
+    this.agentRun = { live, unwatch };
+    this.update({ starting: false, running: true, agent: true, atSeconds: live.seconds, board: live.board.name, layout: layoutOf(live.netlist.diagram), notes: live.netlist.notes, problem: undefined, stopped: undefined });
+  }
+
   /** The person pressed, released, turned or slid a part: its control is set on the run now. */
   control(part: string, control: string, value: number): string | undefined {
-    if (!this.live) return 'no circuit simulation is running: press Run first';
+    if (!this.live) return this.agentRun ? "this is the agent's simulation: it sets the controls; press Run for your own" : 'no circuit simulation is running: press Run first';
     if (!this.live.netlist?.parts.some((p) => p.id === part)) return `the diagram has no part "${part}" the simulator models`;
     if (this.controls.length >= MAX_QUEUED_CONTROLS) return 'too many part changes at once; wait for the simulation to take them';
     this.controls.push({ part, control, value });

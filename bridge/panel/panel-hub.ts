@@ -177,6 +177,7 @@ export class PanelHub {
   attach(session: BridgeSession): void {
     this.session = session;
     session.setEditorWriter(this.editorWrite);
+    this.circuit.follow(session.simulation);
     session.journal.onEntry((entry) => this.broadcast({ type: 'review', review: this.reviews.record(entry) }));
     void this.refreshContext();
   }

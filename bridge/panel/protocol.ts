@@ -130,7 +130,7 @@ export type ServerMessage =
   | { type: 'serial'; text: string; missed: number }
   | { type: 'serial_state'; serial: SerialView }
   | { type: 'serial_ports'; ports: { path: string; board?: string }[] }
-  /** The circuit view: the diagram (absent without one) and the run the panel started, if any. */
+  /** The circuit view: the diagram (absent without one) and the run shown, the panel's own or the agent's. */
   | {
       type: 'circuit';
       layout?: CircuitLayout;
@@ -144,6 +144,8 @@ export type ServerMessage =
       output?: string;
       /** Why the last run ended. */
       stopped?: string;
+      /** The run is the agent's (its sim_* tools step it): shown, not steered from the page. */
+      agent?: boolean;
     }
   /** Parts whose look changed in the last step of the run (each at most once a step), and the serial text of the step. */
   | { type: 'parts'; atSeconds: number; parts: PartLook[]; serial?: string }

@@ -18,6 +18,8 @@ export interface AgentCapabilities {
   readonly additionalDirectories?: true;
   /** The hardware context goes as an embedded resource, not as text. */
   readonly embeddedContext: boolean;
+  /** The agent's model takes images (`promptCapabilities.image`): a tool answer may carry a circuit still. */
+  readonly images: boolean;
   /** The MCP transports the agent takes besides stdio (which every agent takes). */
   readonly mcp: { readonly http: boolean; readonly acp: boolean };
   /** A read of a missing file is answered with empty text (agents/quirks.ts). */
@@ -34,6 +36,7 @@ export function agentCapabilities(init: InitializeResponse | undefined): AgentCa
     ...(caps.auth?.logout ? { logout: true as const } : {}),
     ...(session.additionalDirectories ? { additionalDirectories: true as const } : {}),
     embeddedContext: Boolean(caps.promptCapabilities?.embeddedContext),
+    images: Boolean(caps.promptCapabilities?.image),
     // MCP over ACP is unstable ACP: not in the stable type.
     mcp: { http: Boolean(caps.mcpCapabilities?.http), acp: Boolean((caps.mcpCapabilities as { acp?: boolean } | undefined)?.acp) },
     missingFileAsEmpty: readsMissingFileAsEmpty(init?.agentInfo),

@@ -35,6 +35,7 @@ import { cliCommand } from '../cli-entry.js';
 import { BridgeError, errorMessage } from '../errors.js';
 import type { BridgeEvent } from './events.js';
 import { SessionKit } from './session-kit.js';
+import type { SimulationSlot } from '../../boards/operation-context.js';
 import { simulationEvent } from '../hardware/simulation-event.js';
 import { reducePermissionToolCall, reduceTurnStart, reduceUpdate, type StateChange } from './reducer.js';
 import { promptStopReason } from './sdk-validation.js';
@@ -211,6 +212,11 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
       this.cancelled = true;
       await this.agent.connection.agent.notify(methods.agent.session.cancel, { sessionId: this.sessionId }).catch(() => undefined);
     }
+  }
+
+  /** The session's one interactive simulation (its sim_* tools and terminals step it); none without board services. */
+  get simulation(): SimulationSlot | undefined {
+    return this.kit.operations?.context.simulation;
   }
 
   /** Where this session's writes are journalled (the file exists once the agent wrote something). */

@@ -134,14 +134,14 @@ export class SessionKit {
    * token where it takes HTTP, else a stdio relay it starts itself.
    */
   async boardServer(caps: AgentCapabilities, acpHost?: AcpMcpHost): Promise<McpServer | undefined> {
-    this.mcp ??= this.startBoardServer(acpHost);
+    this.mcp ??= this.startBoardServer(caps, acpHost);
     const server = await this.mcp;
     if (!server) return undefined;
     // The acp entry is unstable ACP: not in the stable McpServer type.
     return 'declaration' in server ? (server.declaration as unknown as McpServer) : mcpServerEntry(server, caps.mcp.http);
   }
 
-  private async startBoardServer(acpHost: AcpMcpHost | undefined): Promise<HardwareMcpServer | AcpMcpServer | undefined> {
+  private async startBoardServer(caps: AgentCapabilities, acpHost: AcpMcpHost | undefined): Promise<HardwareMcpServer | AcpMcpServer | undefined> {
     const tools = sessionTools({
       workspace: this.workspace,
       sketch: this.options.sketch,
@@ -150,6 +150,7 @@ export class SessionKit {
       operations: this.operations,
       guard: this.guard,
       env: this.options.env,
+      images: caps.images,
     });
     if (!tools.length) return undefined;
     this.ownTools = tools.map((t) => ({ name: t.name, readOnly: t.readOnly, needsConsent: asksConsent(t) }));

@@ -2,7 +2,8 @@
 // elements (@wokwi/elements, served under /wokwi/ and loaded only when there is a diagram),
 // wires as lines between the elements' pins, and the parts live while a run the person started
 // goes on: what each shows comes from the bridge's simulator (`parts` messages); a button
-// pressed, a knob turned or a switch slid here is a control set on that run.
+// pressed, a knob turned or a switch slid here is a control set on that run. A run the agent
+// steps with its sim_* tools is shown the same way, as the agent's.
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
 /** Room around the drawing, in the diagram's pixels. */
@@ -108,7 +109,8 @@ export class CircuitView {
     link.rel = 'stylesheet';
     link.href = 'circuit.css';
     document.head.append(link);
-    window.addEventListener('resize', () => this.fit());
+    // The pane changes size with the window and as the views strip opens or closes.
+    new ResizeObserver(() => this.fit()).observe(pane);
     $('circuit-run').addEventListener('click', () => this.send({ type: 'circuit_start' }));
     $('circuit-stop').addEventListener('click', () => this.send({ type: 'circuit_stop' }));
   }
@@ -132,10 +134,14 @@ export class CircuitView {
     const pane = $('tab-circuit');
     pane.dataset.running = String(message.running);
     pane.dataset.starting = String(Boolean(message.starting));
+    // The agent's run (its sim_* tools) is shown here; the person's Run starts one of their own instead.
+    const agents = Boolean(message.agent);
+    pane.dataset.agent = String(agents);
     $('circuit-run').disabled = Boolean(message.starting);
-    $('circuit-run').textContent = message.running ? 'Restart' : 'Run';
-    $('circuit-stop').disabled = !message.running;
-    $('circuit-state').textContent = message.starting ? 'compiling…' : message.running ? 'running' : message.stopped ? `stopped: ${message.stopped}` : 'not running';
+    $('circuit-run').textContent = message.running && !agents ? 'Restart' : 'Run';
+    $('circuit-stop').disabled = !message.running || agents;
+    const whose = agents ? "the agent's simulation " : '';
+    $('circuit-state').textContent = message.starting ? 'compiling…' : message.running ? `${whose}running` : message.stopped ? `${whose}stopped: ${message.stopped}` : 'not running';
     $('circuit-state').className = `status ${message.running ? 'open' : message.starting ? 'pending' : ''}`;
     $('circuit-board').textContent = message.board ?? '';
     $('circuit-problem').hidden = !message.problem;
@@ -250,15 +256,23 @@ export class CircuitView {
     SHOW[look.type]?.(el, look.view);
   }
 
-  /** A drawing wider than the pane is scaled down to fit. */
+  /**
+   * The drawing scaled to the room it has: the pane's width, and its height below the buttons
+   * (less the serial text under it), so the whole board is in view without scrolling.
+   */
   fit() {
     const box = $('circuit-box');
-    if (!box || !box.clientWidth) return;
+    const pane = $('tab-circuit');
+    if (!box || !pane || !box.clientWidth || pane.hidden) return;
     const stage = $('circuit-stage');
     const width = parseFloat(stage.style.width) || 1;
-    const scale = Math.min(1.6, Math.max(0.3, box.clientWidth / width));
+    const height = parseFloat(stage.style.height) || 1;
+    const serial = $('circuit-serial');
+    const below = (serial.hidden ? 0 : serial.offsetHeight + 12) + parseFloat(getComputedStyle(pane).paddingBottom) + 2;
+    const room = pane.getBoundingClientRect().bottom - box.getBoundingClientRect().top - below;
+    const scale = Math.min(1.6, box.clientWidth / width, Math.max(room, 40) / height);
     stage.style.transform = `scale(${scale})`;
-    box.style.height = `${(parseFloat(stage.style.height) || 0) * scale}px`;
+    box.style.height = `${height * scale}px`;
   }
 
   /** The `parts` message: what changed in the last step. */
@@ -272,9 +286,12 @@ export class CircuitView {
     }
     if (message.serial) {
       const out = $('circuit-serial');
+      const before = out.hidden ? 0 : out.offsetHeight;
       out.hidden = false;
       out.textContent = (out.textContent + message.serial).slice(-4096);
       out.scrollTop = out.scrollHeight;
+      // The serial text takes room from the drawing until it reaches its own height limit.
+      if (out.offsetHeight !== before) this.fit();
     }
   }
 }

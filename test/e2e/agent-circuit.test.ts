@@ -2,8 +2,9 @@
 // sim_* tools: starts the counter sketch with its diagram.json (real arduino-builder build,
 // avr8js run), runs until it prints, presses the button, reads the 7-segment digit from the part
 // states, stops, and ends the turn. The digit the agent read is the one the sketch shows after
-// one press, no one is asked for consent (no device changes), and the model's first request
-// carries the Wiring section of the hardware context.
+// one press, no one is asked for consent (no device changes), the model's first request
+// carries the Wiring section of the hardware context, and each sim_run answer reached the model
+// with a PNG still of the circuit.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,15 @@ afterAll(async () => {
   await hardware.close();
   await server?.close();
 });
+
+type Block = { type: string; content?: string | Block[]; source?: { type: string; media_type?: string; data?: string } };
+/** The blocks of the last tool_result in a model request (Anthropic Messages API). */
+function lastToolResultBlocks(body: unknown): Block[] {
+  const messages = (body as { messages: Array<{ content: string | Block[] }> }).messages;
+  const results = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === 'tool_result');
+  const content = results.at(-1)?.content;
+  return Array.isArray(content) ? content : [];
+}
 
 const tool = (name: string, input: Record<string, unknown> = {}) => ({ tool: { claude: { name: `mcp__boardbridge__${name}`, input } } });
 
@@ -80,6 +90,14 @@ describe('a real agent presses a button on the simulated circuit', () => {
     expect(result(7)).toContain('btn1 (wokwi-pushbutton): released');
     expect(result(7)).toContain('led1 (wokwi-led): on 50 %');
     expect(result(8)).toBe('Stopped.\n');
+    // The model saw the circuit: each sim_run result holds a PNG still beside its text (claude-code-acp takes images).
+    const images = (k: number) => lastToolResultBlocks(scripted[k]!.body).filter((b) => b.type === 'image');
+    for (const k of [2, 4, 6]) {
+      expect(images(k)).toHaveLength(1);
+      expect(images(k)[0]!.source).toMatchObject({ type: 'base64', media_type: 'image/png' });
+      expect(Buffer.from(images(k)[0]!.source!.data!, 'base64').subarray(1, 4).toString('latin1')).toBe('PNG');
+    }
+    expect(images(7)).toEqual([]);
     expect(scripted).toHaveLength(9);
     // The hardware context the bridge gave the agent names what each pin is wired to.
     const first = JSON.stringify((scripted[0].body as { messages: unknown }).messages);

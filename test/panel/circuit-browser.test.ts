@@ -3,7 +3,7 @@
 // under /wokwi/), the person presses Run (a real arduino-builder build, avr8js run paced to the
 // wall clock), the LED on PWM pin 9 glows at half, the 7-segment shows 0, a click on the button
 // is a press the sketch counts, and the digit becomes 1 — in the simulator's part state and on
-// the element.
+// the element. The whole drawing fits the pane.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +84,18 @@ describe('the panel’s circuit view in Chromium', () => {
     await page.waitForSelector(`${element('btn1')}[data-state="released"]`, WAIT);
     expect(await prop<boolean>('btn1', 'pressed')).toBe(false);
     expect(Number(await page.getAttribute('#tab-circuit', 'data-at'))).toBeGreaterThan(0);
+
+    // The whole drawing is in view: every part inside the pane, with nothing to scroll to.
+    const placed = await page.evaluate((ids) => {
+      const pane = document.getElementById('tab-circuit')!;
+      const room = pane.getBoundingClientRect();
+      const out = ids.filter((id) => {
+        const r = document.querySelector(`#circuit-stage [data-part="${id}"]`)!.getBoundingClientRect();
+        return !(r.left >= room.left - 0.5 && r.right <= room.right + 0.5 && r.top >= room.top - 0.5 && r.bottom <= room.bottom + 0.5);
+      });
+      return { out, scrolls: pane.scrollHeight > pane.clientHeight + 1 };
+    }, COUNTER_DIAGRAM.parts.map((p) => p.id));
+    expect(placed).toEqual({ out: [], scrolls: false });
 
     await screenshot(page, 'panel-circuit');
     mkdirSync(path.join(repoRoot, 'docs', 'screenshots'), { recursive: true });
