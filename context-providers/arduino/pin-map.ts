@@ -150,7 +150,7 @@ function readPinMap(board: ResolvedBoard): PinMap {
       addCapability(pin, 'interrupt');
       pin.interrupt = value;
     }, macroSource);
-    pinChange = pinChangePins(variant, pins, macroSource);
+    pinChange = pinChangePins(variant, pins);
     // AVR's NUM_DIGITAL_PINS covers every pin of the core's port tables (checked against avr-gcc);
     // elsewhere analog inputs may lie past it.
     knowledge.analog = markAnalogInputs(pins, variant, analogInputCount, pinNames, macroSource, board.architecture !== 'avr');
@@ -236,12 +236,13 @@ function readPinMap(board: ResolvedBoard): PinMap {
 }
 
 // Known only when digitalPinToPCICR(p) gives an address or the null pointer for every pin.
-function pinChangePins(variant: VariantHeader, pins: Pin[], macroSource: (name: string) => SourceRef | undefined): PinMap['pinChange'] {
+// Its source is kept with the finding, not among the context's capability sources.
+function pinChangePins(variant: VariantHeader, pins: Pin[]): PinMap['pinChange'] {
   const truth = variant.pinPointerTruth('digitalPinToPCICR');
   if (!truth) return undefined;
   const values = pins.map((pin) => truth(Number(pin.number)));
   if (values.some((value) => value === undefined)) return undefined;
-  const source = macroSource('digitalPinToPCICR');
+  const source = variant.macros.get('digitalPinToPCICR')?.source;
   return { pins: pins.filter((_, index) => values[index] === 1).map((pin) => Number(pin.number)), ...(source ? { source } : {}) };
 }
 
