@@ -190,7 +190,7 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
         file: directive.file,
         line: directive.line,
         suggestion: indexed
-          ? `arduino-cli lib install "${indexed.library}" (the ${indexed.library} library's ${directive.header}; its library.properties at ${indexed.source.repository}@${indexed.source.commit.slice(0, 7)})`
+          ? `arduino-cli lib install "${indexed.library}" (the ${indexed.library} library's ${directive.header}; its library.properties at ${indexed.source.repository}@${indexed.source.commit.slice(0, 7)}${indexed.source.file === 'library.properties' ? '' : `:${indexed.source.file}`})`
           : `Install the library that provides ${directive.header}: find its name with arduino-cli lib search ${directive.header.replace(/\.h$/, '')}, then arduino-cli lib install "<name>"; or check the spelling.`,
       });
       continue;

@@ -8,6 +8,8 @@ export interface LibraryIndexEntry {
   library: string;
   header: string;
   source: { repository: string; commit: string; file: string; version?: string; lines?: string };
+  /** The line of arduino/library-registry's repositories.txt that registers the library with Library Manager. */
+  registry?: { repository: string; commit: string; file: string; line: number };
   /** Constructors and pin-taking members quoted from the header at that commit (library-pins.ts). */
   declarations?: string;
 }

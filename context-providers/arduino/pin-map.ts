@@ -37,6 +37,11 @@ export interface PinMap {
   timerGroups: Array<{ timer: string; pins: number[]; source?: SourceRef }>;
   /** The timer of each PWM pin, where a table says (`Timer 2` for the Uno's D3). */
   pwmTimers: Map<number, { timer: string; source?: SourceRef }>;
+  /**
+   * The pins with a pin-change interrupt, where the variant's `digitalPinToPCICR(p)` (AVR) gives a
+   * register or the null pointer for every pin: SoftwareSerial receives only on these.
+   */
+  pinChange?: { pins: number[]; source?: SourceRef };
   /** The timer tone() takes, where the core's Tone.cpp says. */
   toneTimer?: { timer: string; source: SourceRef };
   notes: ContextNote[];
@@ -133,6 +138,7 @@ function readPinMap(board: ResolvedBoard): PinMap {
   };
 
   const pins: Pin[] = [];
+  let pinChange: PinMap['pinChange'];
   if (digitalPinCount === undefined) {
     if (variant.header) warnings.push({ severity: 'warning', code: 'pins-no-count', message: `${variant.header}: NUM_DIGITAL_PINS is not defined or not a number; no pin table`, file: variant.header });
   } else {
@@ -144,6 +150,7 @@ function readPinMap(board: ResolvedBoard): PinMap {
       addCapability(pin, 'interrupt');
       pin.interrupt = value;
     }, macroSource);
+    pinChange = pinChangePins(variant, pins);
     // AVR's NUM_DIGITAL_PINS covers every pin of the core's port tables (checked against avr-gcc);
     // elsewhere analog inputs may lie past it.
     knowledge.analog = markAnalogInputs(pins, variant, analogInputCount, pinNames, macroSource, board.architecture !== 'avr');
@@ -223,8 +230,20 @@ function readPinMap(board: ResolvedBoard): PinMap {
     timerGroups,
     pwmTimers,
     ...(toneTimer ? { toneTimer } : {}),
+    ...(pinChange ? { pinChange } : {}),
     notes,
   };
+}
+
+// Known only when digitalPinToPCICR(p) gives an address or the null pointer for every pin.
+// Its source is kept with the finding, not among the context's capability sources.
+function pinChangePins(variant: VariantHeader, pins: Pin[]): PinMap['pinChange'] {
+  const truth = variant.pinPointerTruth('digitalPinToPCICR');
+  if (!truth) return undefined;
+  const values = pins.map((pin) => truth(Number(pin.number)));
+  if (values.some((value) => value === undefined)) return undefined;
+  const source = variant.macros.get('digitalPinToPCICR')?.source;
+  return { pins: pins.filter((_, index) => values[index] === 1).map((pin) => Number(pin.number)), ...(source ? { source } : {}) };
 }
 
 // A pin macro is a known fact only when it gives a number for every pin; a macro that calls into

@@ -11,6 +11,7 @@ import type { LibraryTimers } from './library-timers.js';
 import type { PinMap } from './pin-map.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { readSketchSymbols, type SketchSymbols } from './sketch-symbols.js';
+import { softwareSerialRxFindings } from './software-serial-rx.js';
 
 interface Call {
   name: string;
@@ -134,6 +135,7 @@ export function checkSketch(files: string[], dir: string, board: ResolvedBoard, 
   findings.push(...libraryTimerFindings(options.libraryTimers ?? [], symbols, pinsWith('pwm').map((pin) => Number(pin.number)), board.name));
   findings.push(...peripheralFindings(symbols, pinMap, board, includes, options.includesComplete !== false));
   findings.push(...busConflicts(symbols, pinMap, pinUses));
+  findings.push(...softwareSerialRxFindings(libraryCalls.map((call) => call.library!), symbols, pinMap, board.name));
   if (pinMap.core?.check) {
     const identifiers = new Set(symbols.tokens.filter((token) => token.kind === 'identifier').map((token) => token.text));
     const view = {
@@ -297,7 +299,7 @@ function busConflicts(symbols: SketchSymbols, pinMap: PinMap, uses: Array<{ pin:
     for (const [role, pin] of Object.entries(bus.pins)) {
       // SPI's SS (the Renesas variants call it CS) may be any output the sketch drives as chip select.
       if (role === 'SS' || role === 'CS') continue;
-      const use = uses.find((entry) => entry.pin === Number(pin) && entry.call.name !== 'pinMode');
+      const use = uses.find((entry) => entry.pin === Number(pin) && entry.call.name !== 'pinMode' && !(bus.kind === 'spi' && role === 'SCK' && writesIdleClock(entry.call, symbols)));
       if (!use) continue;
       findings.push({
         severity: 'warning',
@@ -310,6 +312,20 @@ function busConflicts(symbols: SketchSymbols, pinMap: PinMap, uses: Array<{ pin:
     }
   }
   return findings;
+}
+
+// The level SPI's clock rests at between transfers is the mode's clock polarity: LOW in SPI_MODE0
+// and SPI_MODE1, HIGH in SPI_MODE2 and SPI_MODE3. A digitalWrite of that level (ArduinoISP's
+// `digitalWrite(PIN_SCK, LOW)` after `SPI.beginTransaction(SPISettings(…, SPI_MODE0))`, the
+// serial-programming algorithm's "SCK low before reset") makes no clock edge. Known only where the
+// sketch names its modes and every one rests at that level.
+function writesIdleClock(call: Call, symbols: SketchSymbols): boolean {
+  if (call.name !== 'digitalWrite' || call.args.length !== 2) return false;
+  const levelTokens = call.args[1];
+  const level = levelTokens.length === 1 && (levelTokens[0].text === 'LOW' || levelTokens[0].text === 'HIGH') ? (levelTokens[0].text === 'HIGH' ? 1 : 0) : symbols.valueOf(levelTokens);
+  if (level === undefined) return false;
+  const modes = symbols.tokens.filter((token) => token.kind === 'identifier' && /^SPI_MODE[0-3]$/.test(token.text)).map((token) => Number(token.text.slice(-1)));
+  return modes.length > 0 && modes.every((mode) => (mode >= 2 ? 1 : 0) === (level === 0 ? 0 : 1));
 }
 
 function interruptFindings(call: Call, symbols: SketchSymbols, pinMap: PinMap, boardName: string, interruptPins: string): Finding[] {

@@ -31,8 +31,36 @@ export interface VariantHeader {
    * Undefined when the macro is not defined.
    */
   pinFunction(macro: string): ((argument: number) => number | undefined) | undefined;
+  /**
+   * A one-argument macro that gives a pointer (AVR's `digitalPinToPCICR(p)`: `&PCICR` or
+   * `(uint8_t *)0`) as a function of its argument: 1 where it is the address of an object, 0 where
+   * the null pointer, as `if (digitalPinToPCICR(pin))` tests it. Undefined when not defined.
+   */
+  pinPointerTruth(macro: string): ((argument: number) => number | undefined) | undefined;
   /** The replacement tokens of an object-like macro, fully expanded, as text. */
   expandText(name: string): string | undefined;
+}
+
+// The address of an object is never the null pointer (C11 6.3.2.3p3), so `&NAME` is true as a
+// truth value; `(T *)0` is the null pointer constant, so the pointer cast is left out.
+function pointerTruthTokens(tokens: Token[]): Token[] {
+  const out: Token[] = [];
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index];
+    const before = out[out.length - 1];
+    const unary = !before || (before.kind === 'punct' && before.text !== ')');
+    if (token.text === '&' && unary && tokens[index + 1]?.kind === 'identifier') {
+      out.push({ ...token, kind: 'number', text: '1' });
+      index++;
+      continue;
+    }
+    if (token.text === '(' && tokens[index + 1]?.kind === 'identifier' && tokens[index + 2]?.text === '*' && tokens[index + 3]?.text === ')') {
+      index += 3;
+      continue;
+    }
+    out.push(token);
+  }
+  return out;
 }
 
 /** `__AVR_ATmega328P__` for `atmega328p`, as avr-gcc's device specs spell it. */
@@ -96,6 +124,18 @@ export function readVariantHeader(board: ResolvedBoard): VariantHeader {
   const headerFiles = new Set(result.files.filter((file) => file !== arduinoH));
   const constants = collectConstants(result.tokens.filter((token) => token.file && headerFiles.has(token.file)), result.macros, warnings);
   const scope = { identifier: (name: string) => (constants.has(name) ? BigInt(constants.get(name)!.value) : undefined), unknownIsZero: false };
+  // A one-argument macro expanded once, as a function of its argument.
+  const pinMacro = (macro: string, rewrite: (tokens: Token[]) => Token[], toNumber: (value: bigint) => number): ((argument: number) => number | undefined) | undefined => {
+    if (!result.macros.get(macro)?.params) return undefined;
+    const expanded = rewrite(expandMacros(tokenize(`${macro}(${ARGUMENT})`), result.macros));
+    return (argument) => {
+      const evaluation = evaluate(expanded, {
+        identifier: (name) => (name === ARGUMENT ? BigInt(argument) : scope.identifier(name)),
+        unknownIsZero: false,
+      });
+      return evaluation.ok ? toNumber(evaluation.value) : undefined;
+    };
+  };
   return {
     header: header && existsSync(header) ? header : undefined,
     defines,
@@ -107,17 +147,8 @@ export function readVariantHeader(board: ResolvedBoard): VariantHeader {
       const evaluation = evaluate(expandMacros(tokenize(text), result.macros), scope);
       return evaluation.ok ? Number(evaluation.value) : undefined;
     },
-    pinFunction: (macro) => {
-      if (!result.macros.get(macro)?.params) return undefined;
-      const expanded = expandMacros(tokenize(`${macro}(${ARGUMENT})`), result.macros);
-      return (argument) => {
-        const evaluation = evaluate(expanded, {
-          identifier: (name) => (name === ARGUMENT ? BigInt(argument) : scope.identifier(name)),
-          unknownIsZero: false,
-        });
-        return evaluation.ok ? Number(evaluation.value) : undefined;
-      };
-    },
+    pinFunction: (macro) => pinMacro(macro, (tokens) => tokens, (value) => Number(value)),
+    pinPointerTruth: (macro) => pinMacro(macro, pointerTruthTokens, (value) => Number(value !== 0n)),
     expandText: (name) => {
       const macro = result.macros.get(name);
       if (!macro || macro.params) return undefined;

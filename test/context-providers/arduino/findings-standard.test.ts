@@ -82,6 +82,55 @@ describe('false WARNINGs of the corpus, fixed at their cause', () => {
   });
 });
 
+describe("SPI's clock written at its idle level is no bus conflict (ArduinoISP's start_pmode)", () => {
+  // ArduinoISP on AVR uses the hardware SPI (its SPI_CLOCK is above F_CPU/128) and writes SCK LOW
+  // after SPI.beginTransaction(SPISettings(…, SPI_MODE0)): mode 0's clock rests LOW, so no edge.
+  const isp = (mode: string, level: string): string => `#include <SPI.h>\nvoid setup() {\n  SPI.begin();\n  SPI.beginTransaction(SPISettings(166666, MSBFIRST, ${mode}));\n  digitalWrite(SCK, ${level});\n}\nvoid loop() {}\n`;
+  test.each(['arduino:avr:uno', 'arduino:avr:mega:cpu=atmega2560', 'arduino:avr:leonardo'])('on %s: LOW in SPI_MODE0 is none; HIGH in SPI_MODE0 and LOW in SPI_MODE3 are WARNINGs', async (board) => {
+    const name = board.split(':')[2];
+    expect(shown(await findings(`IdleLow_${name}`, board, sketch(`IdleLow_${name}`, isp('SPI_MODE0', 'LOW'))))).toEqual([]);
+    expect(shown(await findings(`EdgeHigh_${name}`, board, sketch(`EdgeHigh_${name}`, isp('SPI_MODE0', 'HIGH'))))).toEqual(['5 warning bus-pin-conflict']);
+    expect(shown(await findings(`EdgeMode3_${name}`, board, sketch(`EdgeMode3_${name}`, isp('SPI_MODE3', 'LOW'))))).toEqual(['5 warning bus-pin-conflict']);
+  });
+
+  test('a sketch that names no SPI mode gets the WARNING: its clock level is not known', async () => {
+    const text = '#include <SPI.h>\nvoid setup() {\n  SPI.begin();\n  digitalWrite(SCK, LOW);\n}\nvoid loop() {}\n';
+    expect(shown(await findings('NoMode', 'arduino:avr:uno', sketch('NoMode', text)))).toEqual(['4 warning bus-pin-conflict']);
+  });
+
+  test("ArduinoISP itself has no WARNING on the Uno, the Mega and the Leonardo", async () => {
+    const text = readFileSync('/usr/share/arduino/examples/11.ArduinoISP/ArduinoISP/ArduinoISP.ino', 'utf8');
+    for (const board of ['arduino:avr:uno', 'arduino:avr:mega:cpu=atmega2560', 'arduino:avr:leonardo']) {
+      expect(shown(await findings('ArduinoISP', board, sketch('ArduinoISP', text)))).toEqual([]);
+    }
+  });
+});
+
+// SoftwareSerial.cpp's begin() sets up reception only `if (digitalPinToPCICR((int8_t)_receivePin))`;
+// the pins with one are the variant's digitalPinToPCICR: every pin 0-21 on the Uno, 10-13, 50-53
+// and 62-69 on the Mega (as the library's own SoftwareSerialExample says).
+describe('SoftwareSerial receives only on a pin with a pin-change interrupt', () => {
+  const twoPorts = (rx1: number, rx2: string): string => `#include <SoftwareSerial.h>\nconst int rxPin = ${rx2};\nSoftwareSerial first(${rx1}, 11);\nSoftwareSerial second(rxPin, 9);\nvoid setup() {\n  first.begin(9600);\n  second.begin(9600);\n}\nvoid loop() {}\n`;
+  test('on the Mega, RX on 8 is a WARNING at the object, naming the pins that receive; RX on 10 and A8 (62) are none', async () => {
+    const found = await findings('SoftSerialMega', 'arduino:avr:mega:cpu=atmega2560', sketch('SoftSerialMega', twoPorts(10, '8')));
+    expect(shown(found)).toEqual(['4 warning softserial-rx-pin']);
+    expect(found[0].message).toMatch(/RX pin 8 has no pin-change interrupt .*pins_arduino\.h:\d+.*SoftwareSerial\.cpp:\d+/);
+    expect(found[0].suggestion).toBe('Use an RX pin with a pin-change interrupt: 10, 11, 12, 13, 50, 51, 52, 53, 62, 63, 64, 65, 66, 67, 68, 69.');
+    expect(shown(await findings('SoftSerialMegaOk', 'arduino:avr:mega:cpu=atmega2560', sketch('SoftSerialMegaOk', twoPorts(10, 'A8'))))).toEqual([]);
+  });
+
+  test('on the Mega, RX on 2 (no PCINT) is a WARNING, TX on 2 is none', async () => {
+    expect(shown(await findings('SoftSerialMegaRx2', 'arduino:avr:mega:cpu=atmega2560', sketch('SoftSerialMegaRx2', twoPorts(2, '10'))))).toEqual(['3 warning softserial-rx-pin']);
+    const tx = '#include <SoftwareSerial.h>\nSoftwareSerial port(10, 2);\nvoid setup() {\n  port.begin(9600);\n}\nvoid loop() {}\n';
+    expect(shown(await findings('SoftSerialMegaTx2', 'arduino:avr:mega:cpu=atmega2560', sketch('SoftSerialMegaTx2', tx)))).toEqual([]);
+  });
+
+  test('on the Uno every pin has one: RX on 8, 2 or A0 is no WARNING', async () => {
+    expect(shown(await findings('SoftSerialUno', 'arduino:avr:uno', sketch('SoftSerialUno', twoPorts(8, '2'))))).toEqual([]);
+    expect(shown(await findings('SoftSerialUnoA0', 'arduino:avr:uno', sketch('SoftSerialUnoA0', twoPorts(2, 'A0'))))).toEqual([]);
+  });
+});
+
 describe("the reader's doubts are INFO, in the JSON only", () => {
   test('an #if condition the reader does not understand is INFO and not in the rendered context', async () => {
     const context = await sketchContext('NotUnderstood', 'arduino:avr:uno', sketch('NotUnderstood', '#if 1 +\n#endif\nvoid setup() {}\nvoid loop() {}\n'));

@@ -3,7 +3,11 @@
 // 1.3.0 in the fixture sketchbook, Debian's SoftwareSerial, the ESP32 and RP2040 platforms'
 // Wire/SPI, FastLED in the Ringo library), else from the declarations boards/data/library-pins.json
 // quotes; each argument is resolved as the compiler would (#define, const, constexpr, enum, A0).
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { LIBRARY_INDEX } from '../../../context-providers/arduino/library-index.js';
+import { DATA_DIR_32BIT } from './paths.js';
 import { findings, shown, sketch } from './sketch-findings.js';
 
 const ESP32 = 'cm:esp32:ringo';
@@ -76,5 +80,40 @@ describe('pins of libraries not installed here, from the cited declarations', ()
     expect(found[0].suggestion).toContain('arduino-cli lib install "OneWire"');
     expect(found[1].suggestion).toContain('arduino-cli lib install "Adafruit NeoPixel"');
     expect(found.find((finding) => finding.line === 5 && finding.severity === 'error' && finding.code === 'esp32-flash-pin')!.message).toContain('PaulStoffregen/OneWire@800f26f:OneWire.h:57-74');
+  });
+});
+
+// The library index (boards/data/library-pins.json): each entry's name is a library.properties
+// name= at the commit it cites. The copies vendored in the fixture CircuitMess platform are
+// checked here against the files themselves; the others were read at their commits.
+describe('the library index names the library of a missing header', () => {
+  const CM_COPY = join(DATA_DIR_32BIT, 'packages/cm/hardware/esp32/1.7.5');
+  const vendored = LIBRARY_INDEX.filter((entry) => entry.source.repository === 'CircuitMess/Arduino-ESP32');
+
+  test('every entry cites its source and, where added from the registry, the line that registers it', () => {
+    expect(LIBRARY_INDEX.length).toBeGreaterThanOrEqual(28);
+    expect(new Set(LIBRARY_INDEX.map((entry) => entry.header)).size).toBe(LIBRARY_INDEX.length);
+    for (const entry of LIBRARY_INDEX) expect(entry.source.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(vendored.map((entry) => entry.library)).toEqual(['ArduinoJson', 'TFT_eSPI', 'JPEGDecoder', 'HttpClient', 'SerialFlash']);
+  });
+
+  test.each(vendored)("$library: the fixture platform's copy says name=$library and has $header in its source root", ({ library, header, source }) => {
+    const properties = readFileSync(join(CM_COPY, source.file), 'utf8');
+    expect(properties).toMatch(new RegExp(`^name=${library}$`, 'm'));
+    expect(properties).toMatch(new RegExp(`^version=${source.version!.replace(/\./g, '\\.')}$`, 'm'));
+    // A library's source root is src/ where it has one (arduino-cli's library layout), else its folder.
+    const root = join(CM_COPY, dirname(source.file));
+    expect(existsSync(join(root, 'src')) ? existsSync(join(root, 'src', header)) : existsSync(join(root, header))).toBe(true);
+  });
+
+  test('on the Uno and the Mega, a missing indexed header is an ERROR with its install command; an unindexed one gets the search hint', async () => {
+    const text = '#include <ArduinoJson.h>\n#include <DallasTemperature.h>\n#include <Adafruit_GFX.h>\n#include <NotInAnyIndex.h>\nvoid setup() {}\nvoid loop() {}\n';
+    for (const board of ['arduino:avr:uno', 'arduino:avr:mega:cpu=atmega2560']) {
+      const found = await findings(`IndexedMissing_${board.split(':')[2]}`, board, sketch(`IndexedMissing_${board.split(':')[2]}`, text));
+      expect(shown(found)).toEqual(['1 error include-unresolved', '2 error include-unresolved', '3 error include-unresolved', '4 error include-unresolved']);
+      expect(found.map((finding) => /arduino-cli lib install "([^"<]+)"/.exec(finding.suggestion ?? '')?.[1])).toEqual(['ArduinoJson', 'DallasTemperature', 'Adafruit GFX Library', undefined]);
+      expect(found[0].suggestion).toContain('CircuitMess/Arduino-ESP32@1fb9e7e:libraries/Ringo/src/utility/ArduinoJson/library.properties');
+      expect(found[3].suggestion).toContain('arduino-cli lib search NotInAnyIndex');
+    }
   });
 });

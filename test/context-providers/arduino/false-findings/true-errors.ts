@@ -117,4 +117,24 @@ export const TRUE_ERRORS: TrueError[] = [
     code: 'esp32-flash-pin',
     why: 'myservo.attach(9): Servo.h declares attach(int pin); GPIO9 is the SPI flash data line (SD2) on ESP32 modules: setting it up as an output stops the chip reading its program',
   })),
+  // Headers the library index names (boards/data/library-pins.json, each from a library.properties name= at a
+  // cited commit and its arduino/library-registry line), missing where these examples run: ERRORs on every board.
+  // SerialFlash 0.5 and HttpClient 2.2.0 sit inside the CircuitMess Wire and Ringo libraries (Wire/SerialFlash-0.5,
+  // Ringo/src/utility/HttpClient), folders the library resolver never searches for a header, and the platform has
+  // no Ethernet library.
+  ...[['Wire/SerialFlash-0.5/examples/RawHardwareTest/RawHardwareTest.ino', 21, 'SerialFlash'], ['Wire/SerialFlash-0.5/examples/ReadBenchmark/ReadBenchmark.ino', 1, 'SerialFlash'], ['Wire/SerialFlash-0.5/examples/EraseEverything/EraseEverything.ino', 1, 'SerialFlash'], ['Wire/SerialFlash-0.5/examples/CopyFromSerial/CopyFromSerial.ino', 60, 'SerialFlash'], ['Wire/SerialFlash-0.5/examples/ListFiles/ListFiles.ino', 1, 'SerialFlash'], ['Wire/SerialFlash-0.5/examples/CopyFromSD/CopyFromSD.ino', 1, 'SerialFlash'], ['Wire/SerialFlash-0.5/examples/MP3Player/MP3Player.ino', 12, 'SerialFlash'], ['Ringo/src/utility/HttpClient/examples/SimpleHttpExample/SimpleHttpExample.ino', 9, 'HttpClient'], ['Ringo/src/utility/HttpClient/examples/SimpleHttpExample/SimpleHttpExample.ino', 10, 'Ethernet']].map(([file, line, library]) => ({
+    boards: /^cm:esp32:/,
+    file: `cm/hardware/esp32/1.7.5/libraries/${file}`,
+    line: line as number,
+    code: 'include-unresolved',
+    why: `${library}.h is the ${library} library's (arduino-cli lib install "${library}"); no library root of the CircuitMess platform provides it: '${library}.h: No such file or directory'`,
+  })),
+  // ArduinoBLE.h is the ArduinoBLE library's; the mbed platform does not bundle it.
+  ...[['NDP/examples/BLExaDemo/BLExaDemo.ino', 2], ['Nicla_System/examples/NiclaSenseME_BatteryStatus/NiclaSenseME_BatteryStatus.ino', 23]].map(([file, line]) => ({
+    boards: /^arduino:mbed:/,
+    file: `arduino/hardware/mbed/9.9.9/libraries/${file}`,
+    line: line as number,
+    code: 'include-unresolved',
+    why: "ArduinoBLE.h is the ArduinoBLE library's (arduino-cli lib install \"ArduinoBLE\"); no mbed platform library provides it: 'ArduinoBLE.h: No such file or directory'",
+  })),
 ];

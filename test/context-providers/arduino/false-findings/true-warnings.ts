@@ -58,14 +58,11 @@ export const TRUE_WARNINGS: TrueWarning[] = [
     line: 107,
     why: "the example blinks Teensy's LED on pin 13; on the Wheelson GPIO13 is SPI's MOSI (its pins_arduino.h), and pinMode/digitalWrite there take the pin from the SPI flash the sketch talks to",
   },
-];
-
-/** WARNINGs known to be false whose cause is not fixed yet: counted and printed as false. */
-export const KNOWN_FALSE_WARNINGS: TrueWarning[] = [
   {
-    code: 'bus-pin-conflict',
-    file: 'debian-examples/11.ArduinoISP/ArduinoISP/ArduinoISP.ino',
-    line: 425,
-    why: "start_pmode writes SCK LOW after SPI.begin() on purpose (the AVR serial-programming algorithm); in SPI mode 0 the idle level is LOW, so nothing breaks. The check does not yet know a write of the bus's own idle level",
+    code: 'softserial-rx-pin',
+    boards: /^arduino:avr:mega:/,
+    file: 'debian-avr-libraries/SoftwareSerial/examples/TwoPortReceive/TwoPortReceive.ino',
+    line: 43,
+    why: "portTwo receives on pin 8, which has no pin-change interrupt on the Mega (mega/pins_arduino.h digitalPinToPCICR is 0 there); SoftwareSerial.cpp begin() sets up reception only when digitalPinToPCICR(_receivePin) is not null, and the example's own comment says 'on the Mega, use other pins instead, since 8 and 9 don't work on the Mega'",
   },
 ];
