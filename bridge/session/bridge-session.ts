@@ -35,7 +35,7 @@ import { BridgeError, errorMessage } from '../errors.js';
 import type { BridgeEvent } from './events.js';
 import { SessionKit } from './session-kit.js';
 import { simulationEvent } from '../hardware/simulation-event.js';
-import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
+import { reducePermissionToolCall, reduceRefusal, reduceUpdate, type Reduction, type StateChange } from './reducer.js';
 import { promptStopReason } from './sdk-validation.js';
 import { getToolCall, initialState, type SessionState } from './state.js';
 
@@ -484,7 +484,10 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   }
 
   private apply(update: SessionNotification['update']): void {
-    const { state, changes } = reduceUpdate(this.state, update);
+    this.reduce(reduceUpdate(this.state, update));
+  }
+
+  private reduce({ state, changes }: Reduction): void {
     this.state = state;
     for (const change of changes) this.emitChange(change);
   }
@@ -493,16 +496,15 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
   // judges the call as the session knows it, merged from every update so far.
   private async onPermission(request: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse> {
     if (!this.state || request.sessionId !== this.state.sessionId) return this.broker.decide(request, signal);
-    const { state, changes } = reducePermissionToolCall(this.state, request.toolCall);
-    this.state = state;
-    for (const change of changes) this.emitChange(change);
-    const known = getToolCall(state, request.toolCall.toolCallId)!;
+    this.reduce(reducePermissionToolCall(this.state, request.toolCall));
+    const known = getToolCall(this.state, request.toolCall.toolCallId)!;
     const response = await this.broker.decide(
       { ...request, toolCall: { ...request.toolCall, kind: known.kind, title: known.title, content: known.content, locations: known.locations, rawInput: known.rawInput } },
       signal,
     );
-    // Gemini sends nothing more for a call whose permission was refused: close it here.
     const chosen = response.outcome.outcome === 'selected' ? request.options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId) : undefined;
+    if (chosen?.kind.startsWith('reject')) this.reduce(reduceRefusal(this.state, known.toolCallId));
+    // Gemini sends nothing more for a call whose permission was refused: close it here.
     const current = getToolCall(this.state, known.toolCallId);
     if (!chosen?.kind.startsWith('allow') && current && (current.status === 'pending' || current.status === 'in_progress')) {
       this.apply({ sessionUpdate: 'tool_call_update', toolCallId: known.toolCallId, status: 'failed' });
