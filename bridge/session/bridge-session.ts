@@ -30,7 +30,8 @@ import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../serv
 import type { TerminalEvent } from '../services/terminal/terminal-service.js';
 import { capabilitySummary } from './agent-capabilities.js';
 import { BoardSelection } from './board-selection.js';
-import { connectAgent, delay, exitedError, newSession, reopenSession, untilExit, type AgentConnection } from './agent-connection.js';
+import { connectAgent, delay, exitedError, newSession, reopenSession, START_TAIL_LINES, untilExit, type AgentConnection } from './agent-connection.js';
+import { cliCommand } from '../cli-entry.js';
 import { BridgeError, errorMessage } from '../errors.js';
 import type { BridgeEvent } from './events.js';
 import { SessionKit } from './session-kit.js';
@@ -345,9 +346,16 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
         }
       }
     } catch (error) {
+      // The agent's own account (an "Internal error" says nothing): read before it is ended.
+      const tail = this.agent.process.stderr.tail(START_TAIL_LINES);
       await this.shutdownAgent();
       await this.kit.stopBoardServer();
-      throw error instanceof BridgeError ? error : new BridgeError('protocol', `${this.options.launch.title} refused to start a session: ${errorMessage(error)}`, 'run: boardbridge doctor');
+      if (error instanceof BridgeError) throw error;
+      throw new BridgeError(
+        'protocol',
+        `${this.options.launch.title} refused to start a session: ${errorMessage(error)}${rpcDetails(error)}${tail ? `; its last words:\n${tail}` : ''}`,
+        `run: ${cliCommand('doctor')}`,
+      );
     }
     this.kit.open(sessionId, caps);
     const agentProcess = this.agent.process;
@@ -574,4 +582,11 @@ export function checkWorkspace(dir: string): string {
     throw new BridgeError('workspace_not_found', `workspace ${resolved} does not exist or is not a folder`, 'run boardbridge in your sketch or project folder, or pass --workspace DIR');
   }
   return resolved;
+}
+
+// A JSON-RPC error's `data.details` (claude-code-acp puts the real cause there under "Internal error").
+function rpcDetails(error: unknown): string {
+  const data = error && typeof error === 'object' && 'data' in error ? (error as { data: unknown }).data : undefined;
+  const details = data && typeof data === 'object' && 'details' in data ? (data as { details: unknown }).details : undefined;
+  return typeof details === 'string' && details ? ` (${details})` : '';
 }
