@@ -446,6 +446,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent] }> {
     }
     blocks.push({ type: 'text', text });
     this.emitEvent({ type: 'prompt_sent', text });
+    const info = this.agent.init.agentInfo;
+    this.kit.writes?.name({ agentName: info?.title || info?.name || this.options.launch.title, firstPrompt: text });
     try {
       // Closing the session while a turn runs abandons its prompt request ($/cancel_request);
       // a message of the agent's that could not be answered fails the turn (onLost).
