@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { spawnForm } from '../../boards/executables.js';
-import { AGENT_MARK_ENV, agentDescendants, newAgentMark, signalFound } from './agent-descendants.js';
+import { AGENT_MARK_ENV, agentDescendants, cpuTicks, newAgentMark, signalFound } from './agent-descendants.js';
 import { endGroup, signalGroup } from '../services/terminal/process-group.js';
 import { startWatchdog, type GroupWatchdog } from '../services/terminal/group-watchdog.js';
 import { messageStream } from './message-stream.js';
@@ -77,6 +77,11 @@ export class AgentProcess {
 
   get running(): boolean {
     return this.exit === undefined;
+  }
+
+  /** CPU ticks the agent and its processes have used (Linux; elsewhere undefined). */
+  cpuTicks(): number | undefined {
+    return this.child.pid === undefined ? undefined : cpuTicks(this.child.pid, this.mark);
   }
 
   /** Kills the agent's whole group at once (an end that took too long). */

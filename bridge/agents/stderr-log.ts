@@ -6,7 +6,11 @@ export class StderrLog {
 
   constructor(private readonly limit = 64 * 1024) {}
 
+  /** Characters received in all, kept or not: whether the agent said anything since. */
+  received = 0;
+
   append(chunk: string): void {
+    this.received += chunk.length;
     this.text += chunk;
     if (this.text.length > this.limit * 2) this.text = this.text.slice(-this.limit);
   }

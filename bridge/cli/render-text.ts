@@ -244,7 +244,7 @@ export class TextRenderer {
   }
 
   private toolCall(call: ToolCallState): void {
-    const key = `${call.status}|${call.title}`;
+    const key = `${call.status}|${call.title}|${call.refused ?? ''}`;
     if (this.shownStatus.get(call.toolCallId) === key) return;
     this.shownStatus.set(call.toolCallId, key);
     const done = call.status === 'completed' || call.status === 'failed';
@@ -256,7 +256,9 @@ export class TextRenderer {
       return;
     }
     this.running.delete(call.toolCallId);
-    this.line(`${STATUS_MARK[call.status] ?? '·'} ${one(`${call.kind} ${call.title || call.toolCallId}`)} ${this.dim(`[${call.status}]`)}`);
+    // A call the person (or the policy) refused never ran: the agent's `failed` would say it broke.
+    const outcome = call.refused && call.status === 'failed' ? 'refused' : call.status;
+    this.line(`${STATUS_MARK[call.status] ?? '·'} ${one(`${call.kind} ${call.title || call.toolCallId}`)} ${this.dim(`[${outcome}]`)}`);
     this.showDiffs(call);
   }
 

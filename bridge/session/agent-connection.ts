@@ -22,6 +22,7 @@ import {
 import { AgentProcess, type AgentExit } from '../agents/agent-process.js';
 import { AgentMessageStream, type LostMessage } from '../agents/message-stream.js';
 import { loginHint } from '../agents/login-hint.js';
+import { quietStartSignal } from '../agents/start-bound.js';
 import { cliCommand } from '../cli-entry.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { FsService } from '../services/fs/fs-service.js';
@@ -56,6 +57,7 @@ export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: C
   const stream = agent.stream;
   if (!(stream instanceof AgentMessageStream)) throw new Error('an agent process must speak through an AgentMessageStream');
   const connection = connectClient(stream, handlers, (line) => agent.stderr.append(`[boardbridge] ${line}\n`));
+  const bound = quietStartSignal(agent);
   try {
     const init = await untilExit<InitializeResponse>(
       agent,
@@ -65,16 +67,20 @@ export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: C
         // offers its real login command (Claude Code's cli.js) only to a client that says it.
         clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true }, elicitation: { form: {}, url: {} }, _meta: { 'terminal-auth': true } },
         clientInfo: CLIENT_INFO,
-      }),
+      }, { cancellationSignal: bound.signal, stopWaitingOnCancel: true }),
       // The same words as an exit seen through the broken pipe below, whichever is seen first.
       'start-up',
     );
+    bound.stop();
     return { process: agent, connection, init, capabilities: agentCapabilities(init), onLost: (listener) => stream.onLost(listener) };
   } catch (error) {
+    bound.stop();
+    const quiet = bound.signal.aborted && !(error instanceof BridgeError);
     // An agent that dies at start breaks the pipe before its exit is seen: wait a moment for it.
-    const exit = error instanceof BridgeError ? undefined : await Promise.race([agent.exited, delay(1000)]);
+    const exit = error instanceof BridgeError || quiet ? undefined : await Promise.race([agent.exited, delay(1000)]);
     connection.close();
     await agent.close();
+    if (quiet) throw silentError(agent, bound.reason());
     throw exit ? exitedError(agent, exit, 'start-up') : error;
   }
 }
@@ -227,13 +233,27 @@ export function untilExit<T>(agent: AgentProcess, request: Promise<T>, what: str
   ]);
 }
 
+// Enough of a dying agent's stderr to hold the cause above its echo of the failed request.
+export const START_TAIL_LINES = 16;
+
+// An agent that runs but never answers: most often not an ACP agent, or one waiting for a terminal.
+function silentError(agent: AgentProcess, why: string): BridgeError {
+  const launch = agent.launch;
+  const tail = agent.stderr.tail(START_TAIL_LINES);
+  return new BridgeError(
+    'agent_start',
+    `${launch.title} did not answer initialize: it ${why} and was stopped${tail ? `; its last words:\n${tail}` : ' (it wrote nothing on stderr)'}`,
+    `check that it is an ACP agent (one that speaks JSON-RPC on stdout; some need a flag such as --acp): run it by hand: ${commandLine({ command: launch.command, args: launch.args })}; or run: ${cliCommand('doctor')}`,
+  );
+}
+
 export function exitedError(agent: AgentProcess, exit: AgentExit, what: string): BridgeError {
   const launch = agent.launch;
   if (exit.spawnError) {
     return new BridgeError('agent_start', `cannot start ${launch.title} (${launch.command}): ${exit.spawnError}`, `check that ${launch.command} is installed; run: ${cliCommand('doctor')}`);
   }
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-  const tail = agent.stderr.tail(8);
+  const tail = agent.stderr.tail(what === 'start-up' ? START_TAIL_LINES : 8);
   return new BridgeError(
     'agent_exited',
     `${launch.title} ${how} during ${what}${tail ? `; its last words:\n${tail}` : ''}`,

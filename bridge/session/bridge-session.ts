@@ -30,14 +30,14 @@ import { PermissionBroker, type AskPerson, type PermissionPolicy } from '../serv
 import type { TerminalEvent } from '../services/terminal/terminal-service.js';
 import { capabilitySummary } from './agent-capabilities.js';
 import { BoardSelection } from './board-selection.js';
-import { connectAgent, delay, exitedError, newSession, reopenSession, untilExit, type AgentConnection } from './agent-connection.js';
+import { connectAgent, delay, exitedError, newSession, reopenSession, START_TAIL_LINES, untilExit, type AgentConnection } from './agent-connection.js';
 import { cliCommand } from '../cli-entry.js';
 import { BridgeError, errorMessage } from '../errors.js';
 import type { BridgeEvent } from './events.js';
 import { SessionKit } from './session-kit.js';
 import type { SimulationSlot } from '../../boards/operation-context.js';
 import { simulationEvent } from '../hardware/simulation-event.js';
-import { reducePermissionToolCall, reduceTurnStart, reduceUpdate, type StateChange } from './reducer.js';
+import { reducePermissionToolCall, reduceRefusal, reduceTurnStart, reduceUpdate, type Reduction, type StateChange } from './reducer.js';
 import { promptStopReason } from './sdk-validation.js';
 import { getToolCall, initialState, type SessionState } from './state.js';
 
@@ -355,9 +355,16 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
         }
       }
     } catch (error) {
+      // The agent's own account (an "Internal error" says nothing): read before it is ended.
+      const tail = this.agent.process.stderr.tail(START_TAIL_LINES);
       await this.shutdownAgent();
       await this.kit.stopBoardServer();
-      throw error instanceof BridgeError ? error : new BridgeError('protocol', `${this.options.launch.title} refused to start a session: ${errorMessage(error)}`, `run: ${cliCommand('doctor')}`);
+      if (error instanceof BridgeError) throw error;
+      throw new BridgeError(
+        'protocol',
+        `${this.options.launch.title} refused to start a session: ${errorMessage(error)}${rpcDetails(error)}${tail ? `; its last words:\n${tail}` : ''}`,
+        `run: ${cliCommand('doctor')}`,
+      );
     }
     this.kit.open(sessionId, caps);
     const agentProcess = this.agent.process;
@@ -449,6 +456,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
     blocks.push({ type: 'text', text });
     this.state = reduceTurnStart(this.state);
     this.emitEvent({ type: 'prompt_sent', text });
+    const info = this.agent.init.agentInfo;
+    this.kit.writes?.name({ agentName: info?.title || info?.name || this.options.launch.title, firstPrompt: text });
     try {
       // Closing the session while a turn runs abandons its prompt request ($/cancel_request);
       // a message of the agent's that could not be answered fails the turn (onLost).
@@ -495,7 +504,10 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
   }
 
   private apply(update: SessionNotification['update']): void {
-    const { state, changes } = reduceUpdate(this.state, update);
+    this.reduce(reduceUpdate(this.state, update));
+  }
+
+  private reduce({ state, changes }: Reduction): void {
     this.state = state;
     for (const change of changes) this.emitChange(change);
   }
@@ -504,16 +516,15 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
   // judges the call as the session knows it, merged from every update so far.
   private async onPermission(request: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse> {
     if (!this.state || request.sessionId !== this.state.sessionId) return this.broker.decide(request, signal);
-    const { state, changes } = reducePermissionToolCall(this.state, request.toolCall);
-    this.state = state;
-    for (const change of changes) this.emitChange(change);
-    const known = getToolCall(state, request.toolCall.toolCallId)!;
+    this.reduce(reducePermissionToolCall(this.state, request.toolCall));
+    const known = getToolCall(this.state, request.toolCall.toolCallId)!;
     const response = await this.broker.decide(
       { ...request, toolCall: { ...request.toolCall, kind: known.kind, title: known.title, content: known.content, locations: known.locations, rawInput: known.rawInput } },
       signal,
     );
-    // Gemini sends nothing more for a call whose permission was refused: close it here.
     const chosen = response.outcome.outcome === 'selected' ? request.options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId) : undefined;
+    if (chosen?.kind.startsWith('reject')) this.reduce(reduceRefusal(this.state, known.toolCallId));
+    // Gemini sends nothing more for a call whose permission was refused: close it here.
     const current = getToolCall(this.state, known.toolCallId);
     if (!chosen?.kind.startsWith('allow') && current && (current.status === 'pending' || current.status === 'in_progress')) {
       this.apply({ sessionUpdate: 'tool_call_update', toolCallId: known.toolCallId, status: 'failed' });
@@ -583,4 +594,11 @@ export function checkWorkspace(dir: string): string {
     throw new BridgeError('workspace_not_found', `workspace ${resolved} does not exist or is not a folder`, 'run boardbridge in your sketch or project folder, or pass --workspace DIR');
   }
   return resolved;
+}
+
+// A JSON-RPC error's `data.details` (claude-code-acp puts the real cause there under "Internal error").
+function rpcDetails(error: unknown): string {
+  const data = error && typeof error === 'object' && 'data' in error ? (error as { data: unknown }).data : undefined;
+  const details = data && typeof data === 'object' && 'details' in data ? (data as { details: unknown }).details : undefined;
+  return typeof details === 'string' && details ? ` (${details})` : '';
 }

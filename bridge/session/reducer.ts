@@ -86,6 +86,14 @@ export function reducePermissionToolCall(state: SessionState, toolCall: ToolCall
   return upsertToolCall(state, toolCall, 'permission_request');
 }
 
+// The permission answer the bridge gave for a call: a refused call is shown as refused, not as failed.
+export function reduceRefusal(state: SessionState, toolCallId: string): Reduction {
+  const found = findToolCall(state, toolCallId);
+  if (!found || found.toolCall.refused) return { state, changes: [] };
+  const toolCall: ToolCallState = { ...found.toolCall, refused: true };
+  return { state: { ...state, entries: state.entries.set(found.index, { type: 'tool_call', toolCall }) }, changes: [{ type: 'tool_call', toolCall, created: false }] };
+}
+
 function blockText(block: ContentBlock): string {
   switch (block.type) {
     case 'text':

@@ -22,6 +22,11 @@ export interface ToolCallState {
   locations: ToolCallLocation[];
   rawInput?: unknown;
   rawOutput?: unknown;
+  /**
+   * Set when the call's permission request was answered with a reject option: the outcome the
+   * bridge itself recorded, never the agent's words. The agent then reports the call `failed`.
+   */
+  refused?: true;
   /** How the call first reached us: agents differ (gemini shows gated tools first in a permission request). */
   firstSeenIn: 'tool_call' | 'tool_call_update' | 'permission_request';
 }

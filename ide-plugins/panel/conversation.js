@@ -202,8 +202,10 @@ export class Conversation {
     summary.querySelector('.title').textContent = title;
     summary.title = `${call.kind ?? 'tool'}: ${call.title ?? ''}`;
     const status = summary.querySelector('.status');
-    status.textContent = call.status.replace('_', ' ');
-    status.className = `status ${call.status}`;
+    // The bridge's own record of a refused permission, not the agent's `failed`: it never ran.
+    const outcome = call.refused && call.status === 'failed' ? 'refused' : call.status;
+    status.textContent = outcome.replace('_', ' ');
+    status.className = `status ${outcome}`;
     card.dataset.status = call.status;
     card.dataset.kind = call.kind ?? 'other';
     this.toolCalls.set(call.toolCallId, call);

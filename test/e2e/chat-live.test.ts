@@ -125,6 +125,32 @@ describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
     await screen.waitFor('[exit 0]');
   });
 
+  it('shows a terminal command the person refused as refused, not failed, from the answer the bridge recorded', async () => {
+    const { root, sketch } = tempSketch();
+    const command = 'echo never-ran';
+    server = await startModelServer({
+      turns: [{ whenUserSays: 'greet', replies: [{ tool: { claude: { name: 'Bash', input: { command, description: 'Say hello', timeout: 60_000 } } } }, { say: 'Not run, then.' }] }],
+    });
+    const screen = startChat(sketch, agentLaunch('claude-code-acp', server.url, root), path.join(root, 'state'));
+    await screen.waitFor(/^›/m);
+    screen.type('greet the world');
+    screen.key('Enter');
+    const asking = await screen.waitFor(/Choose 1-(\d) .*\[\d\. Allow\]:/);
+    const reject = asking.split('\n').find((l) => /^\s*\d\. .*\[reject_once\]/.test(l));
+    expect(reject).toBeDefined();
+    screen.type(reject!.trim().split('.')[0]!);
+    screen.key('Enter');
+    const done = await screen.waitFor('done (end_turn)');
+    const callLines = done.split('\n').filter((l) => /^[○◐●✗] execute /.test(l));
+    expect(callLines).toHaveLength(1);
+    expect(callLines[0]).toMatch(/^✗ execute .*\[refused\]$/);
+    expect(done).not.toContain('[failed]');
+    expect(done).not.toMatch(/^\s*│ never-ran/m);
+    screen.type('/quit');
+    screen.key('Enter');
+    await screen.waitFor('[exit 0]');
+  });
+
   it('with --plain on the same terminal, prints each state of a tool call as a line of its own and no status line', async () => {
     const { root, sketch } = tempSketch();
     const target = path.join(sketch, 'Blink.ino');

@@ -26,8 +26,17 @@ interface JournalHeader {
   type: 'session';
   workspace: string;
   sessionId: string;
+  /** The launch id (`claude`, or the command's name for --agent-command). */
   agent: string;
   startedAt: string;
+  /** What `undo --list` calls the session: absent in journals from before it, and until the first prompt. */
+  name?: SessionName;
+}
+
+/** The agent's own name for itself (initialize's agentInfo) and the person's first prompt. */
+export interface SessionName {
+  agentName: string;
+  firstPrompt: string;
 }
 
 type JournalLine =
@@ -35,7 +44,9 @@ type JournalLine =
   // `intent` is absent on lines of older journals and on edits the agent made itself: both are done.
   | ({ type: 'write'; intent?: boolean } & Omit<JournalEntry, 'unconfirmed'>)
   | { type: 'done' | 'failed'; seq: number }
-  | { type: 'undone'; time: string };
+  | { type: 'undone'; time: string }
+  // The name, when the header was already written (a write before the first prompt).
+  | ({ type: 'name' } & SessionName);
 
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.BOARDBRIDGE_STATE_DIR) return env.BOARDBRIDGE_STATE_DIR;
@@ -54,11 +65,20 @@ export class WriteJournal {
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
   /** Written with the first write: a session that writes nothing leaves no journal. */
   private header?: JournalHeader;
+  private named = false;
 
   constructor(workspace: string, sessionId: string, agent: string, env: NodeJS.ProcessEnv = process.env) {
     const startedAt = new Date().toISOString();
     this.file = path.join(journalDir(workspace, env), `${startedAt.replace(/[:.]/g, '-')}-${sessionId.replace(/[^\w-]/g, '_')}.jsonl`);
     this.header = { type: 'session', workspace: path.resolve(workspace), sessionId, agent, startedAt };
+  }
+
+  /** Names the session once, as its first prompt is sent; a session that writes nothing still leaves no file. */
+  name(name: SessionName): void {
+    if (this.named) return;
+    this.named = true;
+    if (this.header) this.header.name = name;
+    else this.append({ type: 'name', ...name });
   }
 
   private append(line: JournalLine): void {
@@ -146,6 +166,7 @@ function parseJournal(file: string, text: string): SessionJournal | undefined {
       continue; // a torn last line after a crash: the entries before it still count
     }
     if (line.type === 'session') header = line;
+    else if (line.type === 'name' && header && !header.name) header = { ...header, name: { agentName: line.agentName, firstPrompt: line.firstPrompt } };
     else if (line.type === 'write') writes.push(line);
     else if (line.type === 'done' || line.type === 'failed') settled.set(line.seq, line.type);
     else if (line.type === 'undone') undone = true;
