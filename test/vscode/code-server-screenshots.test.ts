@@ -105,7 +105,9 @@ describe.skipIf(skipCodeServer)(`the panel in code-server with the default setti
     model = await startModelServer({ turns: screenshotTurns(made) });
     const launch = agentLaunch('claude-code-acp', model.url, made.root);
     agentCommand = claudeCommand(launch);
-    host = await openCodeServer(made.root, made.sketch, { 'boardbridge.agent': 'gemini', 'boardbridge.idleExitSeconds': 5, 'workbench.colorTheme': THEMES.light }, { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(made.root, 'state') });
+    // The bridge starts when the window opens and stops once no view has connected for idleExitSeconds:
+    // on a loaded machine the view may open after more than a few seconds.
+    host = await openCodeServer(made.root, made.sketch, { 'boardbridge.agent': 'gemini', 'boardbridge.idleExitSeconds': 120, 'workbench.colorTheme': THEMES.light }, { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(made.root, 'state') });
   }, 300_000);
 
   afterAll(async () => {
