@@ -4,7 +4,8 @@
 // wall clock), the LED on PWM pin 9 glows at half, the 7-segment shows 0, a click on the button
 // is a press the sketch counts, and the digit becomes 1 — in the simulator's part state and on
 // the element. The whole drawing fits the pane.
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -12,6 +13,7 @@ import { repoRoot } from '../e2e/run-cli.js';
 import { COUNTER, COUNTER_DIAGRAM } from '../rig/circuit-sketches.js';
 import { launchChromium, screenshot, screenshotDir } from './browser.js';
 import { servePanel, type ServedPanel } from './serve-process.js';
+import { writeScreenshot } from '../support/golden.js';
 
 const WAIT = { timeout: 120_000 };
 let panel: ServedPanel;
@@ -98,8 +100,7 @@ describe('the panel’s circuit view in Chromium', () => {
     expect(placed).toEqual({ out: [], scrolls: false });
 
     await screenshot(page, 'panel-circuit');
-    mkdirSync(path.join(repoRoot, 'docs', 'screenshots'), { recursive: true });
-    copyFileSync(path.join(screenshotDir, 'panel-circuit.png'), path.join(repoRoot, 'docs', 'screenshots', 'panel-circuit.png'));
+    await writeScreenshot(path.join(repoRoot, 'docs', 'screenshots', 'panel-circuit.png'), () => readFile(path.join(screenshotDir, 'panel-circuit.png')));
 
     await page.click('#circuit-stop');
     await page.waitForSelector('#tab-circuit[data-running="false"]', WAIT);

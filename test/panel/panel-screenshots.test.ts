@@ -5,14 +5,17 @@
 // call unfolded, and the simulation chart of a 2 s fade. Each state is checked and written to
 // docs/screenshots/ at 300 px and 400 px wide (VS Code's side bar by default), light and dark:
 // every element that matters is there, visible and inside the view, and no badge or tab is cut.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// The PNGs are pictures, not goldens: rewritten only with UPDATE_GOLDENS=1 (test/support/golden.ts).
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { agentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
+import { screenshotTurns } from './screenshot-script.js';
+import { writeScreenshot } from '../support/golden.js';
 import { repoRoot, tempSketch } from '../e2e/run-cli.js';
 import { launchChromium } from './browser.js';
+import { layoutProblems, settled } from './panel-layout.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
 const WAIT = { timeout: 90_000 };
@@ -20,23 +23,6 @@ const OUT = path.join(repoRoot, 'docs', 'screenshots');
 const WIDTHS = [300, 400];
 const SCHEMES = ['light', 'dark'] as const;
 const HEIGHT = 760;
-// analogWrite's duty from 0 to 254 in 8 ms steps: one fade takes 2.03 s.
-const FADE = 'void setup() {\n  pinMode(9, OUTPUT);\n}\n\nvoid loop() {\n  for (int i = 0; i < 255; i++) {\n    analogWrite(9, i);\n    delay(8);\n  }\n}\n';
-const REPLY = [
-  'The LED is on **D13**, which has no PWM. To fade it, move it to one of the PWM pins:',
-  '',
-  '- **D9** (Timer 1, 490 Hz)',
-  '- D3, D5, D6, D10 or D11',
-  '',
-  'Then ramp the duty with `analogWrite`:',
-  '',
-  '```cpp',
-  'for (int i = 0; i < 255; i++) {',
-  '  analogWrite(9, i);  // 0..255',
-  '  delay(8);',
-  '}',
-  '```',
-].join('\n');
 
 let model: ModelServer;
 let served: ServeProcess;
@@ -45,63 +31,17 @@ let page: Page;
 
 beforeAll(async () => {
   const made = tempSketch();
-  model = await startModelServer({
-    turns: [
-      { whenUserSays: 'how do I fade', replies: [{ say: REPLY }] },
-      { whenUserSays: 'make it fade', replies: [{ tool: { claude: { name: 'Write', input: { file_path: made.ino, content: FADE } } } }, { say: 'D9 now fades up in about 2 s.' }] },
-      {
-        whenUserSays: 'try the fade',
-        replies: [
-          { tool: { claude: { name: 'mcp__boardbridge__simulate', input: { sketch: made.sketch, fqbn: 'arduino:avr:uno', for: '2.2s' } } } },
-          { say: 'D9 ramps from 0 to 100 % duty over 2 s, then starts again.' },
-        ],
-      },
-    ],
-  });
+  model = await startModelServer({ turns: screenshotTurns(made) });
   const env = agentLaunch('claude-code-acp', model.url, made.root).env;
   served = await startServe([made.sketch, '--agent', 'gemini'], { ...env, BOARDBRIDGE_STATE_DIR: path.join(made.root, 'state'), CI: 'true' }, () => model.close());
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: WIDTHS[0]!, height: HEIGHT } });
-  mkdirSync(OUT, { recursive: true });
 });
 
 afterAll(async () => {
   await browser?.close();
   await served?.stop();
 });
-
-/** What is wrong with the layout now: elements missing, hidden, outside the view or cut. */
-async function layoutProblems(must: string[]): Promise<string[]> {
-  return page.evaluate((selectors) => {
-    const problems: string[] = [];
-    const width = window.innerWidth;
-    const height = window.innerHeight;
-    if (document.documentElement.scrollWidth > width) problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
-    const inside = (e: Element, what: string, vertical: boolean) => {
-      const r = e.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0) return problems.push(`${what} is not visible`);
-      if (r.left < -0.5 || r.right > width + 0.5) problems.push(`${what} sticks out sideways (${Math.round(r.left)}..${Math.round(r.right)} of ${width})`);
-      if (vertical && (r.top < -0.5 || r.bottom > height + 0.5)) problems.push(`${what} is outside the view (${Math.round(r.top)}..${Math.round(r.bottom)} of ${height})`);
-    };
-    for (const selector of selectors) {
-      const found = document.querySelector(selector);
-      if (!found) problems.push(`${selector} is missing`);
-      else inside(found, selector, true);
-    }
-    // Always: the header, the composer and its buttons in the view, and no badge, status or tab cut.
-    for (const selector of ['header', '#composer', '#send', '#stop', '#prompt', '#tabs']) inside(document.querySelector(selector)!, selector, true);
-    for (const e of document.querySelectorAll('#tabs button:not([hidden]), .badge:not([hidden]), .status, #agent-choices button')) {
-      const box = e as HTMLElement;
-      if (box.offsetParent === null) continue;
-      if (box.scrollWidth > box.clientWidth + 1) problems.push(`"${box.textContent?.trim()}" is cut (${box.scrollWidth} > ${box.clientWidth})`);
-      const r = box.getBoundingClientRect();
-      const scroller = box.closest('#log, #agent-setup, .tab');
-      const view = scroller ? scroller.getBoundingClientRect() : { left: 0, right: width };
-      if (r.left < view.left - 0.5 || r.right > view.right + 0.5) problems.push(`"${box.textContent?.trim()}" sticks out of its box`);
-    }
-    return problems;
-  }, must);
-}
 
 /** Checks and writes the state at every width and scheme. */
 async function capture(name: string, must: string[], before: () => Promise<void> = async () => undefined): Promise<void> {
@@ -110,10 +50,9 @@ async function capture(name: string, must: string[], before: () => Promise<void>
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: HEIGHT });
       await before();
-      // Monaco and uPlot lay out on their own frames after a resize.
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      expect(await layoutProblems(must), `${name} at ${width} px, ${scheme}`).toEqual([]);
-      writeFileSync(path.join(OUT, `${name}-${width}-${scheme}.png`), await page.screenshot());
+      await settled(page);
+      expect(await layoutProblems(page, must), `${name} at ${width} px, ${scheme}`).toEqual([]);
+      await writeScreenshot(path.join(OUT, `${name}-${width}-${scheme}.png`), () => page.screenshot());
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });

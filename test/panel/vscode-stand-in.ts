@@ -176,6 +176,7 @@ export function standInVscode(options: { folder?: string; arduino?: StandInArdui
   const documentChanged = new StandInEmitter<unknown>();
   const saved = new StandInEmitter<unknown>();
   const closed = new StandInEmitter<unknown>();
+  const configChanged = new StandInEmitter<{ affectsConfiguration(section: string): boolean }>();
   const contentProviders = new Map<string, ContentProvider>();
   const commands = new Map<string, (...args: unknown[]) => unknown>();
   const executed: unknown[][] = [];
@@ -208,7 +209,9 @@ export function standInVscode(options: { folder?: string; arduino?: StandInArdui
   };
   const providers = new Map<string, { resolveWebviewView(view: unknown): void }>();
   const api = {
-    env: { appRoot: options.appRoot ?? '/nonexistent/resources/app' },
+    // Arduino IDE 2.x is a desktop app (Theia's env.uiKind is UIKind.Desktop there).
+    env: { appRoot: options.appRoot ?? '/nonexistent/resources/app', uiKind: 1 },
+    UIKind: { Desktop: 1, Web: 2 },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
     EventEmitter: StandInEmitter,
     Position: StandInPosition,
@@ -244,8 +247,11 @@ export function standInVscode(options: { folder?: string; arduino?: StandInArdui
         update: async (key: string, value: unknown, target: unknown) => {
           configUpdates.push([key, value, target]);
           options.config[key] = value;
+          configChanged.fire({ affectsConfiguration: (section: string) => section === 'boardbridge' || section === `boardbridge.${key}` });
         },
       }),
+      // Theia's plugin API has it as VS Code's does (workspace.onDidChangeConfiguration).
+      onDidChangeConfiguration: configChanged.event,
     },
     window,
     commands: {

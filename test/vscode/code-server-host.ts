@@ -57,9 +57,8 @@ export async function openCodeServer(root: string, sketch: string, settings: Rec
   const port = await freePort();
   mkdirSync(path.join(userData, 'User'), { recursive: true });
   writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
+    // No boardbridge.embedFrom: the default must work in code-server, whose webviews are pages of its own origin.
     ...settings,
-    // code-server serves its webviews from its own origin.
-    'boardbridge.embedFrom': [`http://127.0.0.1:${port}`],
     'workbench.startupEditor': 'none',
     'security.workspace.trust.enabled': false,
     'telemetry.telemetryLevel': 'off',
@@ -87,7 +86,7 @@ export async function openCodeServer(root: string, sketch: string, settings: Rec
   if (!log.includes('HTTP server listening')) throw new Error(`code-server did not start:\n${log}`);
   const browser: Browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(sketch)}`);
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(sketch)}`, WAIT);
   await page.waitForSelector('.monaco-workbench', WAIT);
   return {
     page,

@@ -21,6 +21,12 @@ const VIEW_ID = 'boardbridge.panel';
 const SAVED_BRIDGE = 'boardbridge.bridge';
 /** How often the extension checks that the bridge it shows still runs. */
 const BRIDGE_CHECK_MS = 2000;
+/**
+ * The settings `boardbridge serve` is started with: a change to one restarts the bridge (and its
+ * agent) at once. boardbridge.idleExitSeconds is left out: it only matters once the IDE has gone,
+ * and a restart for it would end the conversation; the next start takes it.
+ */
+const BRIDGE_SETTINGS = ['command', 'agent', 'agentCommand', 'embedFrom'];
 
 class BoardbridgeExtension {
   /**
@@ -47,6 +53,7 @@ class BoardbridgeExtension {
       vscode.commands.registerCommand('boardbridge.acceptChange', () => this.diffs.decide('accept')),
       vscode.commands.registerCommand('boardbridge.rejectChange', () => this.diffs.decide('reject')),
       vscode.commands.registerCommand('boardbridge.restart', () => this.restart()),
+      vscode.workspace.onDidChangeConfiguration((event) => this.onSettings(event)),
       ...watchSelection(vscode, api, (selection) => this.onSelection(selection)),
     );
     await this.startBridge();
@@ -63,9 +70,27 @@ class BoardbridgeExtension {
     this.url = undefined;
   }
 
-  async restart() {
-    await this.stopBridge();
-    await this.startBridge();
+  /** Restarts follow one another: a second one (another setting saved meanwhile) waits for the first. */
+  restart() {
+    const run = async () => {
+      await this.stopBridge();
+      await this.startBridge();
+    };
+    this.restarting = (this.restarting ?? Promise.resolve()).then(run, run);
+    return this.restarting;
+  }
+
+  /** The bridge's settings as they are now, to compare with those it was started with. */
+  bridgeSettings() {
+    const config = this.vscode.workspace.getConfiguration('boardbridge');
+    return JSON.stringify(BRIDGE_SETTINGS.map((key) => config.get(key)));
+  }
+
+  /** A bridge setting changed (Settings UI, settings.json): the bridge restarts with it, unless it already runs that way. */
+  onSettings(event) {
+    if (!BRIDGE_SETTINGS.some((key) => event.affectsConfiguration(`boardbridge.${key}`))) return;
+    if (this.bridgeSettings() === this.startedWith) return;
+    return this.restart();
   }
 
   async startBridge() {
@@ -75,6 +100,7 @@ class BoardbridgeExtension {
       return this.render();
     }
     const config = this.vscode.workspace.getConfiguration('boardbridge');
+    this.startedWith = this.bridgeSettings();
     this.problem = undefined;
     this.failure = undefined;
     let configured, command, runtime;
@@ -90,7 +116,7 @@ class BoardbridgeExtension {
       board: this.selection.board,
       agent: config.get('agent', ''),
       agentCommand: config.get('agentCommand', ''),
-      embedFrom: config.get('embedFrom', []),
+      embedFrom: [...config.get('embedFrom', []), ...(await webHostOrigins(this.vscode))],
       idleExitSeconds: config.get('idleExitSeconds', 60),
     });
     this.url = undefined;
@@ -192,6 +218,11 @@ class BoardbridgeExtension {
   async rememberAgent(agent) {
     const config = this.vscode.workspace.getConfiguration('boardbridge');
     const global = this.vscode.ConfigurationTarget?.Global ?? true;
+    // The bridge already runs the picked agent: writing the pick is no reason to restart it.
+    const running = JSON.parse(this.bridgeSettings());
+    running[BRIDGE_SETTINGS.indexOf('agent')] = agent;
+    running[BRIDGE_SETTINGS.indexOf('agentCommand')] = '';
+    this.startedWith = JSON.stringify(running);
     await config.update('agent', agent, global);
     // A command line would win over the pick next time.
     if (config.get('agentCommand', '')) await config.update('agentCommand', '', global);
@@ -236,6 +267,19 @@ function ideFolderVariable(vscode) {
   const appRoot = vscode.env?.appRoot;
   if (!appRoot || !existsSync(path.join(appRoot, 'lib', 'backend', 'resources'))) return {};
   return { BOARDBRIDGE_ARDUINO_IDE: path.resolve(appRoot, '..', '..') };
+}
+
+/**
+ * In a VS Code that runs in the browser (code-server, VS Code Web) the webview's frames are
+ * pages of the origin the person opened the workbench at, which the extension host (on the
+ * server) cannot see: `asExternalUri` of the IDE's own URI scheme answers with a URL on that
+ * origin (the workbench's URL-callback route). On the desktop, and in Arduino IDE 2.x, the
+ * boardbridge.embedFrom default already names the webview origins.
+ */
+async function webHostOrigins(vscode) {
+  if (!vscode.UIKind || vscode.env?.uiKind !== vscode.UIKind.Web) return [];
+  const external = await vscode.env.asExternalUri(vscode.Uri.parse(`${vscode.env.uriScheme}://boardbridge.boardbridge-arduino/frame`));
+  return [`${external.scheme}://${external.authority}`];
 }
 
 /** The board, port and the IDE's build facts, as the bridge's `selection` message. */
