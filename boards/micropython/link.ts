@@ -55,10 +55,16 @@ export async function openSerialLink(path: string, baudRate = 115_200): Promise<
   });
   // Unplugging raises 'error' and 'close'; without a listener Node would crash.
   port.on('error', () => undefined);
-  port.on('close', (error: (Error & { disconnected?: boolean }) | null) => {
-    const reason = error?.disconnected ? `${path} was unplugged` : `${path} was closed`;
+  const gone = (reason: string) => {
     for (const listener of closeListeners) listener(reason);
     closeListeners.clear();
+  };
+  port.on('close', (error: (Error & { disconnected?: boolean }) | null) => gone(error?.disconnected ? `${path} was unplugged` : `${path} was closed`));
+  // A pty whose other side went away (an emulator that exited) can read end-of-file instead of
+  // failing: serialport then ends the stream without closing the port, and a wait would never end.
+  port.on('end', () => {
+    gone(`${path} was unplugged`);
+    if (port.isOpen) port.close(() => undefined);
   });
   let closed = false;
   return {

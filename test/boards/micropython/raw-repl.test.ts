@@ -97,8 +97,8 @@ describe.each(targets)('raw REPL runner on $name', ({ start, options, loop, vers
   });
 
   it('reports an unplugged board as an error naming the port', async () => {
-    // Still a fixed wait: unplugged once the loop has said it runs, qemu's pty goes unnoticed in the
-    // vitest worker (no close event) and the run waits for ever; see the flake report in issue 23.
+    // Still a fixed wait: unplugged once the loop has said it runs, the run sometimes never hears of
+    // it (serialport reports neither close nor end) and waits for ever; open in issue 23 (flake).
     const outcome = repl!.exec(loop).catch((e: unknown) => e);
     await new Promise((resolve) => setTimeout(resolve, 300));
     await board!.stop();
