@@ -1,6 +1,7 @@
 // The byte stream a MicroPython runner talks through. The bridge's serial hub (boards/serial/)
 // owns real ports; this is the least the raw REPL and usbdbg clients need, so they run on the hub,
 // on a tty opened directly, or on anything else that moves bytes.
+import { existsSync } from 'node:fs';
 import { SerialPort } from 'serialport';
 import { bindingPath } from '../serial/port-name.js';
 
@@ -45,6 +46,9 @@ async function openPort(path: string, baudRate: number): Promise<SerialPort> {
   }
 }
 
+/** How often an open link checks that its device node is still there. */
+const PRESENCE_CHECK_MS = 250;
+
 /** Opens `path` directly with serialport (115200 8N1 unless told otherwise). */
 export async function openSerialLink(path: string, baudRate = 115_200): Promise<ByteLink> {
   const port = await openPort(path, baudRate);
@@ -55,10 +59,30 @@ export async function openSerialLink(path: string, baudRate = 115_200): Promise<
   });
   // Unplugging raises 'error' and 'close'; without a listener Node would crash.
   port.on('error', () => undefined);
-  port.on('close', (error: (Error & { disconnected?: boolean }) | null) => {
-    const reason = error?.disconnected ? `${path} was unplugged` : `${path} was closed`;
+  const gone = (reason: string) => {
+    clearInterval(presence);
     for (const listener of closeListeners) listener(reason);
     closeListeners.clear();
+  };
+  // The device node itself: an unplugged USB port's node goes, and so does an exited emulator's
+  // pty (its /dev/pts entry, or the link socat made). serialport sometimes reports neither 'close'
+  // nor 'end' for that (the read side just stops), so a wait for a reply would never end.
+  // Only a node that is there now (a file path on a POSIX system, not a Windows COM name).
+  const watched = path.startsWith('/') && existsSync(path);
+  const presence = watched
+    ? setInterval(() => {
+        if (existsSync(path)) return;
+        gone(`${path} was unplugged`);
+        if (port.isOpen) port.close(() => undefined);
+      }, PRESENCE_CHECK_MS)
+    : undefined;
+  presence?.unref();
+  port.on('close', (error: (Error & { disconnected?: boolean }) | null) => gone(error?.disconnected ? `${path} was unplugged` : `${path} was closed`));
+  // A pty whose other side went away (an emulator that exited) can read end-of-file instead of
+  // failing: serialport then ends the stream without closing the port, and a wait would never end.
+  port.on('end', () => {
+    gone(`${path} was unplugged`);
+    if (port.isOpen) port.close(() => undefined);
   });
   let closed = false;
   return {
@@ -91,6 +115,7 @@ export async function openSerialLink(path: string, baudRate = 115_200): Promise<
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(presence);
       listeners.clear();
       if (port.isOpen) await new Promise<void>((resolve) => port.close(() => resolve()));
     },

@@ -2,8 +2,8 @@
 // with the device's flow control when it offers it, else plain raw mode in paced chunks), Ctrl-D
 // runs it, and the reply is `OK`, stdout up to \x04, the traceback up to \x04, then `>`. Plain raw
 // mode drops bytes when the device is starved, so there the script is first stored on the device in
-// pieces whose length and byte sum the device reports back (a damaged piece is sent again), then
-// run from memory with exec().
+// pieces whose length and byte sum the device reports back (a damaged piece is sent again), joined and
+// checked whole, and run from memory with exec(); only the two lines that start it go unchecked.
 // Ctrl-C stops a running script. Every wait has a deadline so a silent device becomes an error.
 import { LinkError, type ByteLink } from './link.js';
 import { LinkClosed, LinkReader, ReadAborted, ReadTimeout } from './link-reader.js';
@@ -64,8 +64,6 @@ const VERIFY_ATTEMPTS = 5;
 const PIECE_BYTES = 128;
 /** How long a staging script may take to be accepted before its Ctrl-D counts as lost. */
 const STAGE_OK_MS = 1500;
-/** The runner prints this before the script runs, so a damaged runner is told from the script. */
-const RUN_MARKER = '\x06';
 
 const pieceCount = (length: number) => Math.max(1, Math.ceil(length / PIECE_BYTES));
 
@@ -79,40 +77,36 @@ function bytesLiteral(bytes: Uint8Array): string {
   return `${text}'`;
 }
 
-/** The runner's two globals on the device: the staged pieces, then the joined script. */
-const PIECES = '_bb_s';
-const SCRIPT = '_bb_c';
-
+/** The staged script prints this first: without it, the start was damaged and nothing ran. */
+const RUN_MARKER = '\x06';
 /**
- * Joins the staged pieces, frees them, prints the marker and runs the script. The script is taken
- * out of the globals as exec starts, so it never sees the runner's names, and a stop at any point
- * (even before the marker) leaves neither of them behind.
+ * One line put before the script: it prints the marker and frees the staged copy (exec has compiled
+ * it by then). The script's lines are one further down in a traceback than in the file.
  */
-function runnerCode(count: number): string {
-  return [
-    'try:',
-    ` ${SCRIPT}=b''.join([${PIECES}[i] for i in range(${count})])`,
-    ` del ${PIECES}`,
-    " print(end='\\x06')",
-    ` exec(globals().pop('${SCRIPT}'))`,
-    'finally:',
-    ` globals().pop('${PIECES}',None)`,
-    ` globals().pop('${SCRIPT}',None)`,
-    '',
-  ].join('\n');
-}
+const SCRIPT_PREFIX = "print(end='\\x06');del _c\n";
+/**
+ * The lines sent unchecked. Every damaged form of them fails to parse, names nothing defined,
+ * evaluates a name without calling it, or runs the checked `_c` whole: none runs part of the
+ * script, and all but the last print no marker.
+ */
+const START_SCRIPT = 'del _s\nexec(_c)\n';
 
 /**
- * The traceback as the script would have given it sent directly. Every `<stdin>` frame is the
- * runner's (its line varies: 1.9.2 names the `finally`), so they go; the script's `<string>` frames
- * (exec's name for it) become `<stdin>` again.
+ * The traceback as the script would have given it sent directly: the frame of `exec(_c)`
+ * (`<stdin>`) goes, and the script's frames (`<string>`, exec's name for it) become `<stdin>` again
+ * at the lines of the file (one up, past SCRIPT_PREFIX).
  */
 function unwrapTraceback(stderr: string): string {
   return stderr
     .split('\n')
     .filter((line) => !/^\s*File "<stdin>", line \d+/.test(line))
-    .map((line) => line.replace(/^(\s*File )"<string>"/, '$1"<stdin>"'))
+    .map((line) => line.replace(/^(\s*File )"<string>", line (\d+)/, (_all, head: string, n: string) => `${head}"<stdin>", line ${Number(n) - 1}`))
     .join('\n');
+}
+
+/** The result of a run stopped before the script started: nothing of it ran or printed. */
+function stoppedBeforeStart(timedOut: boolean): ExecResult {
+  return { stdout: '', stderr: '', interrupted: true, timedOut, rawPaste: false };
 }
 
 export class RawRepl {
@@ -166,17 +160,19 @@ export class RawRepl {
       return this.collect(true, options);
     }
     // Plain raw mode has no flow control and a starved device drops bytes: stage the script in
-    // verified pieces, then run it from the device's memory.
+    // verified pieces, join them, check the whole, then start it.
     let seen = '';
     for (let attempt = 1; attempt <= VERIFY_ATTEMPTS; attempt++) {
       await sending(this.stage(bytes));
-      if (!(await sending(this.plainWrite(Buffer.from(runnerCode(pieceCount(bytes.length)), 'latin1'), this.answerMs, false)))) {
-        seen = 'nothing (the end of the runner was lost)';
+      if (!(await sending(this.plainWrite(Buffer.from(START_SCRIPT, 'latin1'), this.answerMs, false)))) {
+        seen = 'nothing (the end of the start line was lost)';
         continue;
       }
       const result = await this.collect(false, options, RUN_MARKER);
-      if (result.started || result.interrupted) return result.result;
-      // The runner itself arrived damaged: nothing of the script ran; stage and run it again.
+      if (result.started) return result.result;
+      // A stop asked for while the start was damaged: the script never ran, and is not run now.
+      if (result.interrupted) return stoppedBeforeStart(result.result.timedOut);
+      // The start line arrived damaged: nothing of the script ran; stage and start it again.
       seen = (result.result.stderr || result.result.stdout).trim().split(/\r?\n/).pop() ?? '';
     }
     throw new ReplError(this.link.path, `the device on ${this.link.path} did not start the staged script after ${VERIFY_ATTEMPTS} attempts (last it said ${JSON.stringify(seen)}) — the serial link loses bytes; check the cable and what loads the board`);
@@ -201,25 +197,20 @@ export class RawRepl {
     const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), stop()), options.timeoutMs);
     const decoder = new TextDecoder();
     let stdout = '';
-    // Before the runner's marker has come, output is held back (it is the runner's, not the script's).
+    // Before the runner's marker has come, output is held back (it is the runner's, not the script's);
+    // without the marker none of it is the script's, so none of it is streamed.
     let pending = marker === undefined ? undefined : '';
-    let started = false;
+    let started = marker === undefined;
     const emit = (text: string) => {
       if (pending !== undefined) {
         pending += text;
         if (pending.length < marker!.length) return;
-        if (!pending.startsWith(marker!)) {
-          text = pending;
-          pending = undefined;
-          stdout += text;
-          return;
-        }
-        text = pending.slice(marker!.length);
+        started = pending.startsWith(marker!);
+        text = started ? pending.slice(marker!.length) : pending;
         pending = undefined;
-        started = true;
       }
       stdout += text;
-      if (text) options.onStdout?.(text);
+      if (text && started) options.onStdout?.(text);
     };
     try {
       // While the script runs there is no deadline; after Ctrl-C the device must answer promptly.
@@ -229,10 +220,9 @@ export class RawRepl {
       let stderr = (await this.reader.until(Uint8Array.of(CTRL_D), { timeoutMs: this.answerMs })).toString('utf8');
       await this.reader.until('>', { timeoutMs: this.answerMs });
       if (marker === undefined) return { stdout, stderr, interrupted, timedOut, rawPaste };
-      // A runner damaged after its marker (e.g. `exec(c)`) fails before the script: its traceback has
-      // no frame of the script's (`<string>`, even for a syntax error) and nothing was printed.
-      if (started && !interrupted && stdout === '' && stderr.includes('Traceback') && !stderr.includes('File "<string>"')) started = false;
-      else if (started) stderr = unwrapTraceback(stderr);
+      // The script was checked whole before it started, and prints the marker itself: after the
+      // marker, all that comes is the script's.
+      if (started) stderr = unwrapTraceback(stderr);
       return { result: { stdout, stderr, interrupted, timedOut, rawPaste }, started, interrupted };
     } catch (error) {
       throw this.silent(error, interrupted ? 'stop the script after Ctrl-C' : 'finish the script');
@@ -300,28 +290,37 @@ export class RawRepl {
   }
 
   /**
-   * Stores the script on the device as indexed bytes pieces in `_bb_s`, each checked against the
-   * length and byte sum the device reports; a damaged piece is sent again.
+   * Stores the script (after SCRIPT_PREFIX) on the device as indexed bytes pieces in `_s`, then
+   * joined in `_c`, each checked against the length and byte sum the device reports; a damaged
+   * piece is sent again.
    */
-  private async stage(bytes: Buffer): Promise<void> {
+  private async stage(script: Buffer): Promise<void> {
+    const bytes = Buffer.concat([Buffer.from(SCRIPT_PREFIX, 'latin1'), script]);
     const count = pieceCount(bytes.length);
     for (let index = 0; index < count; index++) {
       const piece = bytes.subarray(index * PIECE_BYTES, (index + 1) * PIECE_BYTES);
-      const expected = `${piece.length} ${piece.reduce((sum, byte) => sum + byte, 0)}`;
-      const target = index === 0 ? `${PIECES}={0:` : `${PIECES}[${index}]=`;
-      const code = `${target}${bytesLiteral(piece)}${index === 0 ? '}' : ''}\nprint(len(${PIECES}[${index}]),sum(${PIECES}[${index}]))\n`;
-      let seen = '';
-      for (let attempt = 1; ; attempt++) {
-        const reply = await this.quickExec(Buffer.from(code, 'latin1'));
-        if (reply && !reply.stderr && reply.stdout.trim() === expected) break;
-        seen = reply ? ((reply.stderr || reply.stdout).trim().split(/\r?\n/).pop() ?? '') : 'nothing (the end of the piece was lost)';
-        if (attempt === VERIFY_ATTEMPTS) {
-          throw new ReplError(
-            this.link.path,
-            `the device on ${this.link.path} kept receiving part ${index + 1} of ${count} of the script damaged (${VERIFY_ATTEMPTS} attempts; ` +
-              `expected it to count "${expected}", last it said ${JSON.stringify(seen)}) — the serial link loses bytes; check the cable and what loads the board`,
-          );
-        }
+      // The first piece also frees what a script that raised left behind.
+      const store = index === 0 ? `_c=None\n_s={0:${bytesLiteral(piece)}}` : `_s[${index}]=${bytesLiteral(piece)}`;
+      await this.storeChecked(store, `_s[${index}]`, piece, `part ${index + 1} of ${count} of the script`);
+    }
+    await this.storeChecked(`_c=b''.join([_s[i] for i in range(${count})])`, '_c', bytes, 'the joined script');
+  }
+
+  /** Runs `store` (which sets `name` to `bytes`) until the device counts the bytes it was meant to get. */
+  private async storeChecked(store: string, name: string, bytes: Buffer, what: string): Promise<void> {
+    const expected = `${bytes.length} ${bytes.reduce((sum, byte) => sum + byte, 0)}`;
+    const code = Buffer.from(`${store}\nprint(len(${name}),sum(${name}))\n`, 'latin1');
+    let seen = '';
+    for (let attempt = 1; ; attempt++) {
+      const reply = await this.quickExec(code);
+      if (reply && !reply.stderr && reply.stdout.trim() === expected) return;
+      seen = reply ? ((reply.stderr || reply.stdout).trim().split(/\r?\n/).pop() ?? '') : 'nothing (the end of the piece was lost)';
+      if (attempt === VERIFY_ATTEMPTS) {
+        throw new ReplError(
+          this.link.path,
+          `the device on ${this.link.path} kept receiving ${what} damaged (${VERIFY_ATTEMPTS} attempts; ` +
+            `expected it to count "${expected}", last it said ${JSON.stringify(seen)}) — the serial link loses bytes; check the cable and what loads the board`,
+        );
       }
     }
   }

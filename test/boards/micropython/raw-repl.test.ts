@@ -16,8 +16,8 @@ const targets: Array<{ name: string; start: () => Promise<EmulatedBoard>; option
     name: 'MicroPython 1.9.2 for the micro:bit in qemu-system-arm',
     start: startMicrobit,
     options: {},
-    // The UART interrupt stops even a loop that never calls out.
-    loop: 'n = 0\nwhile True:\n    n += 1\n',
+    // The UART interrupt stops even a loop that never calls out (it says it runs, then is silent).
+    loop: 'print("looping")\nn = 0\nwhile True:\n    n += 1\n',
     version: /^1\.9/,
   },
   {
@@ -26,10 +26,19 @@ const targets: Array<{ name: string; start: () => Promise<EmulatedBoard>; option
     // Its raw-paste reader ends the transfer at once; plain raw mode works.
     options: { rawPaste: false },
     // The stand-in UART interrupt fires when the script calls out (time, output).
-    loop: 'import time\nn = 0\nwhile True:\n    n += 1\n    time.sleep_ms(5)\n',
+    loop: 'import time\nprint("looping")\nn = 0\nwhile True:\n    n += 1\n    time.sleep_ms(5)\n',
     version: /^1\.27/,
   },
 ];
+
+/** Starts `loop`; `looping` resolves once it has said it runs (a stop then meets a running script). */
+function startLoop(repl: RawRepl, loop: string, signal?: AbortSignal): { running: Promise<unknown>; looping: Promise<void> } {
+  let said: () => void = () => undefined;
+  const looping = new Promise<void>((resolve) => (said = resolve));
+  let out = '';
+  const running = repl.exec(loop, { signal, onStdout: (text) => ((out += text), out.includes('looping') && said()) });
+  return { running, looping: Promise.race([looping, running.then((r) => Promise.reject(new Error(`the loop ended before it ran: ${JSON.stringify(r)}`)))]) };
+}
 
 describe.each(targets)('raw REPL runner on $name', ({ start, options, loop, version }) => {
   let board: EmulatedBoard | undefined;
@@ -73,9 +82,10 @@ describe.each(targets)('raw REPL runner on $name', ({ start, options, loop, vers
 
   it('stops an infinite loop with Ctrl-C and is ready for the next script', async () => {
     const controller = new AbortController();
-    const running = repl!.exec(loop, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 500);
-    const result = await running;
+    const { running, looping } = startLoop(repl!, loop, controller.signal);
+    await looping;
+    controller.abort();
+    const result = (await running) as Awaited<ReturnType<RawRepl['exec']>>;
     expect(result.interrupted).toBe(true);
     expect(mapTraceback(result.stderr, { name: 'loop.py', text: loop })?.error).toMatch(/^KeyboardInterrupt/);
     expect((await repl!.exec('print(6 * 7)\n')).stdout.trim()).toBe('42');
@@ -87,9 +97,10 @@ describe.each(targets)('raw REPL runner on $name', ({ start, options, loop, vers
     // The script runs among the board's globals as if sent directly: none of the runner's are there.
     expect(before.filter((name) => /^_[^_]/.test(name))).toEqual([]);
     const controller = new AbortController();
-    const running = repl!.exec(loop, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 500);
-    expect((await running).interrupted).toBe(true);
+    const { running, looping } = startLoop(repl!, loop, controller.signal);
+    await looping;
+    controller.abort();
+    expect(((await running) as Awaited<ReturnType<RawRepl['exec']>>).interrupted).toBe(true);
     // `n` is the loop's own, as it would be run directly; `time` the stand-in loop's import.
     const own = loop.includes('import time') ? ['n', 'time'] : ['n'];
     expect(await names()).toEqual([...before, ...own].sort());
@@ -101,8 +112,10 @@ describe.each(targets)('raw REPL runner on $name', ({ start, options, loop, vers
   });
 
   it('reports an unplugged board as an error naming the port', async () => {
-    const outcome = repl!.exec(loop).catch((e: unknown) => e);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Unplugged once the loop has said it runs.
+    const { running, looping } = startLoop(repl!, loop);
+    const outcome = running.catch((e: unknown) => e);
+    await looping;
     await board!.stop();
     const error = await outcome;
     expect(error).toBeInstanceOf(ReplError);
