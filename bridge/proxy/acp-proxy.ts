@@ -36,6 +36,7 @@ import { LocalAnswers } from './local-answers.js';
 import { ProxySession } from './proxy-session.js';
 import { answerCommand } from './proxy-answers.js';
 import { proxyCommandOf, withProxyCommands } from './slash-commands.js';
+import { cliCommand } from '../cli-entry.js';
 
 export interface ProxyOptions {
   /** The agent to start, or why it cannot be (every request is then answered with that error). */
@@ -330,7 +331,7 @@ export class AcpProxy {
       ? launch
       : this.agent && this.exit
         ? exitedError(this.agent, this.exit, 'the session')
-        : new BridgeError('agent_exited', `${launch.title} is not running`, 'start the agent again (reconnect in the editor); run: boardbridge doctor');
+        : new BridgeError('agent_exited', `${launch.title} is not running`, `start the agent again (reconnect in the editor); run: ${cliCommand('doctor')}`);
     // The agent's last words, when it failed, go in the data too: the editor shows them, the log has the rest.
     const stderr = this.exit && (this.exit.code !== 0 || this.exit.signal) ? this.agent?.stderr.tail(8) : undefined;
     return { code: -32603, message: error.hint ? `${error.message}\n${error.hint}` : error.message, data: { code: error.code, hint: error.hint, ...(stderr ? { stderr } : {}) } };

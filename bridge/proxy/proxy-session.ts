@@ -15,6 +15,7 @@ import { BoardSelection } from '../session/board-selection.js';
 import type { ConsentVoice } from '../session/consent-request.js';
 import { ToolCallWatch } from '../session/own-edits.js';
 import { SessionKit } from '../session/session-kit.js';
+import { cliCommand } from '../cli-entry.js';
 
 export interface ProxySessionOptions {
   cwd: string;
@@ -115,7 +116,7 @@ export class ProxySession {
   /** The installed platform folders the context reads from (read-only for the agent), as `additionalDirectories`. */
   async readOnlyRoots(): Promise<string[]> {
     const { folders, error } = await this.kit.platformFolders(this.options.caps, this.contextSelection());
-    if (error) this.options.log(`the hardware context for ${this.options.cwd} could not be built: ${error} (the prompt goes without it; run: boardbridge context)`);
+    if (error) this.options.log(`the hardware context for ${this.options.cwd} could not be built: ${error} (the prompt goes without it; run: ${cliCommand('context')})`);
     return folders;
   }
 

@@ -448,7 +448,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
     if (this.options.contexts) {
       // Never without a word: the agent gets the context, or one line saying why there is none.
       const injected = await this.kit.promptContext(this.selection.current);
-      if (injected.error) this.emitEvent({ type: 'error', code: 'context', message: `the hardware context could not be built: ${injected.error}`, hint: 'the prompt goes without it; run: boardbridge context' });
+      if (injected.error) this.emitEvent({ type: 'error', code: 'context', message: `the hardware context could not be built: ${injected.error}`, hint: `the prompt goes without it; run: ${cliCommand('context')}` });
       blocks.push(...injected.blocks);
       if (injected.event) this.emitEvent({ type: 'context_sent', ...injected.event });
       if (injected.missing) this.emitEvent({ type: 'context_missing', reason: injected.missing });

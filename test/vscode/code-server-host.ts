@@ -4,7 +4,7 @@
 // folder. When the cached install failed the tests that use it are skipped and say why; when
 // the set-up never ran they fail and say how to run it.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
@@ -102,6 +102,9 @@ export async function openCodeServer(root: string, sketch: string, settings: Rec
           // gone already
         }
       }
+      // The extension's bridge runs detached and outlives its IDE by boardbridge.idleExitSeconds:
+      // end it (it ends its agent) with the test, found by the test's own folder on its command line.
+      endProcessesUnder(root);
       // The extension's bridge and its agent may still be writing as they leave: a temp folder left behind is no failure.
       try {
         rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
@@ -110,4 +113,17 @@ export async function openCodeServer(root: string, sketch: string, settings: Rec
       }
     },
   };
+}
+
+/** Sends SIGTERM to every process of this user whose command line names `folder`. */
+function endProcessesUnder(folder: string): void {
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(folder)) process.kill(pid, 'SIGTERM');
+    } catch {
+      // gone meanwhile, or not ours
+    }
+  }
 }

@@ -33,7 +33,7 @@ describe.skipIf(skipCodeServer)(`the .vsix in code-server, a real VS Code extens
       ],
     });
     const launch = agentLaunch('claude-code-acp', model.url, temp.root);
-    host = await openCodeServer(temp.root, temp.sketch, { 'boardbridge.agentCommand': claudeCommand(launch), 'boardbridge.idleExitSeconds': 5 }, { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(temp.root, 'state') });
+    host = await openCodeServer(temp.root, temp.sketch, { 'boardbridge.agentCommand': claudeCommand(launch), 'boardbridge.idleExitSeconds': 120 }, { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(temp.root, 'state') });
   }, 300_000);
 
   afterAll(async () => {

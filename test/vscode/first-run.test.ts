@@ -22,7 +22,7 @@ describe.skipIf(skipCodeServer)(`the first run of the .vsix in code-server${code
     const launch = agentLaunch('claude-code-acp', model.url, root);
     // A fresh profile: the agent named is Gemini CLI, which has no key here, and no boardbridge.command.
     // The extension's bridge is its own process: it leaves 5 s after code-server has gone.
-    host = await openCodeServer(root, sketch, { 'boardbridge.agent': 'gemini', 'boardbridge.idleExitSeconds': 5 }, { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') });
+    host = await openCodeServer(root, sketch, { 'boardbridge.agent': 'gemini', 'boardbridge.idleExitSeconds': 120 }, { ...launch.env, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') });
   }, 300_000);
 
   afterAll(async () => {
