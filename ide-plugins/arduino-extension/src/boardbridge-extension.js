@@ -83,7 +83,9 @@ class BoardbridgeExtension {
   /** The bridge's settings as they are now, to compare with those it was started with. */
   bridgeSettings() {
     const config = this.vscode.workspace.getConfiguration('boardbridge');
-    return JSON.stringify(BRIDGE_SETTINGS.map((key) => config.get(key)));
+    // Unset, empty and the default are one state (a host without the manifest's defaults gives undefined).
+    const unset = (value) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+    return JSON.stringify(BRIDGE_SETTINGS.map((key) => (unset(config.get(key)) ? '' : config.get(key))));
   }
 
   /** A bridge setting changed (Settings UI, settings.json): the bridge restarts with it, unless it already runs that way. */
