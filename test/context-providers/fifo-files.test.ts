@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliMain, repoRoot } from '../e2e/run-cli.js';
+import { FIXTURES_ROOT } from '../support/fixtures.js';
 
-const shared = path.resolve(repoRoot, '..', 'shared', 'fixtures');
 
 function context(args: string[], root: string) {
   const run = spawnSync(process.execPath, [cliMain, 'context', ...args], {
@@ -42,7 +42,7 @@ describe.skipIf(process.platform === 'win32')('boardbridge context with a FIFO i
   it('an MPLAB X project whose configurations.xml is a FIFO', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'bb-fifo-'));
     const project = path.join(root, 'demo.X');
-    cpSync(path.join(shared, 'mplabx', 'pic18f47q10-curiosity-hpc-demo-code.X'), project, { recursive: true });
+    cpSync(path.join(FIXTURES_ROOT, 'mplabx', 'pic18f47q10-curiosity-hpc-demo-code.X'), project, { recursive: true });
     fifo(path.join(project, 'nbproject', 'configurations.xml'));
     const run = context([project], root);
     expect(run.status, run.stderr).toBe(0);

@@ -8,9 +8,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { FIXTURES_ROOT } from '../support/fixtures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const runner = path.join(here, 'run-fuzz.mjs');
+/** The runner finds the fixtures where the suite does. */
+const runnerEnv = { ...process.env, BOARDBRIDGE_FIXTURES: FIXTURES_ROOT };
 const COUNT = Number(process.env.FUZZ_COUNT ?? 1000);
 const FIRST = Number(process.env.FUZZ_SEED ?? 1);
 /** No output for this long means the input that started last hangs. */
@@ -32,7 +35,7 @@ interface Summary {
 
 // Runs seeds [from, from+count); on a hang or a dead runner, writes that input out and goes on after it.
 async function fuzz(target: string, from: number, count: number, failures: Failure[], summaries: Summary[]): Promise<void> {
-  const child = spawn(process.execPath, [runner, target, String(count), String(from)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [runner, target, String(count), String(from)], { stdio: ['ignore', 'pipe', 'inherit'], env: runnerEnv });
   let started = from;
   let pending = '';
   let timer: NodeJS.Timeout;
@@ -66,7 +69,7 @@ async function fuzz(target: string, from: number, count: number, failures: Failu
   }
   // A hang, or a runner that died (out of memory, a native crash) on the input it started last.
   const reason = outcome === 'hung' ? `no answer within ${HANG_MS} ms (hangs)` : `the runner died (${outcome}) on this input`;
-  const written = spawnSync(process.execPath, [runner, target, '1', String(started), '--write-only'], { encoding: 'utf8', env: { ...process.env, FUZZ_REASON: reason } });
+  const written = spawnSync(process.execPath, [runner, target, '1', String(started), '--write-only'], { encoding: 'utf8', env: { ...runnerEnv, FUZZ_REASON: reason } });
   failures.push({ seed: started, reason, file: written.stdout.trim() });
   const rest = from + count - (started + 1);
   if (rest > 0) await fuzz(target, started + 1, rest, failures, summaries);

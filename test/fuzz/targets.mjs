@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = (file) => import(path.join(repo, 'dist', file));
-const shared = path.resolve(repo, '..', 'shared', 'fixtures');
+// The fixtures folder as test/support/fixtures.ts resolves it: fuzz.test.ts passes it down.
+if (!process.env.BOARDBRIDGE_FIXTURES) throw new Error('test/fuzz/targets.mjs: BOARDBRIDGE_FIXTURES is not set — run the fuzz suite through test/fuzz/fuzz.test.ts, which sets it');
+const shared = path.resolve(process.env.BOARDBRIDGE_FIXTURES);
 const read = (file) => ({ file, text: readFileSync(file, 'utf8') });
 const MiB = 2 ** 20;
 
