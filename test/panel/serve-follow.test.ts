@@ -211,7 +211,12 @@ describe('serve --follow openmv (settings file written as OpenMV IDE writes it; 
   async function echoedContext(): Promise<string> {
     const before = await page.locator('#log .msg.agent').count();
     await send(page, 'echo-blocks');
-    await page.waitForFunction((n) => document.querySelectorAll('#log .msg.agent').length > n, before, WAIT);
+    // The reply's element appears with its first chunk; the text is whole once the turn has ended.
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('#log .msg.agent').length > n && document.body.dataset.busy === 'false',
+      before,
+      WAIT,
+    );
     return (await page.locator('#log .msg.agent').last().textContent()) ?? '';
   }
 
