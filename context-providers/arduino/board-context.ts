@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import type { Finding, HardwareContext, Limit, SourceRef } from '../types.js';
 import { EXPANSION_ROUNDS, MAX_EXPANDED_LENGTH, referenceCycles, unresolvedReferences } from '../../platform/arduino/properties.js';
 import { resolveIncludes } from './includes.js';
-import { scanLibraries, type LibraryFolder } from './libraries.js';
+import { libraryScanStore, scanLibraries, type LibraryFolder } from './libraries.js';
 import { libraryTimerNotes, readLibraryTimers } from './library-timers.js';
 import { buildPinMap } from './pin-map.js';
+import { PinMapStore } from './pin-map-store.js';
 import type { InstalledPlatforms } from '../../platform/arduino/platforms.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { checkBuildSize, checkSketch, type BuildSize } from './sketch-check.js';
@@ -22,6 +23,8 @@ export interface BoardContextInput {
   buildSize?: BuildSize;
   /** Where the board selection came from (flag, sketch.yaml:line), shown with the FQBN. */
   selectionSource?: SourceRef;
+  /** The cache folder where pin maps and library scans read by earlier processes are, and this one's are kept. */
+  cacheDir?: string;
 }
 
 /** `16000000L` → 16000000. */
@@ -48,7 +51,7 @@ export function libraryFolders(board: ResolvedBoard, installed: InstalledPlatfor
 export function buildBoardContext(input: BoardContextInput): HardwareContext {
   const { board, installed, sketch } = input;
   const source = (key: string): SourceRef | undefined => board.sources.get(key);
-  const pinMap = buildPinMap(board);
+  const pinMap = buildPinMap(board, input.cacheDir ? new PinMapStore(input.cacheDir) : undefined);
   const warnings: Finding[] = [...board.warnings, ...pinMap.warnings, ...installed.warnings];
   warnings.push(...unresolvedFactWarnings(board), ...referenceCycleWarnings(board));
   for (const legacy of installed.legacy) warnings.push({ severity: 'info', code: 'platform-legacy-layout', message: legacy.reason, file: legacy.dir });
@@ -108,7 +111,7 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
   };
 
   if (sketch) {
-    const scan = scanLibraries(libraryFolders(board, installed));
+    const scan = scanLibraries(libraryFolders(board, installed), input.cacheDir ? libraryScanStore(input.cacheDir) : undefined);
     const units = compiledUnits(sketch.files);
     const resolution = resolveIncludes(units, board, scan.libraries, { macros: pinMap.variant.macros });
     context.libraries = resolution.libraries;

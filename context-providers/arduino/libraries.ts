@@ -6,6 +6,7 @@ import type { Finding, SourceRef } from '../types.js';
 import { parseDepends, type Dependency } from './library-depends.js';
 import { loadPropertiesFile } from '../../platform/arduino/properties.js';
 import { isDir, listDir } from '../../platform/arduino/folders.js';
+import { DiskCache } from './disk-cache.js';
 
 /** Lower numbers lose: arduino-cli's library location priority. */
 export type LibraryLocation = 'builtin' | 'referenced-platform' | 'platform' | 'user';
@@ -56,16 +57,48 @@ export interface LibraryScan {
 
 const HEADER = /\.(h|hh|hpp|hxx|h\+\+)$/i;
 
+/** One folder's scan as DiskCache keeps it, with the files and folders it depends on. */
+interface FolderScan extends LibraryScan {
+  /** The folder, each entry of it, and each library's source folder: one added or removed changes its stamp. */
+  folders: string[];
+}
 
-
-export function scanLibraries(folders: LibraryFolder[]): LibraryScan {
+/**
+ * The libraries of each folder, in order. With `store`, a folder's scan is kept in the cache
+ * folder (`libraries/`) until the folder, one of its entries, a library's source folder or a
+ * library.properties changes, so a new sketch does not read every library.properties again.
+ */
+export function scanLibraries(folders: LibraryFolder[], store?: DiskCache<FolderScan>): LibraryScan {
   const scan: LibraryScan = { libraries: [], files: [], warnings: [] };
   for (const folder of folders) {
-    for (const entry of listDir(folder.dir).sort()) {
-      const dir = join(folder.dir, entry);
-      if (entry.startsWith('.') || !isDir(dir)) continue;
-      const library = readLibrary(dir, folder.location, scan);
-      if (library) scan.libraries.push(library);
+    const key = JSON.stringify([folder.dir, folder.location]);
+    let part = store?.get(key)?.value;
+    if (!part) {
+      part = scanFolder(folder);
+      store?.set(key, part, [...part.folders, ...part.files]);
+    }
+    scan.libraries.push(...part.libraries);
+    scan.files.push(...part.files);
+    scan.warnings.push(...part.warnings);
+  }
+  return scan;
+}
+
+/** Where scanLibraries keeps folder scans in the cache folder `dir`. */
+export function libraryScanStore(dir: string): DiskCache<FolderScan> {
+  return new DiskCache<FolderScan>(dir, 'libraries');
+}
+
+function scanFolder(folder: LibraryFolder): FolderScan {
+  const scan: FolderScan = { libraries: [], files: [], warnings: [], folders: [folder.dir] };
+  for (const entry of listDir(folder.dir).sort()) {
+    const dir = join(folder.dir, entry);
+    if (entry.startsWith('.') || !isDir(dir)) continue;
+    scan.folders.push(dir);
+    const library = readLibrary(dir, folder.location, scan);
+    if (library) {
+      scan.libraries.push(library);
+      if (library.sourceDir !== dir) scan.folders.push(library.sourceDir);
     }
   }
   return scan;

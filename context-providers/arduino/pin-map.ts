@@ -9,6 +9,7 @@ import { readAvrTimers } from './avr-timers.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { readSerialObjects } from './serial-objects.js';
 import { readVariantHeader, type VariantHeader } from './variant-header.js';
+import type { PinMapStore } from './pin-map-store.js';
 
 export type CapabilityKind = 'pwm' | 'interrupt' | 'analog' | 'dac' | 'serial';
 
@@ -97,11 +98,16 @@ function byLengthThenName(a: string, b: string): number {
 const cache = new Map<string, { stamps: Array<[string, string]>; map: PinMap }>();
 const CACHE_CAPACITY = 64;
 
-export function buildPinMap(board: ResolvedBoard): PinMap {
+/** The board's pin map: from this process's cache, else from `store` (another process read it), else read now. */
+export function buildPinMap(board: ResolvedBoard, store?: PinMapStore): PinMap {
   const key = `${board.fqbn}\0${board.corePath}\0${board.variantPath ?? ''}\0${board.properties.get('recipe.cpp.o.pattern') ?? ''}\0${board.expanded('build.extra_flags') ?? ''}`;
   const cached = cache.get(key);
   if (cached && cached.stamps.every(([file, previous]) => stamp(file) === previous)) return copyOf(cached.map);
-  const map = readPinMap(board);
+  let map = store?.get(board);
+  if (!map) {
+    map = readPinMap(board);
+    store?.set(board, map);
+  }
   if (cache.size >= CACHE_CAPACITY) cache.delete(cache.keys().next().value!);
   cache.set(key, { stamps: [...map.files, ...(board.variantPath ? [board.variantPath] : [])].map((file) => [file, stamp(file)]), map });
   return copyOf(map);

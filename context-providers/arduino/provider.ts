@@ -131,6 +131,7 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
       sketch,
       buildSize: options.buildSize?.(project.root) ?? lastCompileSize(ide),
       selectionSource: choice.source,
+      cacheDir: options.cacheDir,
     });
     if (ideNote) (context.notes ??= []).push(ideNote);
     addLastCompile(context, ide);

@@ -15,7 +15,8 @@ export interface HeaderConstant {
   source: SourceRef;
 }
 
-export interface VariantHeader {
+/** What reading the variant header found; VariantHeader is this with the ways to evaluate it. */
+export interface VariantHeaderFacts {
   /** The pin header that was read, or undefined when the variant has none. */
   header?: string;
   defines: Record<string, string>;
@@ -24,6 +25,9 @@ export interface VariantHeader {
   constants: Map<string, HeaderConstant>;
   files: string[];
   warnings: Finding[];
+}
+
+export interface VariantHeader extends VariantHeaderFacts {
   /** Expands and evaluates `text` (e.g. `digitalPinHasPWM(3)`); undefined when not a known integer. */
   evaluate(text: string): number | undefined;
   /**
@@ -123,11 +127,17 @@ export function readVariantHeader(board: ResolvedBoard): VariantHeader {
 
   const headerFiles = new Set(result.files.filter((file) => file !== arduinoH));
   const constants = collectConstants(result.tokens.filter((token) => token.file && headerFiles.has(token.file)), result.macros, warnings);
+  return variantHeaderOf({ ...(header && existsSync(header) ? { header } : {}), defines, macros: result.macros, constants, files: result.files, warnings });
+}
+
+/** The facts read from a variant header (read now, or stored), with the ways to evaluate expressions in them. */
+export function variantHeaderOf(facts: VariantHeaderFacts): VariantHeader {
+  const { macros, constants } = facts;
   const scope = { identifier: (name: string) => (constants.has(name) ? BigInt(constants.get(name)!.value) : undefined), unknownIsZero: false };
   // A one-argument macro expanded once, as a function of its argument.
   const pinMacro = (macro: string, rewrite: (tokens: Token[]) => Token[], toNumber: (value: bigint) => number): ((argument: number) => number | undefined) | undefined => {
-    if (!result.macros.get(macro)?.params) return undefined;
-    const expanded = rewrite(expandMacros(tokenize(`${macro}(${ARGUMENT})`), result.macros));
+    if (!macros.get(macro)?.params) return undefined;
+    const expanded = rewrite(expandMacros(tokenize(`${macro}(${ARGUMENT})`), macros));
     return (argument) => {
       const evaluation = evaluate(expanded, {
         identifier: (name) => (name === ARGUMENT ? BigInt(argument) : scope.identifier(name)),
@@ -137,22 +147,17 @@ export function readVariantHeader(board: ResolvedBoard): VariantHeader {
     };
   };
   return {
-    header: header && existsSync(header) ? header : undefined,
-    defines,
-    macros: result.macros,
-    constants,
-    files: result.files,
-    warnings,
+    ...facts,
     evaluate: (text) => {
-      const evaluation = evaluate(expandMacros(tokenize(text), result.macros), scope);
+      const evaluation = evaluate(expandMacros(tokenize(text), macros), scope);
       return evaluation.ok ? Number(evaluation.value) : undefined;
     },
     pinFunction: (macro) => pinMacro(macro, (tokens) => tokens, (value) => Number(value)),
     pinPointerTruth: (macro) => pinMacro(macro, pointerTruthTokens, (value) => Number(value !== 0n)),
     expandText: (name) => {
-      const macro = result.macros.get(name);
+      const macro = macros.get(name);
       if (!macro || macro.params) return undefined;
-      return expandMacros(tokenize(name), result.macros).map((token) => token.text).join(' ');
+      return expandMacros(tokenize(name), macros).map((token) => token.text).join(' ');
     },
   };
 }

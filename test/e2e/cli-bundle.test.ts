@@ -44,5 +44,6 @@ describe('the bundled command line', () => {
       expect(help.stdout, name).toMatch(new RegExp(`^Usage: boardbridge ${name} `));
       expect(help.stderr, name).toBe('');
     }
-  });
+    // A dozen processes one after another: on a loaded machine that is more than the default minute.
+  }, 300_000);
 });

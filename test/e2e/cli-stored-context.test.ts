@@ -4,7 +4,7 @@
 // sketch, a file added to its folder, the platform (a boards.local.txt appearing), the
 // environment that says where platforms are.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixtures.js';
@@ -150,4 +150,120 @@ describe('a stored context from the command line', () => {
     expect(two.status).not.toBe(0);
     expect(two.stderr).toMatch(/too many arguments/);
   });
+});
+
+// The pin map of a board seen before (pin-map-store.ts): a new sketch on it reads the stored map,
+// not the variant header and core tables; an edited variant header or boards.txt reads them again.
+describe('a stored pin map', () => {
+  const data32 = path.join(root, 'data32');
+  const pico = path.join(data32, 'packages', 'rp2040', 'hardware', 'rp2040', '6.0.0');
+  const header = path.join(pico, 'variants', 'rpipico', 'pins_arduino.h');
+  const readList = path.join(root, 'read.txt');
+  // A preload that writes down every file the process opens through node:fs.
+  const opens = path.join(root, 'opens.mjs');
+  const env = { ARDUINO_DIRECTORIES_DATA: data32, BOARDBRIDGE_CACHE_DIR: path.join(root, 'pin-map-cache') };
+  const args = (folder: string) => ['--json', '--fqbn', 'rp2040:rp2040:rpipico', folder];
+
+  beforeAll(() => {
+    cpSync(path.join(platforms, 'packages', 'rp2040'), path.join(data32, 'packages', 'rp2040'), { recursive: true });
+    for (const name of ['Blink', 'PinChecks', 'BusConflict']) cpSync(path.join(repoRoot, 'test', 'fixtures', 'arduino', 'sketches', name), path.join(root, 'pico', name), { recursive: true });
+    writeFileSync(
+      opens,
+      "import fs from 'node:fs';\nimport { syncBuiltinESMExports } from 'node:module';\nconst open = fs.openSync, read = fs.readFileSync;\nconst note = (file) => { if (typeof file === 'string') fs.appendFileSync(process.env.BB_READ_LIST, file + '\\n'); };\nfs.openSync = (file, ...rest) => (note(file), open(file, ...rest));\nfs.readFileSync = (file, ...rest) => (note(file), read(file, ...rest));\nsyncBuiltinESMExports();\n",
+    );
+  });
+
+  const context = (folder: string, extra: Record<string, string | undefined> = {}): { json: string; read: string[] } => {
+    rmSync(readList, { force: true });
+    const r = spawnSync(process.execPath, ['--import', opens, bundle, 'context', ...args(folder)], { encoding: 'utf8', env: { ...process.env, BOARDBRIDGE_NO_CACHE: undefined, BB_READ_LIST: readList, ...env, ...extra } });
+    expect(r.status, r.stderr).toBe(0);
+    let read: string[] = [];
+    try {
+      read = readFileSync(readList, 'utf8').split('\n').filter(Boolean);
+    } catch {
+      // nothing read through node:fs
+    }
+    return { json: r.stdout, read };
+  };
+  const fresh = (folder: string): string => context(folder, { BOARDBRIDGE_NO_CACHE: '1' }).json;
+  const pinsOf = (json: string): Array<{ number: number; names: string[] }> => JSON.parse(json).pins;
+
+  it('gives a new sketch on a board seen before the same context without reading the variant again', () => {
+    const first = context(path.join(root, 'pico', 'Blink'));
+    expect(first.read).toContain(header);
+    expect(first.json).toBe(fresh(path.join(root, 'pico', 'Blink')));
+    expect(readdirSync(path.join(env.BOARDBRIDGE_CACHE_DIR, 'pin-maps'))).toHaveLength(1);
+    for (const name of ['PinChecks', 'BusConflict']) {
+      const next = context(path.join(root, 'pico', name));
+      expect(next.read).not.toContain(header);
+      expect(next.json).toBe(fresh(path.join(root, 'pico', name)));
+    }
+  }, 120_000);
+
+  it('reads the variant again after its header or boards.txt changed', () => {
+    const sketchDir = path.join(root, 'pico', 'PinChecks');
+    const before = context(sketchDir).json;
+    appendFileSync(header, '\n#define PIN_ADDED_BY_TEST (7u)\n');
+    later(header, 5);
+    const edited = context(sketchDir);
+    expect(edited.read).toContain(header);
+    expect(edited.json).toBe(fresh(sketchDir));
+    expect(pinsOf(edited.json)[7].names).toContain('PIN_ADDED_BY_TEST');
+    expect(pinsOf(before)[7].names).not.toContain('PIN_ADDED_BY_TEST');
+
+    appendFileSync(path.join(pico, 'boards.txt'), '\nrpipico.build.extra_flags=-DPIN_FROM_BOARDS_TXT=6\n');
+    later(path.join(pico, 'boards.txt'), 10);
+    const boards = context(sketchDir);
+    expect(boards.read).toContain(header);
+    expect(boards.json).toBe(fresh(sketchDir));
+    expect(pinsOf(boards.json)[6].names).toContain('PIN_FROM_BOARDS_TXT');
+  }, 120_000);
+});
+
+// The libraries of each folder (libraries.ts, the cache folder's `libraries/`): a library added,
+// a library.properties edited or a header added to a library is seen by the next new sketch.
+describe('a stored library scan', () => {
+  const sketchbook = path.join(root, 'scan-sketchbook');
+  const libraries = path.join(sketchbook, 'libraries');
+  const env = { ARDUINO_DIRECTORIES_USER: sketchbook, BOARDBRIDGE_CACHE_DIR: path.join(root, 'scan-cache') };
+  const library = (name: string, version: string): void => {
+    mkdirSync(path.join(libraries, name, 'src'), { recursive: true });
+    writeFileSync(path.join(libraries, name, 'library.properties'), `name=${name}\nversion=${version}\narchitectures=*\n`);
+    writeFileSync(path.join(libraries, name, 'src', `${name}.h`), '#pragma once\n');
+  };
+  const sketchOf = (name: string, includes: string[]): string => {
+    const dir = path.join(root, 'scan-sketches', name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${name}.ino`), `${includes.map((header) => `#include <${header}>`).join('\n')}\nvoid setup() {}\nvoid loop() {}\n`);
+    return dir;
+  };
+  const args = (dir: string) => [dir, '--fqbn', 'arduino:avr:uno', '--json'];
+  const librariesOf = (result: Run) => JSON.parse(result.stdout).libraries as Array<{ include: string; name?: string; version?: string; location?: string }>;
+
+  it('sees a library added, an edited library.properties and a header added', () => {
+    library('OneLib', '1.0.0');
+    const first = run(bundle, args(sketchOf('First', ['OneLib.h'])), env);
+    expect(first.status, first.stderr).toBe(0);
+    expect(readdirSync(path.join(env.BOARDBRIDGE_CACHE_DIR, 'libraries')).length).toBeGreaterThan(0);
+
+    library('TwoLib', '2.0.0');
+    const added = sketchOf('Added', ['OneLib.h', 'TwoLib.h']);
+    const withTwo = run(bundle, args(added), env);
+    expect(withTwo.stdout).toBe(built(bundle, args(added), env).stdout);
+    expect(librariesOf(withTwo).find((ref) => ref.include === 'TwoLib.h')).toMatchObject({ name: 'TwoLib', version: '2.0.0', location: 'user' });
+
+    writeFileSync(path.join(libraries, 'TwoLib', 'library.properties'), 'name=TwoLib\nversion=2.1.0\narchitectures=*\n');
+    later(path.join(libraries, 'TwoLib', 'library.properties'), 5);
+    const edited = sketchOf('Edited', ['TwoLib.h']);
+    const newer = run(bundle, args(edited), env);
+    expect(newer.stdout).toBe(built(bundle, args(edited), env).stdout);
+    expect(librariesOf(newer).find((ref) => ref.include === 'TwoLib.h')?.version).toBe('2.1.0');
+
+    writeFileSync(path.join(libraries, 'TwoLib', 'src', 'TwoExtra.h'), '#pragma once\n');
+    later(path.join(libraries, 'TwoLib', 'src'), 10);
+    const extra = sketchOf('Extra', ['TwoExtra.h']);
+    const header = run(bundle, args(extra), env);
+    expect(header.stdout).toBe(built(bundle, args(extra), env).stdout);
+    expect(librariesOf(header).find((ref) => ref.include === 'TwoExtra.h')).toMatchObject({ name: 'TwoLib', location: 'user' });
+  }, 120_000);
 });

@@ -6,6 +6,7 @@ import type { Bus, ContextNote, Finding, PinCapability, SourceRef } from '../../
 import type { Token } from '../c-tokens.js';
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { VariantHeader } from '../variant-header.js';
+import type { CoreCheck } from './core-checks.js';
 
 /**
  * A capability is known from a table (cited), or unknown with the reason; never "none" by default.
@@ -65,7 +66,7 @@ export interface CoreFacts {
   files: string[];
   warnings: Finding[];
   /** Checks only this core needs (ESP32 LEDC generation, RP2040 slice frequencies…). */
-  check?: (sketch: CoreSketchView) => Finding[];
+  check?: CoreCheck;
 }
 
 /** A call in the sketch with its arguments' values where they are known integers. */

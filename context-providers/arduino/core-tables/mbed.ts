@@ -16,8 +16,11 @@ import type { CorePin, CoreSketchView, CoreTableReader, Knowledge } from './core
 import { analogWritePins, checkSharedPwmOutputs, groupPwmPins } from './pwm-groups.js';
 import { uartObjects } from './uart-objects.js';
 import { dataFile } from '../../../platform/data-files.js';
+import { defineCoreCheck } from './core-checks.js';
 
 type Family = (typeof rules.families)[number];
+
+const mbedCheck = defineCoreCheck('mbed', (sketch, { pins, family }: { pins: CorePin[]; family: Family }) => checkPwm(sketch, pins, family));
 
 const RULES_FILE = dataFile('mbed-pwm-rules.json');
 
@@ -158,7 +161,7 @@ export const readMbedTables: CoreTableReader = (board, variant) => {
     notes,
     files: [...new Set([...result.files, ...variant.files, ...[...flags.values()].slice(0, 1).map((source) => source.file)])],
     warnings,
-    ...(family && family.pwm !== 'unknown' ? { check: (sketch: CoreSketchView) => checkPwm(sketch, pins, family) } : {}),
+    ...(family && family.pwm !== 'unknown' ? { check: mbedCheck({ pins, family }) } : {}),
   };
 };
 

@@ -16,6 +16,12 @@ import { groupPwmPins } from './pwm-groups.js';
 import type { CorePin, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
 import { readPinmuxTable, type PinmuxRow } from './renesas-pinmux.js';
 import { uartObjects } from './uart-objects.js';
+import { defineCoreCheck } from './core-checks.js';
+
+const renesasCheck = defineCoreCheck('renesas', (sketch, { arduinoCore, pins, timerTable }: { arduinoCore: boolean; pins: CorePin[]; timerTable?: SourceRef }) => [
+  ...(arduinoCore ? [...checkHighInterrupts(sketch), ...checkToneOnFirstGpt(sketch, pins, timerTable)] : []),
+  ...checkSharedInterruptLines(sketch, pins, 'the core keeps one handler per IRQ channel'),
+]);
 
 /** A Renesas-core board: its core's variant.h declares the PinMuxCfg_t table (also third-party boards on this core). */
 function isRenesasCore(board: ResolvedBoard): boolean {
@@ -160,7 +166,7 @@ export const readRenesasTables: CoreTableReader = (board, variant) => {
     notes,
     files: [...new Set([...table.files, ...variant.files])],
     warnings: table.warnings,
-    check: (sketch) => [...(arduinoCore ? [...checkHighInterrupts(sketch), ...checkToneOnFirstGpt(sketch, pins, timerTable)] : []), ...checkSharedInterruptLines(sketch, pins, 'the core keeps one handler per IRQ channel')],
+    check: renesasCheck({ arduinoCore, pins, ...(timerTable ? { timerTable } : {}) }),
   };
 };
 

@@ -12,7 +12,10 @@ import type { CoreFacts, CorePin, CoreTableReader } from './core-facts.js';
 import { StampedCache } from '../cache.js';
 import { sharedTimersOf } from './shared-timers.js';
 import { unknownFacts } from './unknown-facts.js';
-import { checkPicoSketch } from './rp2040-check.js';
+import { checkPicoSketch, type PicoCheckFacts } from './rp2040-check.js';
+import { defineCoreCheck } from './core-checks.js';
+
+const picoCheck = defineCoreCheck('rp2040', (sketch, facts: PicoCheckFacts) => checkPicoSketch(sketch, facts));
 import { cyw43Pins, pwmSliceOf, rp2Chip, type Rp2Chip, type Rp2Package } from './rp2040-chips.js';
 import { readPicoHeader, type PicoHeader } from './rp2040-header.js';
 import { readPicoSerial } from './rp2040-serial.js';
@@ -156,7 +159,7 @@ function readPicoFacts(board: ResolvedBoard, variant: VariantHeader, chip: Rp2Ch
     notes,
     files: [...header.files, ...serial.files, chip.pwmSource.file],
     warnings,
-    check: (sketch) => checkPicoSketch(sketch, { gpioCount, sliceSource: chip.pwmSliceRule }),
+    check: picoCheck({ gpioCount, sliceSource: chip.pwmSliceRule }),
   };
 }
 

@@ -13,6 +13,13 @@ import type { CorePin, CoreSerialPort, CoreSketchView, CoreTableReader, Knowledg
 import { checkSharedInterruptLines } from './interrupt-lines.js';
 import { analogWritePins, checkSharedPwmOutputs, groupPwmPins } from './pwm-groups.js';
 import { readSamdTable, type SamdRow, type SamdTable } from './samd-pins.js';
+import { defineCoreCheck } from './core-checks.js';
+
+const samdCheck = defineCoreCheck('samd', (sketch, { arduinoCore, pins }: { arduinoCore: boolean; pins: CorePin[] }) => [
+  ...checkSharedInterruptLines(sketch, pins, 'the core keeps one callback per EXTINT line'),
+  ...checkSharedPwmOutputs(sketch, pins, 'PWM'),
+  ...(arduinoCore ? checkToneTimer(sketch, pins) : []),
+]);
 
 /** A SAMD-core board: the core's WVariant.h declares g_APinDescription as PinDescription rows. */
 function isSamdCore(corePath: string, architecture: string): boolean {
@@ -135,11 +142,7 @@ export const readSamdTables: CoreTableReader = (board, variant) => {
     notes,
     files: [...new Set([...table.files, ...variant.files])],
     warnings: table.warnings,
-    check: (sketch) => [
-      ...checkSharedInterruptLines(sketch, pins, 'the core keeps one callback per EXTINT line'),
-      ...checkSharedPwmOutputs(sketch, pins, 'PWM'),
-      ...(arduinoCore ? checkToneTimer(sketch, pins) : []),
-    ],
+    check: samdCheck({ arduinoCore, pins }),
   };
 };
 
