@@ -34,7 +34,7 @@ export class AgentProcess {
   /** `onStderr` also gets the agent's stderr as it comes (the ACP proxy writes it to its log). */
   constructor(readonly launch: AgentLaunch, cwd: string, baseEnv: NodeJS.ProcessEnv = process.env, onStderr?: (text: string) => void) {
     this.watchdog = startWatchdog();
-    const env = { ...baseEnv, ...launch.env, [AGENT_MARK_ENV]: this.mark };
+    const env = { ...baseEnv, ...launch.env, [AGENT_MARK_ENV]: this.mark, ...this.watchdog?.env };
     const form = spawnForm(launch.command, launch.args, { env });
     this.child = spawn(form.command, form.args, {
       windowsVerbatimArguments: form.windowsVerbatimArguments,

@@ -20,6 +20,7 @@ import { openBoardEnd, type BoardEnd } from '../rig/board-end.js';
 import { ptyPair, type PtyPair } from '../rig/pty-pair.js';
 import { standInUdevadm } from '../rig/stand-in-udevadm.js';
 import { startMicrobit, type EmulatedBoard } from '../boards/micropython/emulated-boards.js';
+import { until } from '../support/until.js';
 
 interface Asked {
   tool: string;
@@ -66,11 +67,6 @@ async function mcpWith(workspace: string, grant: (asked: Asked) => boolean): Pro
 
 const textOf = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-  if (!check()) throw new Error(`${what} did not happen`);
-}
-
 /** A copy of the avr-blink.X project whose Makefile the agent replaced: its build target leaves a marker file. */
 function projectWithAgentMakefile(): { folder: string; marker: string } {
   const folder = join(tempDir('consent-build-'), 'avr-blink.X');
@@ -97,7 +93,7 @@ describe('MCP serial_write to a MicroPython board (socat pty pair standing in fo
     // A plain line to a port nobody knows as MicroPython needs no question; it is the first byte the board sees.
     const plain = await c.callTool({ name: 'serial_write', arguments: { port: pair.device, baud: 115200, data: 'hello' } });
     expect(plain.isError).toBe(false);
-    await until(() => boardEnd!.received().includes('hello\n'), 'the plain line arriving');
+    await until('the plain line arriving', () => boardEnd!.received().includes('hello\n'));
     expect(boardEnd.received().toString('latin1')).toBe('hello\n');
     expect(asked).toHaveLength(1);
   });
@@ -108,7 +104,7 @@ describe('MCP serial_write to a MicroPython board (socat pty pair standing in fo
     const { client: c, asked } = await mcpWith(process.cwd(), () => true);
     const sent = await c.callTool({ name: 'serial_write', arguments: { port: pair.device, baud: 115200, data: payload, lineEnding: 'none' } });
     expect(sent.isError).toBe(false);
-    await until(() => boardEnd!.received().includes('\x04'), 'the payload arriving');
+    await until('the payload arriving', () => boardEnd!.received().includes('\x04'));
     expect(boardEnd.received().toString('latin1')).toBe(payload);
     expect(asked.map((a) => a.kind)).toEqual(['device']);
   });

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive } from '../support/process-alive.js';
+import { until } from '../support/until.js';
 import { ProxyProcess } from '../support/proxy-process.js';
 import type { Wire } from '../support/scripted-editor.js';
 
@@ -159,12 +160,7 @@ describe('boardbridge acp ends what the agent started and runs what the editor a
     expect(Number(session)).toBe(pid);
     proxy.child.stdin.end();
     expect(await proxy.closed).toBe(0);
-    let gone = false;
-    for (let i = 0; i < 100 && !gone; i++) {
-      gone = !alive(pid);
-      if (!gone) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(gone).toBe(true);
+    await until("the agent's child in its own session to end", () => !alive(pid), { stepMs: 100 });
   }, 60_000);
 
   it('runs a board command that changes something in the agent terminal once the editor (which has terminals) allowed it', async () => {

@@ -15,6 +15,7 @@ import { alive } from '../support/process-alive.js';
 import { ProxyProcess } from '../support/proxy-process.js';
 import type { Wire } from '../support/scripted-editor.js';
 import { ofType, repoRoot, runCli, tempSketch } from './run-cli.js';
+import { until } from '../support/until.js';
 
 const agentCommand = `${process.execPath} ${path.join(repoRoot, 'test', 'support', 'standin-fs-agent.mjs')}`;
 const dirsAgent = `${process.execPath} ${path.join(repoRoot, 'test', 'support', 'standin-agent.mjs')}`;
@@ -220,11 +221,6 @@ describe('a board tool that changes a device, asked through each face (stand-in 
 });
 
 /** Waits (bounded) until `done` holds; the test fails with `what` otherwise. */
-async function until(what: string, done: () => boolean, tries = 300): Promise<void> {
-  for (let i = 0; i < tries && !done(); i++) await new Promise((r) => setTimeout(r, 50));
-  expect(done(), what).toBe(true);
-}
-
 /** A turn whose terminal runs `sleep` (after the agent asked for it and was allowed), cancelled while it runs. */
 function cancelSteps(pidFile: string) {
   const command = `echo $$ > ${pidFile}; exec sleep 1000`;

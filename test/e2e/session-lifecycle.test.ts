@@ -8,12 +8,9 @@ import { BridgeSession } from '../../bridge/session/bridge-session.js';
 import type { BridgeEvent } from '../../bridge/session/events.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
 import { claudeSession, ofType, standinLaunch, tempSketch } from './run-cli.js';
+import { until } from '../support/until.js';
 
 let session: BridgeSession | undefined;
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
-}
 
 function transcriptHolds(dir: string, name: string, text: string): boolean {
   if (!existsSync(dir)) return false;
@@ -60,7 +57,7 @@ describe('a session over its life', () => {
     expect((await session.prompt('Where is the LED?')).stopReason).toBe('end_turn');
     const id = session.sessionId;
     // Claude Code writes its transcript after the turn: restart once the reply is on disk.
-    await until(() => transcriptHolds(path.join(root, 'home', '.claude', 'projects'), `${id}.jsonl`, 'Pin 13 is the LED.'));
+    await until("Claude Code's transcript to hold the reply", () => transcriptHolds(path.join(root, 'home', '.claude', 'projects'), `${id}.jsonl`, 'Pin 13 is the LED.'));
     await session.restart();
     expect(session.sessionId).toBe(id);
     const replayed = session.state.entries.toArray().filter((e) => e.type === 'agent_message').map((e) => (e.type === 'agent_message' ? e.text : ''));

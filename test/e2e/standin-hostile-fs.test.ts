@@ -11,6 +11,7 @@ import { ASK_EVERYTHING } from '../../bridge/services/permission/broker.js';
 import { BridgeSession } from '../../bridge/session/bridge-session.js';
 import type { BridgeEvent } from '../../bridge/session/events.js';
 import { alive } from '../support/process-alive.js';
+import { until } from '../support/until.js';
 import { cliMain, ofType, repoRoot, runCli, tempSketch, type CliRun } from './run-cli.js';
 
 const agentScript = path.join(repoRoot, 'test', 'support', 'standin-fs-agent.mjs');
@@ -44,14 +45,6 @@ const stop = async (child: ChildProcess) => {
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGKILL');
   await exited;
-};
-
-const until = async (what: string, test: () => boolean, tries = 2000) => {
-  for (let i = 0; i < tries; i++) {
-    if (test()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`gave up waiting for ${what}`);
 };
 
 // Swaps `file` for a link to `outsideFile` and `folder` for a link to `outsideFolder`, and back,
@@ -201,10 +194,10 @@ describe('a stand-in hostile agent against boardbridge run', () => {
     const child = spawn(process.execPath, [cliMain, 'run', JSON.stringify(steps), '--json', '--workspace', sketch, '--agent-command', agentCommand, '--allow', 'edits'], { env, stdio: 'ignore' });
     started.push(child);
     const temps = () => readdirSync(sketch).filter((n) => n.endsWith('.boardbridge-tmp'));
-    await until('a temporary file of a large write', () => existsSync(path.join(sketch, 'small.h')) && temps().length > 0, 20_000);
+    await until('a temporary file of a large write', () => existsSync(path.join(sketch, 'small.h')) && temps().length > 0, { timeoutMs: 50_000 });
     await stop(child);
     const pids = JSON.parse(readFileSync(pidsFile, 'utf8')) as { agent: number; child: number };
-    await until('the agent and its child to end', () => !alive(pids.agent) && !alive(pids.child), 1000);
+    await until('the agent and its child to end', () => !alive(pids.agent) && !alive(pids.child));
 
     // The next bridge to start on the workspace removes the dead one's temporary file.
     const debris = temps();
@@ -234,7 +227,7 @@ describe('processes of a killed bridge', () => {
     const steps = [{ terminal: `echo $$ > ${pidFile}; exec sleep 1000` }];
     const child = spawn(process.execPath, [cliMain, 'run', JSON.stringify(steps), '--json', '--workspace', sketch, '--agent-command', agentCommand, '--allow', 'all'], { env, stdio: 'ignore' });
     started.push(child);
-    await until('the terminal to start', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 3000);
+    await until('the terminal to start', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'));
     return { child, pid: Number(readFileSync(pidFile, 'utf8')) };
   }
 
@@ -242,7 +235,7 @@ describe('processes of a killed bridge', () => {
     const { child, pid } = await runWithSleepingTerminal();
     expect(alive(pid)).toBe(true);
     child.kill('SIGKILL');
-    await until('the terminal to end', () => !alive(pid), 1000);
+    await until('the terminal to end', () => !alive(pid));
   });
 
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
@@ -251,7 +244,7 @@ describe('processes of a killed bridge', () => {
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill(signal);
       expect(await exited).toBe(3);
-      await until('the terminal to end', () => !alive(pid), 1000);
+      await until('the terminal to end', () => !alive(pid));
     });
   }
 });

@@ -17,6 +17,10 @@ import { discoverPlatforms } from '../../platform/arduino/platforms.js';
 import { resolveFqbn } from '../../platform/arduino/resolve.js';
 import { StandInArduino, standInVscode, StandInTextDocument, StandInWebview, type StandInBoardDetails, type StandInVscode } from './vscode-stand-in.js';
 import { alive } from '../support/process-alive.js';
+import { until as untilDone } from '../support/until.js';
+
+// The view, the panel and the bridge behind it start in an extension host beside the rest of the suite.
+const until = <T>(what: string, check: () => T | undefined | false) => untilDone(what, check, { timeoutMs: 45_000, stepMs: 50 });
 
 const extensionDir = path.join(repoRoot, 'ide-plugins', 'arduino-extension');
 const load = createRequire(import.meta.url);
@@ -84,15 +88,6 @@ let original: string;
 let context: ReturnType<typeof standInContext>;
 let ideFolder: string;
 let extensionEnv: NodeJS.ProcessEnv;
-
-async function until<T>(what: string, check: () => T | undefined | false): Promise<T> {
-  for (let i = 0; i < 900; i++) {
-    const value = check();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 function panelFrame(): Frame {
   const frame = page.frames().find((f) => f.url().includes('127.0.0.1'));

@@ -17,6 +17,10 @@ import { alive } from '../support/process-alive.js';
 import { launchChromium, screenshot } from './browser.js';
 import { agentChildren } from './serve-process.js';
 import { standInVscode, StandInWebview, type StandInVscode } from './vscode-stand-in.js';
+import { until as untilDone } from '../support/until.js';
+
+// The view, the panel and the bridge behind it start in an extension host beside the rest of the suite.
+const until = <T>(what: string, check: () => T | undefined | false) => untilDone(what, check, { timeoutMs: 90_000, stepMs: 50 });
 
 interface ExtensionUnderTest {
   start(): Promise<void>;
@@ -41,15 +45,6 @@ let extension: ExtensionUnderTest;
 let config: Record<string, unknown>;
 let sketch: string;
 let logDir: string;
-
-async function until<T>(what: string, check: () => T | undefined | false): Promise<T> {
-  for (let i = 0; i < 1800; i++) {
-    const value = check();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 const panelFrame = () => until('the panel frame', () => page.frames().find((f: Frame) => f.url().includes('127.0.0.1')));
 

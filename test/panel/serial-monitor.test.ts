@@ -5,6 +5,7 @@ import { SerialMonitor } from '../../bridge/panel/serial-monitor.js';
 import type { SerialView } from '../../bridge/panel/protocol.js';
 import { openBoardEnd, type BoardEnd } from '../rig/board-end.js';
 import { ptyPair, stop, type PtyPair } from '../rig/pty-pair.js';
+import { until as untilDone } from '../support/until.js';
 
 let pair: PtyPair;
 let board: BoardEnd;
@@ -29,13 +30,7 @@ afterEach(async () => {
   await stop(pair.socat);
 });
 
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`gave up waiting for ${what}; states: ${JSON.stringify(states)}`);
-}
+const until = (what: string, check: () => boolean) => untilDone(what, check, { detail: () => `states: ${JSON.stringify(states)}` });
 
 describe('the panel serial monitor', () => {
   it('shows "paused" with the upload that holds the port, and reads on after it', async () => {

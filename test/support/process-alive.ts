@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { until } from './until.js';
 
 // Whether a process still runs. Signal 0 checks without sending anything, but it also
 // finds a zombie: a process that has ended and waits to be collected. The orphans of a
@@ -35,11 +36,10 @@ export function alive(pid: number): boolean {
     });
 }
 
-/** Waits up to ~10 s for a whole process group to be gone (its leader may be ending it a moment longer). */
-export async function groupGone(pgid: number): Promise<boolean> {
-  for (let i = 0; i < 100; i++) {
-    if (!alive(-pgid)) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
+/** Waits up to `timeoutMs` for a whole process group to be gone (its leader may be ending it a moment longer). */
+export async function groupGone(pgid: number, timeoutMs = 30_000): Promise<boolean> {
+  return until(`process group ${pgid} to end`, () => !alive(-pgid), { timeoutMs, stepMs: 100 }).then(
+    () => true,
+    () => false,
+  );
 }

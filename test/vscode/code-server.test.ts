@@ -13,6 +13,7 @@ import { startModelServer, type ModelServer } from '../support/model-server/inde
 import { tempSketch } from '../e2e/run-cli.js';
 import { screenshot } from '../panel/browser.js';
 import { claudeCommand } from '../panel/serve-process.js';
+import { until } from '../support/until.js';
 import { codeServerFailed, openCodeServer, skipCodeServer, WAIT, type CodeServerHost } from './code-server-host.js';
 
 const FADE = 'void setup() { pinMode(9, OUTPUT); }\nvoid loop() { analogWrite(9, 100); }\n';
@@ -44,8 +45,8 @@ describe.skipIf(skipCodeServer)(`the .vsix in code-server, a real VS Code extens
   it('installs the .vsix with code-server --install-extension and opens the boardbridge view for a sketch folder with sketch.yaml', async () => {
     await host.page.locator('.activitybar [aria-label^="boardbridge"]').first().click(WAIT);
     await host.page.waitForFunction(() => document.querySelector('.pane-header[aria-label*="Chat"]') !== null, undefined, WAIT);
-    for (let i = 0; i < 900 && !panel(); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(panel(), `frames: ${host.page.frames().map((f) => f.url()).join('\n')}\ncode-server:\n${host.log().slice(-3000)}`).toBeDefined();
+    const frame = await until('the panel in the boardbridge webview', panel, { timeoutMs: 150_000, stepMs: 100, detail: () => `frames: ${host.page.frames().map((f) => f.url()).join('\n')}\ncode-server:\n${host.log().slice(-3000)}` });
+    expect(frame.url(), 'the panel is served by the bridge on loopback').toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
   }, 180_000);
 
   it('loads the panel inside the real webview, with the board from sketch.yaml', async () => {
@@ -89,12 +90,12 @@ describe.skipIf(skipCodeServer)(`the .vsix in code-server, a real VS Code extens
     });
     // Monaco renders spaces as no-break spaces; a narrow window shows the diff inline (one view for both sides).
     const shown = async () => ((await diff.textContent()) ?? '').replace(/\u00a0/g, ' ');
-    for (let i = 0; i < 300 && !(await shown()).includes('analogWrite(9, 100)'); i++) await new Promise((r) => setTimeout(r, 100));
+    await until('the diff view to show the edit', async () => (await shown()).includes('analogWrite(9, 100)'), { timeoutMs: 60_000, stepMs: 100, detail: () => `on disk: ${readFileSync(ino, 'utf8')}` });
     expect(await shown(), `on disk: ${readFileSync(ino, 'utf8')}`).toContain('analogWrite(9, 100)');
     expect(await shown()).toContain('Serial.println("Blink ready");');
     await host.page.waitForSelector('.tabs-container .tab[aria-label*="before the agent"]', WAIT);
     // Saved at once, as the extension does after its edit.
-    for (let i = 0; i < 100 && readFileSync(ino, 'utf8') !== FADE; i++) await new Promise((r) => setTimeout(r, 100));
+    await until('the edited document to be saved', () => readFileSync(ino, 'utf8') === FADE, { timeoutMs: 60_000, stepMs: 100 });
     expect(readFileSync(ino, 'utf8')).toBe(FADE);
     expect(statSync(ino).ino, 'the file was replaced on disk, not saved from the edited document').toBe(inode);
     await screenshot(host.page, 'code-server-diff');

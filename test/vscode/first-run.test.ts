@@ -10,6 +10,7 @@ import { agentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
 import { repoRoot, tempSketch } from '../e2e/run-cli.js';
 import { screenshot } from '../panel/browser.js';
+import { until } from '../support/until.js';
 import { codeServerFailed, openCodeServer, skipCodeServer, WAIT, type CodeServerHost } from './code-server-host.js';
 
 describe.skipIf(skipCodeServer)(`the first run of the .vsix in code-server${codeServerFailed ? ` (skipped: ${codeServerFailed.split('\n')[0]})` : ''}`, () => {
@@ -33,12 +34,10 @@ describe.skipIf(skipCodeServer)(`the first run of the .vsix in code-server${code
   it('opens the view on the panel with the agents to choose from when none is ready', async () => {
     const { page } = host;
     await page.locator('.activitybar [aria-label^="boardbridge"]').first().click(WAIT);
-    for (let i = 0; i < 1200 && !host.panel(); i++) await new Promise((r) => setTimeout(r, 100));
-    const frame = host.panel();
-    expect(frame, `frames: ${page.frames().map((f) => f.url()).join('\n')}\ncode-server:\n${host.log().slice(-3000)}`).toBeDefined();
-    await frame!.waitForSelector('body[data-agent="unavailable"]', WAIT);
-    expect(await frame!.textContent('#agent-reason')).toMatch(/Gemini/i);
-    expect(await frame!.locator('#agent-choices li[data-agent="claude"]').count()).toBe(1);
+    const frame = await until('the panel in the boardbridge webview', () => host.panel(), { timeoutMs: 180_000, stepMs: 100, detail: () => `frames: ${page.frames().map((f) => f.url()).join('\n')}\ncode-server:\n${host.log().slice(-3000)}` });
+    await frame.waitForSelector('body[data-agent="unavailable"]', WAIT);
+    expect(await frame.textContent('#agent-reason')).toMatch(/Gemini/i);
+    expect(await frame.locator('#agent-choices li[data-agent="claude"]').count()).toBe(1);
     await screenshot(host.page, 'code-server-first-run-no-agent');
   }, 240_000);
 

@@ -7,31 +7,54 @@
 // reading a pipe whose only writer is the bridge. The kernel closes that pipe when the
 // bridge exits for any reason; the read returns, and the watchdog sends SIGTERM to the
 // group, then SIGKILL to what is left of it two seconds later, and exits as soon as the
-// group is gone (see SCRIPT for why a reused group id is never signalled). The pipe is close-on-exec on the bridge's side,
-// so no other child holds it open. The watchdog is started before the child and told
-// the group's id right after, so a bridge killed at any moment leaves no child unwatched
-// but for the instant between the child's spawn and that write. A normal end disarms it.
+// group is gone (see SCRIPT for why a reused group id is never signalled). The pipe is
+// close-on-exec on the bridge's side, so no other child holds it open.
+//
+// The watchdog is started before the child and told the group's id right after the spawn.
+// Between the two the child already runs, and a loaded machine may not run the bridge
+// again for many milliseconds: a bridge killed then (seen: a terminal's `sleep` left
+// running by a SIGKILL that followed the terminal's first output) never told its watchdog
+// the group. So the child also carries the watchdog's mark in its environment
+// (WATCHDOG_MARK_ENV), and a watchdog whose pipe ends before any group id ends the group
+// led by the process that carries its mark. A normal end disarms it.
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 
-// The group is signalled only while its leader is the process it was (same start time in
+/** The variable naming a child's watchdog; only the first milliseconds of a child rely on it. */
+export const WATCHDOG_MARK_ENV = 'BOARDBRIDGE_WATCHDOG';
+
+// $1 is the mark. A group is "pgid:start time of its leader" (empty: the leader had gone).
+// A group is signalled only while its leader is the process it was (same start time in
 // /proc), or gone: pids wrap, and a group id of a group that has ended may be reused (a live
 // group's id never is, so a group whose leader died but whose members live is still safe).
 const SCRIPT = [
-  'read pgid || exit 0',
-  'case "$pgid" in ""|*[!0-9]*) exit 0;; esac',
-  'born() { s=$(cat "/proc/$pgid/stat" 2>/dev/null) || return 0; s=${s##*") "}; set -- $s; echo "${20}"; }',
-  'start=$(born)',
-  'read _',
-  'same() { now=$(born); [ -z "$now" ] || [ "$now" = "$start" ]; }',
-  'same && kill -15 -"$pgid" 2>/dev/null',
-  // A member of the group that is not a zombie (the orphans' reaper may be slow); read, not cat: no fork per process.
-  'alive() { for f in /proc/[0-9]*/stat; do { read -r s < "$f"; } 2>/dev/null || continue; s=${s##*") "}; set -- $s; [ "$3" = "$pgid" ] && [ "$1" != Z ] && return 0; done; return 1; }',
+  'mark=$1',
+  // The fields of /proc/$1/stat after the command name, in $s (read, not cat: no fork).
+  'fields() { { read -r s < "/proc/$1/stat"; } 2>/dev/null || return 1; s=${s##*") "}; }',
+  'born() { fields "$1" || return 0; set -- $s; echo "${20}"; }',
+  // The live group leaders that carry the mark (the child just spawned; a second look in
+  // case it was between fork and exec, when its environment is still the bridge's).
+  `marked() { for f in $(grep -lsxzF "${WATCHDOG_MARK_ENV}=$mark" /proc/[0-9]*/environ); do p=\${f#/proc/}; p=\${p%/environ}; fields "$p" && set -- $s && [ "$1" != Z ] && [ "$3" = "$p" ] && echo "$p:\${20}"; done; }`,
+  'if read pgid; then',
+  '  case "$pgid" in ""|*[!0-9]*) exit 0;; esac',
+  '  groups="$pgid:$(born "$pgid")"',
+  '  read _',
+  'else',
+  '  groups=$(marked); [ -n "$groups" ] || { sleep 0.5; groups=$(marked); }',
+  'fi',
+  'same() { now=$(born "${1%%:*}"); [ -z "$now" ] || [ "$now" = "${1#*:}" ]; }',
+  'for g in $groups; do same "$g" && kill -15 -"${g%%:*}" 2>/dev/null; done',
+  // Whether a member of a group in $want is not a zombie (the orphans' reaper may be slow).
+  'alive() { for f in /proc/[0-9]*/stat; do { read -r s < "$f"; } 2>/dev/null || continue; s=${s##*") "}; set -- $s; [ "$1" != Z ] && case " $want " in *" $3 "*) return 0;; esac; done; return 1; }',
+  'want=; for g in $groups; do want="$want ${g%%:*}"; done',
   'i=0; while [ $i -lt 20 ] && alive; do sleep 0.1; i=$((i+1)); done',
-  'alive && same && kill -9 -"$pgid" 2>/dev/null',
+  'for g in $groups; do want=${g%%:*}; alive && same "$g" && kill -9 -"$want" 2>/dev/null; done',
   'exit 0',
 ].join('\n');
 
 export interface GroupWatchdog {
+  /** To add to the child's environment: how the watchdog finds a child it was never told of. */
+  readonly env: Record<string, string>;
   /** Watches process group `pgid` (the child's pid: it was started detached). */
   watch(pgid: number): void;
   /** Stops watching without signalling the group (it has been ended already). */
@@ -41,9 +64,10 @@ export interface GroupWatchdog {
 /** A watchdog waiting for its group; undefined where there are no process groups (Windows). */
 export function startWatchdog(): GroupWatchdog | undefined {
   if (process.platform === 'win32') return undefined;
+  const mark = randomBytes(12).toString('hex');
   let watchdog: ChildProcess;
   try {
-    watchdog = spawn('/bin/sh', ['-c', SCRIPT, 'boardbridge-watchdog'], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    watchdog = spawn('/bin/sh', ['-c', SCRIPT, 'boardbridge-watchdog', mark], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
   } catch {
     return undefined;
   }
@@ -53,6 +77,7 @@ export function startWatchdog(): GroupWatchdog | undefined {
   watchdog.unref();
   (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   return {
+    env: { [WATCHDOG_MARK_ENV]: mark },
     watch: (pgid) => void watchdog.stdin?.write(`${pgid}\n`),
     disarm: () => {
       if (watchdog.exitCode === null && watchdog.signalCode === null) watchdog.kill('SIGKILL');

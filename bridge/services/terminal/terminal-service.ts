@@ -1,7 +1,7 @@
 // Answers terminal/* requests: real processes confined to the workspace and to the
 // permission policy, output kept under the agent's byte limit, and board commands
 // run in-process so they share the bridge's one serial hub.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
@@ -156,9 +156,10 @@ export class TerminalService {
     // A command with no args is a shell line (claude-code-acp sends the whole line this way), as Zed runs it.
     // Like an agent's, a terminal's group must not outlive a bridge that is killed.
     const watchdog = startWatchdog();
+    const options = { cwd, env: { ...env, ...watchdog?.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] } satisfies SpawnOptions;
     const child: ChildProcess = params.args?.length
-      ? spawn(params.command, params.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(env.SHELL || '/bin/sh', ['-c', params.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      ? spawn(params.command, params.args, options)
+      : spawn(env.SHELL || '/bin/sh', ['-c', params.command], options);
     if (child.pid === undefined) watchdog?.disarm();
     else watchdog?.watch(child.pid);
     child.once('close', () => watchdog?.disarm());
