@@ -157,6 +157,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
           outcome: d.outcome,
           optionId: 'option' in d ? d.option?.optionId : undefined,
           optionKind: 'option' in d ? d.option?.kind : undefined,
+          answer: permissionAnswer(p.request.options, 'option' in d && d.option ? { outcome: { outcome: 'selected', optionId: d.option.optionId } } : undefined),
           by: d.by,
           reason: 'reason' in d ? d.reason : undefined,
         }),
