@@ -59,14 +59,15 @@ export function signalFound(found: FoundProcess[], signal: NodeJS.Signals): void
 }
 
 /**
- * CPU time (clock ticks) used so far by the agent and the processes found below it, with
- * their reaped children; undefined off Linux. A start-up that is working shows it here.
+ * CPU time (clock ticks) used so far by the agent (the first pid) and the processes found
+ * below it, with their reaped children; undefined off Linux or once the agent is gone. A
+ * start-up that is working shows it here.
  */
-export function cpuTicks(rootPid: number, mark: string): number | undefined {
-  if (process.platform !== 'linux') return undefined;
-  const own = statOf(rootPid);
+export function cpuTicks(pids: readonly number[]): number | undefined {
+  if (process.platform !== 'linux' || pids.length === 0) return undefined;
+  const own = statOf(pids[0]!);
   if (!own) return undefined;
-  return [own, ...agentDescendants(rootPid, mark).map((p) => statOf(p.pid))].reduce((sum, stat) => sum + (stat?.ticks ?? 0), 0);
+  return pids.slice(1).reduce((sum, pid) => sum + (statOf(pid)?.ticks ?? 0), own.ticks);
 }
 
 function processTable(): Map<number, { ppid: number; started: string }> {

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { spawnForm } from '../../boards/executables.js';
+import { openConnections } from './agent-connections.js';
 import { AGENT_MARK_ENV, agentDescendants, cpuTicks, newAgentMark, signalFound } from './agent-descendants.js';
 import { endGroup, signalGroup } from '../services/terminal/process-group.js';
 import { startWatchdog, type GroupWatchdog } from '../services/terminal/group-watchdog.js';
@@ -79,9 +80,12 @@ export class AgentProcess {
     return this.exit === undefined;
   }
 
-  /** CPU ticks the agent and its processes have used (Linux; elsewhere undefined). */
-  cpuTicks(): number | undefined {
-    return this.child.pid === undefined ? undefined : cpuTicks(this.child.pid, this.mark);
+  /** CPU ticks the agent and its processes have used, and their TCP connections being made or open (Linux; elsewhere none). */
+  lifeSigns(): { ticks?: number; connections: number } {
+    const pid = this.child.pid;
+    if (pid === undefined) return { connections: 0 };
+    const pids = [pid, ...agentDescendants(pid, this.mark).map((p) => p.pid)];
+    return { ticks: cpuTicks(pids), connections: openConnections(pids, pid) };
   }
 
   /** Kills the agent's whole group at once (an end that took too long). */

@@ -24,6 +24,8 @@ import { answerCommand } from '../proxy/proxy-answers.js';
 import { proxyCommandOf } from '../proxy/slash-commands.js';
 import type { BridgeEvent } from '../session/events.js';
 import { ChatCommandSession } from './chat-commands.js';
+import { readJournals } from '../services/fs/journal.js';
+import { sessionLabel } from './session-label.js';
 
 interface ChatFlags extends AgentFlags {
   resume?: string | boolean;
@@ -68,7 +70,7 @@ async function chat(flags: ChatFlags): Promise<number> {
     lines = rl[Symbol.asyncIterator]();
     const starting = showStarting(rl, flags.agent ?? 'the agent', canRenderLive(process.stdout, Boolean(flags.plain)) && Boolean(process.stdin.isTTY));
     try {
-      const pick = pickSessionWith(rl);
+      const pick = pickSessionWith(rl, path.resolve(flags.workspace ?? '.'));
       const resume = flags.resume === undefined ? undefined : typeof flags.resume === 'string' ? { sessionId: flags.resume } : { pick: (s: SessionInfo[]) => (starting.stop(), pick(s)) };
       const askForm = askElicitationWith(rl);
       const askElicitation: AskElicitation = async (pending, signal) => {
@@ -205,16 +207,18 @@ function configValue(option: SessionConfigOption | undefined, typed: string): st
 }
 
 // The agent's earlier sessions here, numbered; Enter takes the first, n starts a new one.
-function pickSessionWith(rl: readline.Interface): (sessions: SessionInfo[]) => Promise<string | undefined> {
-  return (sessions) =>
-    new Promise((resolve) => {
+// A session the bridge named (its journal: the agent and the first prompt) is shown by that name.
+function pickSessionWith(rl: readline.Interface, workspace: string): (sessions: SessionInfo[]) => Promise<string | undefined> {
+  return async (sessions) => {
+    const named = new Map((await readJournals(workspace).catch(() => [])).filter((j) => j.header.name).map((j) => [j.header.sessionId, sessionLabel(j.header)]));
+    return new Promise((resolve) => {
       const out = process.stdout;
       if (!sessions.length) {
         out.write('No earlier sessions in this folder: starting a new one.\n');
         return resolve(undefined);
       }
       out.write('Earlier sessions in this folder:\n');
-      sessions.slice(0, 20).forEach((s, i) => out.write(`  ${i + 1}. ${terminalLine(`${s.title ?? '(untitled)'}  ${s.updatedAt ?? ''}  ${s.sessionId}`)}\n`));
+      sessions.slice(0, 20).forEach((s, i) => out.write(`  ${i + 1}. ${terminalLine(`${named.get(s.sessionId) ?? `${s.title ?? '(untitled)'}  ${s.updatedAt ?? ''}`}  ${s.sessionId}`)}\n`));
       const ask = () =>
         rl.question(`Resume which (1-${Math.min(sessions.length, 20)}, n for a new session) [1]: `, (answer) => {
           const text = answer.trim();
@@ -226,6 +230,7 @@ function pickSessionWith(rl: readline.Interface): (sessions: SessionInfo[]) => P
         });
       ask();
     });
+  };
 }
 
 // Asks the person to pick one of the agent's options: a number, or ↑/↓ and Enter. The

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { EXIT } from './errors.js';
-import { terminalLine } from './terminal-text.js';
+import { sessionLabel } from './session-label.js';
 import { addWorkspaceOption, workspaceOf } from './workspace-option.js';
 
 interface UndoFlags {
@@ -64,19 +64,3 @@ async function undo(flags: UndoFlags): Promise<number> {
   }
   return done.length === steps.length ? EXIT.ok : EXIT.error;
 }
-
-// "2026-12-02 03:50  Claude Code — make the LED on pin 9 fade…": the local time, the agent's
-// name and the first prompt (journals from before names were kept show the launch id alone).
-function sessionLabel(header: { startedAt: string; agent: string; name?: { agentName: string; firstPrompt: string } }): string {
-  const started = new Date(header.startedAt);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const time = Number.isNaN(started.getTime())
-    ? header.startedAt
-    : `${started.getFullYear()}-${pad(started.getMonth() + 1)}-${pad(started.getDate())} ${pad(started.getHours())}:${pad(started.getMinutes())}`;
-  if (!header.name) return `${time}  ${header.agent}`;
-  const prompt = header.name.firstPrompt.replace(/\s+/g, ' ').trim();
-  const short = prompt.length > PROMPT_CHARS ? `${prompt.slice(0, PROMPT_CHARS - 1).trimEnd()}…` : prompt;
-  return `${time}  ${terminalLine(header.name.agentName)} — ${terminalLine(short)}`;
-}
-
-const PROMPT_CHARS = 48;

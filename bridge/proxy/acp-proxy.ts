@@ -13,10 +13,10 @@ import type {
   LoadSessionRequest,
   NewSessionRequest,
   PromptRequest,
+  RequestPermissionRequest,
   RequestPermissionResponse,
   ResumeSessionRequest,
   SessionNotification,
-  ToolCallUpdate,
   Stream,
 } from '@agentclientprotocol/sdk';
 import { methods } from '@agentclientprotocol/sdk';
@@ -31,8 +31,10 @@ import { delay, exitedError } from '../session/agent-connection.js';
 import type { ConsentVoice } from '../session/consent-request.js';
 import { BridgeError } from '../errors.js';
 import { checkParams } from './acp-schemas.js';
-import { JsonRpcRelay, type Outcome, type RpcError } from './json-rpc-relay.js';
+import { JsonRpcRelay, type AgentForward, type Outcome, type RpcError } from './json-rpc-relay.js';
 import { LocalAnswers } from './local-answers.js';
+import { refusalUpdate } from './refused-call.js';
+import { permissionAnswer } from '../session/permission-answer.js';
 import { ProxySession } from './proxy-session.js';
 import { answerCommand } from './proxy-answers.js';
 import { proxyCommandOf, withProxyCommands } from './slash-commands.js';
@@ -71,6 +73,8 @@ export class AcpProxy {
   private readonly agentCommands = new Map<string, AvailableCommand[]>();
   private editorCaps: ClientCapabilities = {};
   private agentCaps: AgentCapabilities = agentCapabilities(undefined);
+  /** The agent's own name for itself (initialize's agentInfo), for the sessions' names. */
+  private agentName?: string;
   private exit?: AgentExit;
   /** The board servers offered over ACP itself, for an agent that takes them. */
   private mcpHost?: AcpMcpHost;
@@ -104,7 +108,7 @@ export class AcpProxy {
       agentRequest: (method, params) => {
         // The file the agent reads tells which project of the workspace it works on.
         if (method === methods.client.fs.readTextFile) this.noteFile(params);
-        if (method === methods.client.session.requestPermission) this.permissionAsked(params);
+        if (method === methods.client.session.requestPermission) return this.permissionAsked(params);
         if (method === methods.client.fs.writeTextFile) this.clientWrites(params);
         if (this.mcpHost?.serves(method)) return this.mcpHost.answer(params);
         return this.local.answer(method, params);
@@ -176,6 +180,8 @@ export class AcpProxy {
       forward: { ...params, clientCapabilities },
       after: (result) => {
         this.agentCaps = agentCapabilities(result as InitializeResponse);
+        const info = (result as InitializeResponse | undefined)?.agentInfo;
+        this.agentName = (typeof info?.title === 'string' && info.title) || (typeof info?.name === 'string' && info.name) || undefined;
         return result;
       },
     };
@@ -253,6 +259,7 @@ export class AcpProxy {
       return { answer: { stopReason: 'end_turn' } };
     }
     for (const file of resourceFiles(params.prompt)) session.noteFile(file);
+    session.name(this.agentName ?? (this.options.launch instanceof BridgeError ? 'unknown' : this.options.launch.title), promptText(params.prompt));
     const { blocks, notice } = await session.contextBlocks();
     // The person hears which sketch the agent was told about, or why none: never nothing in silence.
     if (notice) this.relay.notifyEditor(methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `[boardbridge] ${notice}\n\n` } } });
@@ -268,10 +275,19 @@ export class AcpProxy {
   }
 
   // The agent's own edits are journalled from the text before its call: a permission is often where it is first named.
-  private permissionAsked(params: unknown): void {
-    const { sessionId, toolCall } = (params ?? {}) as { sessionId?: unknown; toolCall?: ToolCallUpdate };
-    const session = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
-    if (session && toolCall && typeof toolCall.toolCallId === 'string') session.permissionAsked(toolCall);
+  // The editor answers; the proxy hears the answer first (what it allowed, or that the person refused).
+  private permissionAsked(params: unknown): AgentForward | undefined {
+    const request = (params ?? {}) as RequestPermissionRequest;
+    const session = typeof request.sessionId === 'string' ? this.sessions.get(request.sessionId) : undefined;
+    if (!session || typeof request.toolCall?.toolCallId !== 'string') return undefined;
+    session.permissionAsked(request.toolCall);
+    if (!Array.isArray(request.options)) return undefined;
+    return {
+      answered: ({ result }) => {
+        const refusal = session.permissionAnswered(request, result);
+        if (refusal) this.relay.notifyEditor(methods.client.session.update, { sessionId: request.sessionId, update: { sessionUpdate: 'tool_call_update', ...refusal } });
+      },
+    };
   }
 
   private clientWrites(params: unknown): void {
@@ -289,7 +305,13 @@ export class AcpProxy {
   private agentNotification(method: string, params: unknown): unknown {
     if (method !== methods.client.session.update) return params;
     const notification = params as SessionNotification;
-    this.sessions.get(notification?.sessionId)?.agentUpdate(notification.update);
+    const session = this.sessions.get(notification?.sessionId);
+    session?.agentUpdate(notification.update);
+    const update = notification?.update;
+    if (session && (update?.sessionUpdate === 'tool_call' || update?.sessionUpdate === 'tool_call_update') && typeof update.toolCallId === 'string') {
+      const told = session.toEditor(update);
+      return told === update ? params : { ...notification, update: told };
+    }
     if (notification.update?.sessionUpdate !== 'available_commands_update') return params;
     this.agentCommands.set(notification.sessionId, notification.update.availableCommands ?? []);
     return { ...notification, update: { ...notification.update, availableCommands: withProxyCommands(notification.update.availableCommands ?? []) } };
@@ -317,8 +339,9 @@ export class AcpProxy {
       } catch (error) {
         this.options.log(`the editor could not be asked "${toolCall.title}": ${(error as RpcError).message ?? String(error)}`);
       }
-      const granted = outcome.outcome === 'selected' && outcome.optionId === 'allow';
-      this.relay.notifyEditor(methods.client.session.update, { sessionId, update: { sessionUpdate: 'tool_call_update', toolCallId: toolCall.toolCallId, status: granted ? 'completed' : 'failed' } });
+      const answer = permissionAnswer(request.options, { outcome });
+      const update = answer === 'refused' ? refusalUpdate({ toolCallId: toolCall.toolCallId, content: [] }) : { toolCallId: toolCall.toolCallId, status: answer === 'allowed' ? 'completed' : 'failed' };
+      this.relay.notifyEditor(methods.client.session.update, { sessionId, update: { sessionUpdate: 'tool_call_update', ...update } });
       return { outcome };
     },
     refusal: () => 'it was not allowed in the editor',
@@ -336,6 +359,11 @@ export class AcpProxy {
     const stderr = this.exit && (this.exit.code !== 0 || this.exit.signal) ? this.agent?.stderr.tail(8) : undefined;
     return { code: -32603, message: error.hint ? `${error.message}\n${error.hint}` : error.message, data: { code: error.code, hint: error.hint, ...(stderr ? { stderr } : {}) } };
   }
+}
+
+/** The person's words in a prompt (its text blocks), for the session's name. */
+function promptText(prompt: PromptRequest['prompt']): string {
+  return (Array.isArray(prompt) ? prompt : []).flatMap((block) => (block?.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n');
 }
 
 /** The local files a prompt's resource links and embedded resources name (the files the editor has open). */

@@ -4,10 +4,8 @@
 // the editor, every permission request included: an agent's request is never
 // answered here, whatever its title or command says (the board server's device
 // changes ask the editor again, with the exact operation).
-import type { CreateTerminalRequest, ReadTextFileRequest, RequestPermissionRequest, WriteTextFileRequest } from '@agentclientprotocol/sdk';
+import type { CreateTerminalRequest, ReadTextFileRequest, WriteTextFileRequest } from '@agentclientprotocol/sdk';
 import { methods, RequestError } from '@agentclientprotocol/sdk';
-import { grantedCommandLines } from '../services/permission/broker.js';
-import { classify } from '../services/permission/classify.js';
 import { boardCommandOf } from '../services/terminal/terminal-service.js';
 import type { EditorServices } from '../session/agent-capabilities.js';
 import type { AgentForward } from './json-rpc-relay.js';
@@ -53,22 +51,6 @@ export class LocalAnswers {
         const session = p?.terminalId ? this.localTerminals.get(p.terminalId) : undefined;
         if (!session) return editor.terminal ? undefined : Promise.reject(RequestError.resourceNotFound(p?.terminalId));
         return this.terminalCall(method, session, params as TerminalRequest);
-      }
-      case methods.client.session.requestPermission: {
-        // What the editor allows is what the proxy's own terminals may run this turn: every command
-        // for an editor without terminals, the board commands the proxy runs itself for one with them.
-        const request = params as RequestPermissionRequest;
-        if (!request?.toolCall || !Array.isArray(request.options)) return undefined;
-        const session = p?.sessionId ? this.sessions.get(p.sessionId) : undefined;
-        const lines = grantedCommandLines(request.toolCall, classify(request.toolCall));
-        if (!session || lines.length === 0) return undefined;
-        return {
-          answered: ({ result }) => {
-            const chosen = (result as { outcome?: { outcome?: string; optionId?: string } } | undefined)?.outcome;
-            const option = chosen?.outcome === 'selected' ? request.options.find((entry) => entry.optionId === chosen.optionId) : undefined;
-            if (option?.kind.startsWith('allow')) session.grant(lines);
-          },
-        };
       }
       default:
         return undefined;

@@ -2,7 +2,7 @@
 // context, board MCP server, consent) with the editor as the person's voice, plus what only
 // a relay needs: the files the editor named, the commands the editor allowed this turn,
 // and the agent's tool calls watched for the files it writes itself.
-import type { ContentBlock, McpServer, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { ContentBlock, McpServer, RequestPermissionRequest, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { CommandTable } from '../../boards/command.js';
 import type { Selection } from '../../context-providers/types.js';
 import type { ContextService, LoadedContext } from '../context/context-service.js';
@@ -14,6 +14,10 @@ import type { AgentCapabilities } from '../session/agent-capabilities.js';
 import { BoardSelection } from '../session/board-selection.js';
 import type { ConsentVoice } from '../session/consent-request.js';
 import { ToolCallWatch } from '../session/own-edits.js';
+import { permissionAnswer } from '../session/permission-answer.js';
+import { grantedCommandLines } from '../services/permission/broker.js';
+import { classify } from '../services/permission/classify.js';
+import { refusalUpdate, refusedCallUpdate } from './refused-call.js';
 import { SessionKit } from '../session/session-kit.js';
 import { cliCommand } from '../cli-entry.js';
 
@@ -107,6 +111,30 @@ export class ProxySession {
     this.toolCalls.permission(toolCall);
   }
 
+  /**
+   * The editor answered the agent's permission request: what it allowed may run in the proxy's
+   * terminals this turn (every command for an editor without terminals, the board commands the
+   * proxy runs itself for one with them); a refusal is recorded, and the update that tells the
+   * editor so is returned.
+   */
+  permissionAnswered(request: RequestPermissionRequest, result: unknown): ToolCallUpdate | undefined {
+    const answer = permissionAnswer(request.options, result);
+    if (answer === 'allowed') this.grant(grantedCommandLines(request.toolCall, classify(request.toolCall)));
+    if (answer !== 'refused') return undefined;
+    const call = this.toolCalls.refuse(request.toolCall.toolCallId);
+    return call ? refusalUpdate(call) : undefined;
+  }
+
+  /** A tool call update of the agent's, as the editor gets it: a refused call says so. */
+  toEditor<U extends ToolCallUpdate>(update: U): U {
+    return this.toolCalls.get(update.toolCallId)?.refused ? refusedCallUpdate(update) : update;
+  }
+
+  /** Names the session in its journal (the agent's name and the person's first prompt), once. */
+  name(agentName: string, firstPrompt: string): void {
+    if (firstPrompt.trim()) this.kit.writes?.name({ agentName, firstPrompt });
+  }
+
   /** The editor's MCP servers plus the board server. */
   async mcpServers(fromEditor: McpServer[] | undefined): Promise<McpServer[]> {
     const board = await this.kit.boardServer(this.options.caps, this.options.mcpAcp);
@@ -149,8 +177,7 @@ export class ProxySession {
     return { blocks: injected.blocks, notice: injected.missing ? `No hardware context: ${injected.missing}` : injected.event?.note };
   }
 
-  /** The editor allowed this tool call: the commands it shows may run in the proxy's terminals this turn. */
-  grant(lines: string[]): void {
+  private grant(lines: string[]): void {
     for (const line of lines) this.grants.add(line);
   }
 

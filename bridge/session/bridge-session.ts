@@ -37,6 +37,7 @@ import type { BridgeEvent } from './events.js';
 import { SessionKit } from './session-kit.js';
 import type { SimulationSlot } from '../../boards/operation-context.js';
 import { simulationEvent } from '../hardware/simulation-event.js';
+import { permissionAnswer } from './permission-answer.js';
 import { reducePermissionToolCall, reduceRefusal, reduceTurnStart, reduceUpdate, type Reduction, type StateChange } from './reducer.js';
 import { promptStopReason } from './sdk-validation.js';
 import { getToolCall, initialState, type SessionState } from './state.js';
@@ -156,6 +157,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
           outcome: d.outcome,
           optionId: 'option' in d ? d.option?.optionId : undefined,
           optionKind: 'option' in d ? d.option?.kind : undefined,
+          answer: permissionAnswer(p.request.options, 'option' in d && d.option ? { outcome: { outcome: 'selected', optionId: d.option.optionId } } : undefined),
           by: d.by,
           reason: 'reason' in d ? d.reason : undefined,
         }),
@@ -522,11 +524,11 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
       { ...request, toolCall: { ...request.toolCall, kind: known.kind, title: known.title, content: known.content, locations: known.locations, rawInput: known.rawInput } },
       signal,
     );
-    const chosen = response.outcome.outcome === 'selected' ? request.options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId) : undefined;
-    if (chosen?.kind.startsWith('reject')) this.reduce(reduceRefusal(this.state, known.toolCallId));
+    const answer = permissionAnswer(request.options, response);
+    if (answer === 'refused') this.reduce(reduceRefusal(this.state, known.toolCallId));
     // Gemini sends nothing more for a call whose permission was refused: close it here.
     const current = getToolCall(this.state, known.toolCallId);
-    if (!chosen?.kind.startsWith('allow') && current && (current.status === 'pending' || current.status === 'in_progress')) {
+    if (answer !== 'allowed' && current && (current.status === 'pending' || current.status === 'in_progress')) {
       this.apply({ sessionUpdate: 'tool_call_update', toolCallId: known.toolCallId, status: 'failed' });
     }
     return response;

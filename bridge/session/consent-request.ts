@@ -5,6 +5,7 @@
 import type { RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { ConsentKind } from '../../boards/operations.js';
 import type { DeviceConsent } from '../mcp/hardware-tool.js';
+import { permissionAnswer } from './permission-answer.js';
 import { DEVICE_META_KEY, PROJECT_CODE_META_KEY } from '../services/permission/classify.js';
 
 export interface ConsentVoice {
@@ -34,7 +35,7 @@ export function sessionConsent(sessionId: () => string | undefined, voice: Conse
       toolCall: { toolCallId: `boardbridge-${toolName}-${++asked}`, title: question, kind: 'execute', _meta: { [kind === 'device' ? DEVICE_META_KEY : PROJECT_CODE_META_KEY]: true } },
       options: [...CONSENT_OPTIONS],
     });
-    const granted = response.outcome.outcome === 'selected' && response.outcome.optionId === 'allow';
+    const granted = permissionAnswer(CONSENT_OPTIONS, response) === 'allowed';
     return granted ? { granted } : { granted, reason: voice.refusal(kind) };
   };
 }

@@ -14,6 +14,7 @@ import type {
 import type { FormField } from '../services/elicitation/form-fields.js';
 import type { PermissionCategory } from '../services/permission/classify.js';
 import type { SimulationEvent } from '../hardware/simulation-event.js';
+import type { PermissionAnswer } from './permission-answer.js';
 import type { Entry, ToolCallState } from './state.js';
 
 export type BridgeEvent =
@@ -55,6 +56,8 @@ export type BridgeEvent =
       outcome: 'selected' | 'rejected' | 'cancelled';
       optionId?: string;
       optionKind?: PermissionOptionKind;
+      /** What the answer means (permission-answer.ts): a chosen reject option is `refused`, whoever chose it. */
+      answer: PermissionAnswer;
       by: string;
       reason?: string;
     }

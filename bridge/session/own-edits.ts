@@ -8,8 +8,8 @@ import { readVerifiedTextSync } from '../services/fs/anchored-dir.js';
 import { MAX_READ_BYTES } from '../services/fs/fs-service.js';
 import type { WriteJournal } from '../services/fs/journal.js';
 import type { WorkspaceGuard } from '../services/fs/workspace-guard.js';
-import { reducePermissionToolCall, reduceUpdate, type StateChange } from './reducer.js';
-import { initialState, type SessionState, type ToolCallState } from './state.js';
+import { reducePermissionToolCall, reduceRefusal, reduceUpdate, type StateChange } from './reducer.js';
+import { getToolCall, initialState, type SessionState, type ToolCallState } from './state.js';
 
 export class OwnEdits {
   private journal?: WriteJournal;
@@ -109,6 +109,16 @@ export class ToolCallWatch {
 
   permission(toolCall: ToolCallUpdate): void {
     this.take(reducePermissionToolCall(this.state, toolCall));
+  }
+
+  /** The person refused the call's permission (the editor's answer): the call as now known, marked refused. */
+  refuse(toolCallId: string): ToolCallState | undefined {
+    this.take(reduceRefusal(this.state, toolCallId));
+    return this.get(toolCallId);
+  }
+
+  get(toolCallId: string): ToolCallState | undefined {
+    return getToolCall(this.state, toolCallId);
   }
 
   private take({ state, changes }: { state: SessionState; changes: StateChange[] }): void {

@@ -17,7 +17,7 @@ const el = (tag, className, text) => {
   return node;
 };
 
-const DECISION = { selected: 'allowed', rejected: 'refused', cancelled: 'withdrawn' };
+const DECISION = { rejected: 'refused', cancelled: 'withdrawn' };
 /** How long a streaming reply waits before it is drawn again (many chunks, one redraw). */
 const REDRAW_MS = 40;
 /** Input values longer than this are summarised in a tool card's detail. */
@@ -351,7 +351,8 @@ export class Conversation {
   decided(event) {
     const card = this.permissions.get(event.id);
     if (!card) return;
-    const word = DECISION[event.outcome] ?? event.outcome;
+    // The bridge's reading of the answer: Reject clicked is a chosen option, and refused.
+    const word = event.answer === 'allowed' || event.answer === 'refused' ? event.answer : (DECISION[event.outcome] ?? event.outcome);
     card.querySelector('.options').replaceChildren(el('span', `status ${word}`, `${word}${event.optionId ? ' · ' + event.optionId : ''} (by ${event.by}${event.reason ? ': ' + event.reason : ''})`));
     card.dataset.decided = word;
     card.querySelector('.title').textContent = card.querySelector('.title').textContent.replace(/^(Allow this change to a device\? |Allow\? )/, '');

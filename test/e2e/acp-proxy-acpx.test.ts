@@ -10,7 +10,8 @@ import { agentLaunch, type AgentName } from '../support/agents.js';
 import { startModelServer, type ModelScript, type ModelServer } from '../support/model-server/index.js';
 import { startEmulatedUno, type EmulatedUno } from '../rig/emulated-uno.js';
 import { groupGone } from '../support/process-alive.js';
-import { cliMain, repoRoot } from './run-cli.js';
+import { REFUSED_META_KEY, REFUSED_TEXT } from '../../bridge/proxy/refused-call.js';
+import { cliMain, repoRoot, runCli } from './run-cli.js';
 
 const clients = path.join(repoRoot, 'test', 'clients', 'node_modules');
 const node22 = path.join(clients, 'node', 'bin', 'node');
@@ -206,6 +207,57 @@ describe('acpx (a real ACP client) drives boardbridge acp in front of the real c
     expect(journals).toHaveLength(1);
     const scripted = run.server.requests.filter((r) => r.handledAs === 'script');
     expect(scripted[2].conversation?.lastToolResult).toContain('from-the-bridge-terminal');
+  }, 180_000);
+
+  it('tells the client a Bash call the person refused as refused (status failed, the refusal first in its content and in _meta), not as a plain failure', async () => {
+    const run = await runAcpx(
+      () => ({ turns: [{ replies: [{ tool: { claude: { name: 'Bash', input: { command: 'echo never-ran', timeout: 10_000, description: 'say hello' } } } }, { say: 'Not run, then.' }] }] }),
+      'Say hello in the terminal',
+      { acpxArgs: ['--deny-all'] },
+    );
+    const messages = wire(run.stdout);
+    const at = messages.findIndex((m) => m.method === 'session/request_permission');
+    const asked = messages[at];
+    const toolCallId = (asked?.params?.toolCall as { toolCallId?: string } | undefined)?.toolCallId;
+    expect(toolCallId, run.stdout.slice(-3000)).toBeDefined();
+    // acpx answered with the request's own reject option (ids are counted each way: the answer is the next one with its id).
+    const answer = messages.slice(at + 1).find((m) => m.id === asked!.id && m.method === undefined)?.result as { outcome?: { optionId?: string } } | undefined;
+    const options = (asked!.params!.options as Array<{ optionId: string; kind: string }>) ?? [];
+    expect(options.find((o) => o.optionId === answer?.outcome?.optionId)?.kind).toMatch(/^reject_/);
+    const updates = messages
+      .filter((m) => m.method === 'session/update')
+      .map((m) => m.params?.update as { sessionUpdate: string; toolCallId?: string; status?: string; content?: Array<{ type: string; content?: { text?: string } }>; _meta?: Record<string, unknown> })
+      .filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === toolCallId);
+    const failed = updates.filter((u) => u.status === 'failed');
+    expect(failed.length, JSON.stringify(updates)).toBeGreaterThan(0);
+    for (const u of failed) {
+      expect(u._meta?.[REFUSED_META_KEY]).toBe(true);
+      expect(u.content?.[0]).toEqual({ type: 'content', content: { type: 'text', text: REFUSED_TEXT } });
+    }
+    // Every later content the client got for the call still says so first.
+    for (const u of updates.filter((u) => u.content)) expect(u.content?.[0]?.content?.text).toBe(REFUSED_TEXT);
+    const scripted = run.server.requests.filter((r) => r.handledAs === 'script');
+    expect(scripted.at(-1)?.conversation?.lastToolResult ?? '').not.toContain('never-ran\n');
+  }, 180_000);
+
+  it('names the session by the agent and the first prompt: boardbridge undo --list shows it after a session through the proxy', async () => {
+    const prompt = 'Write notes for the Blink sketch';
+    const run = await runAcpx(
+      (sketch) => ({ turns: [{ replies: [{ tool: { claude: { name: 'Write', input: { file_path: path.join(sketch, 'notes.txt'), content: 'notes\n' } } } }, { say: 'Done.' }] }] }),
+      prompt,
+      { acpxArgs: ['--approve-all', '--no-fs', '--no-terminal'] },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const list = await runCli(['undo', '--list', '--workspace', run.sketch], { env: { PATH: process.env.PATH ?? '', HOME: run.root, BOARDBRIDGE_STATE_DIR: path.join(run.root, 'state') } });
+    expect(list.code, list.stderr).toBe(0);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const [, label, writes] = lines[0].split('  ');
+    const [name, shown] = label.split(' — ');
+    // The agent's own name from initialize, and the person's words without the context the proxy put before them.
+    expect(name).toMatch(/claude/i);
+    expect(shown).toBe(prompt);
+    expect(writes).toBe('1 write(s)');
   }, 180_000);
 
   it('cancels a turn: acpx sends session/cancel through the proxy and the turn ends cancelled', async () => {

@@ -2,12 +2,15 @@
 // a command that does not exist, one that exits before answering `initialize` (its last stderr
 // lines and exit code), and one that runs but never answers (stopped once it has been quiet,
 // no output and no CPU use, for the time start-bound.ts sets), then the same. Real processes:
-// small shell scripts. `run` and `chat` (tmux).
+// small shell scripts. `run` and `chat` (tmux). And one that is quiet while it waits on the
+// network (a TCP connection open): not stopped.
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { endTmuxScreens, TmuxScreen } from './pty-screen.js';
-import { cliMain, runCli, tempSketch } from './run-cli.js';
+import { QUIET_MS } from '../../bridge/agents/start-bound.js';
+import { endTmuxScreens, quote, TmuxScreen } from './pty-screen.js';
+import { cliMain, runCli, standinLaunch, tempSketch } from './run-cli.js';
 
 afterEach(() => endTmuxScreens());
 
@@ -51,6 +54,31 @@ describe('boardbridge run with an agent that cannot start', { timeout: 60_000 },
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/agent-that-exits\.sh exited with code 5 during start-up; its last words:\nloading plugins\nno licence server at 127\.0\.0\.1:1\n/);
     expect(r.stderr).toContain(`run it by hand to see why it stops: ${agent.command}`);
+  });
+});
+
+describe('boardbridge run with an agent that waits on the network while it starts (stand-in agent: no real agent checks a login over the network offline)', { timeout: 90_000 }, () => {
+  it('is not stopped as quiet while its TCP connection waits for an answer longer than the quiet bound, and then runs', async () => {
+    const { root, sketch } = tempSketch();
+    // A login server that accepts at once and answers only after longer than the agent may be quiet.
+    const held = QUIET_MS + 5000;
+    let connected = false;
+    const server = createServer((socket) => {
+      connected = true;
+      setTimeout(() => socket.end('ok\n'), held).unref();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const agentCommand = [standinLaunch.command, ...standinLaunch.args].map(quote).join(' ');
+      const r = await runCli(['run', 'hi', '--workspace', sketch, '--agent-command', agentCommand], { env: { ...env(root), STANDIN_START_AFTER: String(port) } });
+      expect(connected).toBe(true);
+      expect(r.stderr).not.toMatch(/did not answer initialize/);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('stopping with end_turn');
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentLaunch, type AgentLaunch } from '../support/agents.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
 import { endTmuxScreens, quote, TmuxScreen } from './pty-screen.js';
-import { cliMain, repoRoot, tempSketch } from './run-cli.js';
+import { cliMain, ofType, repoRoot, runCli, tempSketch } from './run-cli.js';
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -146,6 +146,27 @@ describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
     expect(callLines[0]).toMatch(/^✗ execute .*\[refused\]$/);
     expect(done).not.toContain('[failed]');
     expect(done).not.toMatch(/^\s*│ never-ran/m);
+    screen.type('/quit');
+    screen.key('Enter');
+    await screen.waitFor('[exit 0]');
+  });
+
+  it('names the earlier sessions it offers to resume by the agent and the first prompt', async () => {
+    const { root, sketch, ino } = tempSketch();
+    server = await startModelServer({ turns: [fadeTurn(ino)] });
+    const launch = agentLaunch('claude-code-acp', server.url, root);
+    const stateDir = path.join(root, 'state');
+    const agentCommand = [launch.command, ...launch.args].map(quote).join(' ');
+    const first = await runCli(['run', 'make the LED fade', '--json', '--workspace', sketch, '--agent-command', agentCommand, '--allow', 'edits'], { env: { ...launch.env, BOARDBRIDGE_STATE_DIR: stateDir } });
+    expect(first.code, first.stderr).toBe(0);
+    const [started] = ofType(first.events, 'session_started');
+    const screen = startChat(sketch, launch, stateDir, ['--resume']);
+    const listed = await screen.waitFor(/Resume which \(1-\d+, n for a new session\) \[1\]:/);
+    const line = listed.split('\n').find((l) => l.includes(started.sessionId));
+    expect(line, listed).toMatch(/^\s+1\. \d{4}-\d\d-\d\d \d\d:\d\d  Claude[^—]* — make the LED fade  [\w-]+$/);
+    screen.type('n');
+    screen.key('Enter');
+    await screen.waitFor(/^›/m);
     screen.type('/quit');
     screen.key('Enter');
     await screen.waitFor('[exit 0]');

@@ -5,6 +5,7 @@
 // "read-twice <file> <marker>": reads the file, waits for the marker file, reads it again).
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import readline from 'node:readline';
 import { Readable, Writable } from 'node:stream';
 import { agent, methods, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
@@ -42,11 +43,22 @@ if (process.argv[2] === 'login') {
 // and shells), which also keeps it running after its stdin closes.
 if (process.env.STANDIN_CHILD === '1') spawn('sleep', ['1000'], { stdio: 'ignore' });
 
+function networkCheck() {
+  const port = Number(process.env.STANDIN_START_AFTER ?? 0);
+  if (!port) return undefined;
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('data', () => (socket.destroy(), resolve()));
+    socket.once('error', reject);
+  });
+}
+
 const promptText = (blocks) => blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
 
 const app = agent({ name: 'standin' })
   // STANDIN_SLOW_START=<ms>: initialize answers after that long (an agent that takes its time to start).
-  .onRequest(methods.agent.initialize, async ({ params }) => (await new Promise((resolve) => setTimeout(resolve, Number(process.env.STANDIN_SLOW_START ?? 0))), (clientCapabilities = params.clientCapabilities ?? {}), {
+  // STANDIN_START_AFTER=<port>: initialize answers once 127.0.0.1:<port> has answered (an agent that checks a login over the network).
+  .onRequest(methods.agent.initialize, async ({ params }) => (await new Promise((resolve) => setTimeout(resolve, Number(process.env.STANDIN_SLOW_START ?? 0))), await networkCheck(), (clientCapabilities = params.clientCapabilities ?? {}), {
     protocolVersion: 1,
     agentInfo: { name: 'standin-agent', version: '1.0.0' },
     agentCapabilities: {
