@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPort } from 'serialport';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { until } from '../support/until.js';
 import { BoundedRegex, RegexTooSlowError } from '../../boards/bounded-regex.js';
 import { PortBusyError, PortDisconnectedError, PortOpenError, ExpectTimeoutError } from '../../boards/serial/errors.js';
 import { SerialHub } from '../../boards/serial/hub.js';
@@ -252,7 +253,7 @@ describe('descriptors', () => {
       await lease.release();
     }
     // Closing a tty stream finishes on the next turn of the event loop.
-    for (let i = 0; i < 100 && openPts() !== before; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until('the pty to be closed', () => openPts() === before, { detail: () => `open ptys: ${openPts()}, before: ${before}` });
     expect(openPts()).toBe(before);
   });
 });

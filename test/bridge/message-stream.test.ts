@@ -3,6 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { client, methods, type AnyMessage } from '@agentclientprotocol/sdk';
 import { describe, expect, it, vi } from 'vitest';
+import { until } from '../support/until.js';
 import { nestsDeeperThan, peekMessage } from '../../bridge/agents/json-peek.js';
 import { LineReader, type LineEvent } from '../../bridge/agents/line-reader.js';
 import { messageStream } from '../../bridge/agents/message-stream.js';
@@ -152,7 +153,7 @@ describe('messageStream', () => {
     const malformed = ['{"jsonrpc":"2.0","id":{"x":1},"method":"fs/read_text_file","params":{}}', '{"jsonrpc":"1.0","id":1,"method":"fs/read_text_file","params":{}}'];
     for (let i = 0; i < 10; i++) stdout.write(`${malformed[i % 2]}\n`);
     stdout.write('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"still read","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}\n');
-    for (let i = 0; i < 100 && !seen.length; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until('the well-formed message after the malformed ones', () => seen.length > 0, { stepMs: 10 });
     expect(seen).toEqual(['still read']);
   });
 
@@ -182,9 +183,9 @@ describe('messageStream', () => {
     const chunk = (text: string) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
     const permission = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 't', title: 'edit' }, options: [] } });
     stdout.write([chunk('before'), permission, chunk('after')].join('\n') + '\n');
-    for (let i = 0; i < 100 && order.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until('the first three messages', () => order.length >= 3, { stepMs: 10, detail: () => order.join(', ') });
     stdout.write(chunk('later') + '\n');
-    for (let i = 0; i < 100 && order.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until('the fourth message', () => order.length >= 4, { stepMs: 10, detail: () => order.join(', ') });
     expect(order).toEqual(['update before', 'permission edit', 'update after', 'update later']);
   });
 

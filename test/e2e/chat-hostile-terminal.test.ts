@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../support/until.js';
 import { endTmuxScreens, quote, TmuxScreen } from './pty-screen.js';
 import { cliMain, repoRoot, tempSketch } from './run-cli.js';
 
@@ -151,7 +152,7 @@ describe('chat keeps the terminal the person\'s (stand-in escape agent, stand-in
     screen.type('y');
     screen.key('Enter');
     await screen.waitFor('(opened in your browser)');
-    for (let i = 0; i < 100 && !existsSync(openerLog); i++) await new Promise((r) => setTimeout(r, 50));
+    await until('the stand-in opener to have run', () => existsSync(openerLog));
     expect(readFileSync(openerLog, 'utf8')).toBe(`1\n${new URL(page).href}\n`);
     screen.key('Enter');
     await screen.waitFor('elicitation answer: {"action":"accept"}');

@@ -250,7 +250,8 @@ describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
     await screen.waitFor(/^›/m);
     screen.type('/context');
     screen.key('Enter');
-    expect(await screen.waitFor('with your next prompt the agent is told')).toMatch(/# Arduino board: Arduino UNO/);
+    // The answer is one write of several KB, which reaches the screen in pieces: wait for the heading it shows after its first line.
+    expect(await screen.waitFor(/with your next prompt the agent is told[\s\S]*# Arduino board: Arduino UNO/)).toMatch(/# Arduino board: Arduino UNO/);
     screen.type('/board arduino:avr:mega');
     screen.key('Enter');
     expect(await screen.waitFor(/Board set to .*\(arduino:avr:mega\); the agent is told with your next prompt\./)).not.toContain('"type":"text","text":"/board');
@@ -264,7 +265,7 @@ describe('boardbridge chat on a live terminal', { timeout: 180_000 }, () => {
     expect(echoed).not.toMatch(/"text":"\/(board|context)/);
     screen.type('/context');
     screen.key('Enter');
-    expect(await screen.waitFor('The agent was told this hardware context')).toMatch(/The agent was told this hardware context[\s\S]*# Arduino board: Arduino Mega/);
+    expect(await screen.waitFor(/The agent was told this hardware context[\s\S]*# Arduino board: Arduino Mega/)).toMatch(/The agent was told this hardware context[\s\S]*# Arduino board: Arduino Mega/);
     screen.type('/quit');
     screen.key('Enter');
     await screen.waitFor('[exit 0]');

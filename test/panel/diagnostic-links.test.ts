@@ -72,6 +72,8 @@ describe('compile diagnostics in the sidecar panel', () => {
     const card = page.locator('#log .card.tool[data-kind="execute"]', { hasText: 'compile the sketch' }).last();
     const link = card.locator('.output a.file-link', { hasText: /Blink\.ino:6:3/ }).first();
     await link.waitFor(WAIT);
+    // The output streams in: the link shows as soon as `Blink.ino:6:3` has come, the rest of its line may come later.
+    await card.locator('.output pre', { hasText: "error: 'undeclaredThing' was not declared" }).waitFor(WAIT);
     // The bridge's own stream of the terminal, not the agent's summary of it ("Exited with code 1.Final output: …").
     const shown = await card.locator('.output pre').textContent();
     expect(shown).toMatch(/^Compiling .*Blink for arduino:avr:uno/);

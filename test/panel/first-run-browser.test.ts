@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { KNOWN_AGENTS } from '../../bridge/agents/profiles.js';
 import { agentLaunch } from '../support/agents.js';
+import { until } from '../support/until.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
 import { tempSketch } from '../e2e/run-cli.js';
 import { launchChromium, screenshot } from './browser.js';
@@ -43,7 +44,7 @@ afterAll(async () => {
 
 describe('boardbridge serve when no agent is ready', () => {
   it('stays up and says in the terminal why the agent did not start', async () => {
-    for (let i = 0; i < 1800 && !served.output().includes('The panel lists'); i++) await new Promise((r) => setTimeout(r, 50));
+    await until("serve's list of the agents it knows", () => served.output().includes('The panel lists'), { timeoutMs: 90_000 });
     expect(served.output()).toContain('boardbridge: Gemini CLI needs authentication');
     expect(served.output()).toContain('The panel lists the agents boardbridge knows');
     expect(served.agentProcesses()).toBe(0);
@@ -79,6 +80,8 @@ describe('boardbridge serve when no agent is ready', () => {
     await screenshot(page, 'first-run-starting');
     await page.waitForSelector('body[data-agent="unavailable"]', WAIT);
     expect(await page.textContent('#agent-reason')).toContain('Gemini CLI needs authentication');
+    // serve's terminal and the page learn of the failure by different ways: wait for the second line itself.
+    await until("serve's line about the second failure", () => (served.output().match(/Gemini CLI needs authentication/g)?.length ?? 0) >= 2);
     expect(served.output().match(/Gemini CLI needs authentication/g)?.length).toBe(2);
   });
 

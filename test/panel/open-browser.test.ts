@@ -4,6 +4,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { until } from '../support/until.js';
 import { browserCommand } from '../../bridge/cli/open-browser.js';
 import { standinLaunch, tempSketch } from '../e2e/run-cli.js';
 import { startServe } from './serve-process.js';
@@ -44,7 +45,7 @@ describe('serve and the browser (a stand-in browser script, no desktop here)', (
     chmodSync(browser, 0o755);
     const served = await startServe([sketch, '--agent-command', agentCommand], { ...process.env, BROWSER: browser, BOARDBRIDGE_STATE_DIR: path.join(root, 'state') });
     try {
-      for (let i = 0; i < 600 && !existsSync(seen); i++) await new Promise((r) => setTimeout(r, 50));
+      await until('the stand-in browser to have run', () => existsSync(seen));
       expect(readFileSync(seen, 'utf8')).toBe(served.url);
       expect(readFileSync(`${seen}.status`, 'utf8')).toBe('200');
       expect(served.output()).toContain(`(opened with ${browser})`);

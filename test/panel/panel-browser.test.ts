@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { WebSocket as NodeSocket } from 'ws';
 import { openBoardEnd } from '../rig/board-end.js';
+import { until } from '../support/until.js';
 import { ptyPair, stop as stopSocat, type PtyPair } from '../rig/pty-pair.js';
 import { launchChromium, screenshot } from './browser.js';
 import { servePanel, type ServedPanel } from './serve-process.js';
@@ -203,7 +204,7 @@ describe('the serial monitor pane', () => {
       await page.waitForSelector('#serial-out:has-text("temperature 21.5 C")', WAIT);
       await page.fill('#serial-input', 'led on');
       await page.press('#serial-input', 'Enter');
-      for (let i = 0; i < 400 && !board.received().toString().includes('led on\n'); i++) await new Promise((r) => setTimeout(r, 25));
+      await until('the typed line at the board', () => board.received().toString().includes('led on\n'));
       expect(board.received().toString()).toBe('led on\n');
       await screenshot(page, 'panel-serial-monitor');
 

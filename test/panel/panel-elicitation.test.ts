@@ -54,6 +54,8 @@ describe('an agent form in the panel (stand-in agent)', { timeout: 120_000 }, ()
     await card.locator('button[type="submit"]').click();
     await page.waitForSelector('#log .card.elicitation[data-decided="sent"]', WAIT);
     await page.waitForSelector('#log .msg.agent:has-text("elicitation answer")', WAIT);
+    // The reply's element shows with its first chunk; its text is whole once the turn has ended.
+    await page.waitForSelector('body[data-busy="false"]', WAIT);
     expect(await page.locator('#log .msg.agent').last().textContent()).toBe(
       'elicitation answer: {"action":"accept","content":{"port":"/dev/ttyACM0","baud":115200,"board":"mega","verbose":true}}',
     );

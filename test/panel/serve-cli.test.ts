@@ -4,6 +4,7 @@ import path from 'node:path';
 import { WebSocket } from 'ws';
 import { KNOWN_AGENTS } from '../../bridge/agents/profiles.js';
 import { repoRoot, runCli, tempSketch } from '../e2e/run-cli.js';
+import { until } from '../support/until.js';
 import { startServe } from './serve-process.js';
 
 // The panel is up while the agent starts; a page then gets agent_unavailable (or a snapshot with it).
@@ -47,6 +48,8 @@ describe('boardbridge serve on bad input', () => {
     const served = await startServe([sketch, '--agent-command', 'false'], { ...(process.env as Record<string, string>), BOARDBRIDGE_STATE_DIR: `${sketch}/.state` });
     try {
       const unavailable = await firstUnavailable(served.port, served.token);
+      // serve's stderr and the page's message come by different ways: wait for the line itself.
+      await until("serve's line about the agent", () => served.output().includes('boardbridge: false exited with code 1 during'));
       expect(served.output()).toMatch(/^boardbridge: false exited with code 1 during/m);
       expect(unavailable.reason).toMatch(/^false exited with code 1 during/);
       expect((unavailable.choices as { id: string }[]).map((c) => c.id)).toEqual(KNOWN_AGENTS.map((p) => p.id));

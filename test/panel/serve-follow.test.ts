@@ -148,6 +148,8 @@ describe('serve --follow mplabx (settings file written as MPLAB X writes it; rea
     await shows(page, '#board-notes', 'device pack not installed');
     await page.waitForFunction((old) => document.body.dataset.sessionId && document.body.dataset.sessionId !== old, before, WAIT);
     expect(await page.locator('#log').innerText()).not.toContain('Hello from the PIC18 project.');
+    // serve's terminal line and the page's new session come by different ways: wait for the line itself.
+    await until("serve's line about the switch", () => served.output().includes('now serving'));
     expect(served.output()).toContain(`MPLAB X switched to dspic-canfd.X — the panel follows it: now serving ${dspic} (same URL)`);
     await until('the old agent to end', () => served.agentProcesses() === 1);
     await screenshot(page, 'panel-follows-mplabx');

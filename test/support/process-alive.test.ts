@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { until } from './until.js';
 import { alive } from './process-alive.js';
 
 const state = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
@@ -14,7 +15,7 @@ describe.skipIf(process.platform !== 'linux')('alive', () => {
     const parent = spawn('/bin/sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
-      for (let i = 0; i < 500 && state(zombie) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+      await until('the child to be a zombie', () => state(zombie) === 'Z', { stepMs: 10, detail: () => `state: ${state(zombie)}` });
       expect(state(zombie)).toBe('Z');
       expect(alive(zombie)).toBe(false);
       expect(alive(parent.pid!)).toBe(true);
