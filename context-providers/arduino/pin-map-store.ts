@@ -11,7 +11,7 @@ import type { Token } from './c-tokens.js';
 import { restoreCoreCheck, type StoredCoreCheck } from './core-tables/core-checks.js';
 import type { CoreFacts } from './core-tables/index.js';
 import { DiskCache } from './disk-cache.js';
-import type { PinMap } from './pin-map.js';
+import type { PinMap, PinMapStorage } from './pin-map.js';
 import type { Macro } from './preprocessor.js';
 import { variantHeaderOf, type HeaderConstant, type VariantHeaderFacts } from './variant-header.js';
 
@@ -73,7 +73,7 @@ function withCheck(core: NonNullable<StoredPinMap['core']>, check: CoreFacts['ch
   return check ? { ...facts, check } : facts;
 }
 
-export class PinMapStore {
+export class PinMapStore implements PinMapStorage {
   private readonly disk: DiskCache<StoredPinMap>;
 
   constructor(dir: string) {

@@ -9,7 +9,6 @@ import { readAvrTimers } from './avr-timers.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { readSerialObjects } from './serial-objects.js';
 import { readVariantHeader, type VariantHeader } from './variant-header.js';
-import type { PinMapStore } from './pin-map-store.js';
 
 export type CapabilityKind = 'pwm' | 'interrupt' | 'analog' | 'dac' | 'serial';
 
@@ -98,8 +97,14 @@ function byLengthThenName(a: string, b: string): number {
 const cache = new Map<string, { stamps: Array<[string, string]>; map: PinMap }>();
 const CACHE_CAPACITY = 64;
 
+/** Where pin maps read by another process are kept (pin-map-store.ts). */
+export interface PinMapStorage {
+  get(board: ResolvedBoard): PinMap | undefined;
+  set(board: ResolvedBoard, map: PinMap): void;
+}
+
 /** The board's pin map: from this process's cache, else from `store` (another process read it), else read now. */
-export function buildPinMap(board: ResolvedBoard, store?: PinMapStore): PinMap {
+export function buildPinMap(board: ResolvedBoard, store?: PinMapStorage): PinMap {
   const key = `${board.fqbn}\0${board.corePath}\0${board.variantPath ?? ''}\0${board.properties.get('recipe.cpp.o.pattern') ?? ''}\0${board.expanded('build.extra_flags') ?? ''}`;
   const cached = cache.get(key);
   if (cached && cached.stamps.every(([file, previous]) => stamp(file) === previous)) return copyOf(cached.map);

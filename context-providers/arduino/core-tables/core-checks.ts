@@ -4,18 +4,9 @@
 // other way (a closure over the reader's live tables: esp32, stm32) runs only in the process
 // that read it, and a pin map that holds one is not stored.
 import type { Finding } from '../../types.js';
-import type { CoreSketchView } from './core-facts.js';
+import type { CoreCheck, CoreSketchView, StoredCoreCheck } from './core-facts.js';
 
-/** A core's check; `stored` is its rule and input when it can be made again from them. */
-export interface CoreCheck {
-  (sketch: CoreSketchView): Finding[];
-  readonly stored?: StoredCoreCheck;
-}
-
-export interface StoredCoreCheck {
-  rule: string;
-  input: unknown;
-}
+export type { CoreCheck, StoredCoreCheck } from './core-facts.js';
 
 const RULES = new Map<string, (sketch: CoreSketchView, input: never) => Finding[]>();
 

@@ -6,7 +6,6 @@ import type { Bus, ContextNote, Finding, PinCapability, SourceRef } from '../../
 import type { Token } from '../c-tokens.js';
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { VariantHeader } from '../variant-header.js';
-import type { CoreCheck } from './core-checks.js';
 
 /**
  * A capability is known from a table (cited), or unknown with the reason; never "none" by default.
@@ -98,3 +97,14 @@ export interface CoreSketchView {
 
 /** Returns undefined when the board is not of this reader's core. */
 export type CoreTableReader = (board: ResolvedBoard, variant: VariantHeader) => CoreFacts | undefined;
+
+/** A core's check; `stored` is its rule and input when it can be made again from them (core-checks.ts). */
+export interface CoreCheck {
+  (sketch: CoreSketchView): Finding[];
+  readonly stored?: StoredCoreCheck;
+}
+
+export interface StoredCoreCheck {
+  rule: string;
+  input: unknown;
+}
