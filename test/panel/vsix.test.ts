@@ -113,6 +113,18 @@ describe('the self-contained .vsix', () => {
     await page.close();
   });
 
+  it('its bundled CLI lists the ACP Registry’s agents from the index the .vsix carries, with no cache and no network', () => {
+    const cache = mkdtempSync(path.join(root, 'cache-'));
+    const out = execFileSync(process.execPath, [bundledCli, 'agents'], {
+      // No proxy and an empty cache folder: the list can come only from the shipped index.
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', BOARDBRIDGE_CACHE_DIR: cache, HTTPS_PROXY: '', https_proxy: '' },
+      encoding: 'utf8',
+    });
+    const line = out.split('\n').find((l) => l.startsWith('From the ACP Registry'));
+    expect(line, out).toContain(path.join(unpacked, 'bridge', 'bridge', 'agents', 'registry', 'registry-index.json'));
+    expect(line).toMatch(/: .*\bauggie\b.*\bopencode\b/);
+  });
+
   it('its bundled CLI reads a serial port through the native binding it carries (socat pty)', async () => {
     const pair = await ptyPair();
     const board = await openBoardEnd(pair.board);
