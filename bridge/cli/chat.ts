@@ -57,7 +57,8 @@ async function chat(flags: ChatFlags): Promise<number> {
   const { NoAgentReady } = await import('../agents/resolve.js');
   const renderer = new TextRenderer(process.stdout, flags.workspace ?? process.cwd(), { live: canRenderLive(process.stdout, Boolean(flags.plain)) });
   // /board changes the selection each prompt carries; /context shows what the agent is told.
-  const commands = new ChatCommandSession(path.resolve(flags.workspace ?? '.'), new BoardSelection(selectionOf(flags)), flags.sketch);
+  const workspace = path.resolve(flags.workspace ?? '.');
+  const commands = new ChatCommandSession(workspace, new BoardSelection(selectionOf(flags)), flags.sketch);
   const noteContext = (e: BridgeEvent) => {
     if (e.type === 'context_sent' && e.full) void commands.sent();
   };
@@ -70,7 +71,7 @@ async function chat(flags: ChatFlags): Promise<number> {
     lines = rl[Symbol.asyncIterator]();
     const starting = showStarting(rl, flags.agent ?? 'the agent', canRenderLive(process.stdout, Boolean(flags.plain)) && Boolean(process.stdin.isTTY));
     try {
-      const pick = pickSessionWith(rl, path.resolve(flags.workspace ?? '.'));
+      const pick = pickSessionWith(rl, workspace);
       const resume = flags.resume === undefined ? undefined : typeof flags.resume === 'string' ? { sessionId: flags.resume } : { pick: (s: SessionInfo[]) => (starting.stop(), pick(s)) };
       const askForm = askElicitationWith(rl);
       const askElicitation: AskElicitation = async (pending, signal) => {

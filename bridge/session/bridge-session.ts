@@ -37,7 +37,7 @@ import type { BridgeEvent } from './events.js';
 import { SessionKit } from './session-kit.js';
 import type { SimulationSlot } from '../../boards/operation-context.js';
 import { simulationEvent } from '../hardware/simulation-event.js';
-import { permissionAnswer } from './permission-answer.js';
+import { optionAnswer, permissionAnswer } from './permission-answer.js';
 import { reducePermissionToolCall, reduceRefusal, reduceTurnStart, reduceUpdate, type Reduction, type StateChange } from './reducer.js';
 import { promptStopReason } from './sdk-validation.js';
 import { getToolCall, initialState, type SessionState } from './state.js';
@@ -157,7 +157,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
           outcome: d.outcome,
           optionId: 'option' in d ? d.option?.optionId : undefined,
           optionKind: 'option' in d ? d.option?.kind : undefined,
-          answer: permissionAnswer(p.request.options, 'option' in d && d.option ? { outcome: { outcome: 'selected', optionId: d.option.optionId } } : undefined),
+          answer: 'option' in d && d.option ? optionAnswer(p.request.options, d.option.optionId) : 'none',
           by: d.by,
           reason: 'reason' in d ? d.reason : undefined,
         }),

@@ -14,11 +14,11 @@ import { sharedTimersOf } from './shared-timers.js';
 import { unknownFacts } from './unknown-facts.js';
 import { checkPicoSketch, type PicoCheckFacts } from './rp2040-check.js';
 import { defineCoreCheck } from './core-checks.js';
-
-const picoCheck = defineCoreCheck('rp2040', (sketch, facts: PicoCheckFacts) => checkPicoSketch(sketch, facts));
 import { cyw43Pins, pwmSliceOf, rp2Chip, type Rp2Chip, type Rp2Package } from './rp2040-chips.js';
 import { readPicoHeader, type PicoHeader } from './rp2040-header.js';
 import { readPicoSerial } from './rp2040-serial.js';
+
+const picoCheck = defineCoreCheck('rp2040', (sketch, facts: PicoCheckFacts) => checkPicoSketch(sketch, facts));
 
 export const readRp2040Tables: CoreTableReader = (board, variant) => {
   if (basename(board.corePath) !== 'rp2040' || !existsSync(join(board.corePath, 'SerialUART.h'))) return undefined;
