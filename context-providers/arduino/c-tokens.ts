@@ -18,95 +18,200 @@ export interface Token {
   hide?: ReadonlySet<string>;
 }
 
-// Longest first, so `<<=` is not read as `<<` `=`.
-const PUNCTUATORS = [
-  '%:%:', '...', '<<=', '>>=', '->*', '<=>',
-  '##', '<<', '>>', '<=', '>=', '==', '!=', '&&', '||', '++', '--', '+=', '-=', '*=', '/=', '%=',
-  '&=', '|=', '^=', '->', '::', '.*', '<:', ':>', '<%', '%>', '%:',
-];
+// Character codes the lexer tests (text.charCodeAt, so no one-character strings are made).
+const NEWLINE = 10;
+const QUOTE = 34; // "
+const APOSTROPHE = 39; // '
+const SLASH = 47;
+const STAR = 42;
+const DOT = 46;
 
-const isIdentStart = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '$' || c > '\x7f';
-const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
-const isIdentPart = (c: string): boolean => isIdentStart(c) || isDigit(c);
+const isIdentStart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c > 0x7f;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isLetterOrDigit = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || isDigit(c);
+const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 13 || c === 12 || c === 11;
+
+/**
+ * The length of the punctuator at `index` (whose first character is `c`): the longest one that
+ * matches, so `<<=` is not read as `<<` `=`; a character that starts none is one punctuator.
+ */
+function punctuatorLength(text: string, index: number, c: number): number {
+  const c1 = text.charCodeAt(index + 1);
+  const c2 = text.charCodeAt(index + 2);
+  switch (c) {
+    case 37: // %  %:%: %= %> %:
+      if (c1 === 58) return text.charCodeAt(index + 2) === 37 && text.charCodeAt(index + 3) === 58 ? 4 : 2;
+      return c1 === 61 || c1 === 62 ? 2 : 1;
+    case DOT: // ... .*
+      if (c1 === DOT && c2 === DOT) return 3;
+      return c1 === STAR ? 2 : 1;
+    case 60: // <  <<= <=> << <= <: <%
+      if (c1 === 60) return c2 === 61 ? 3 : 2;
+      if (c1 === 61) return c2 === 62 ? 3 : 2;
+      return c1 === 58 || c1 === 37 ? 2 : 1;
+    case 62: // >  >>= >> >=
+      if (c1 === 62) return c2 === 61 ? 3 : 2;
+      return c1 === 61 ? 2 : 1;
+    case 45: // -  ->* -- -= ->
+      if (c1 === 62) return c2 === STAR ? 3 : 2;
+      return c1 === 45 || c1 === 61 ? 2 : 1;
+    case 35: // # ##
+      return c1 === 35 ? 2 : 1;
+    case 38: // & && &=
+      return c1 === 38 || c1 === 61 ? 2 : 1;
+    case 124: // | || |=
+      return c1 === 124 || c1 === 61 ? 2 : 1;
+    case 43: // + ++ +=
+      return c1 === 43 || c1 === 61 ? 2 : 1;
+    case 58: // : :: :>
+      return c1 === 58 || c1 === 62 ? 2 : 1;
+    case 61: // = ==
+    case 33: // ! !=
+    case STAR: // * *=
+    case SLASH: // / /=
+    case 94: // ^ ^=
+      return c1 === 61 ? 2 : 1;
+    default:
+      return 1;
+  }
+}
 
 /** Splits text into tokens; never throws (an unterminated literal ends at the end of its line). */
 export function tokenize(source: string, file?: string): Token[] {
-  // Line splices are removed first; `lineOf` maps spliced offsets back to original lines.
-  const { text, lineStarts } = removeSplices(source);
+  const lexer = new Lexer(source, file);
   const tokens: Token[] = [];
-  let index = 0;
-  let bol = true;
-  let space = false;
-  const lineOf = (offset: number): number => lineStarts(offset);
-  const push = (kind: TokenKind, start: number, end: number): void => {
-    // One object shape for every token keeps property access fast in the interpreter.
-    tokens.push({ kind, text: text.slice(start, end), line: lineOf(start), bol, spaceBefore: space, file });
-    bol = false;
-    space = false;
-  };
-
-  while (index < text.length) {
-    const c = text[index];
-    if (c === '\n') {
-      bol = true;
-      space = true;
-      index++;
-    } else if (c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v') {
-      space = true;
-      index++;
-    } else if (c === '/' && text[index + 1] === '/') {
-      space = true;
-      while (index < text.length && text[index] !== '\n') index++;
-    } else if (c === '/' && text[index + 1] === '*') {
-      space = true;
-      const end = text.indexOf('*/', index + 2);
-      index = end < 0 ? text.length : end + 2;
-    } else if (isIdentStart(c)) {
-      const start = index;
-      while (index < text.length && isIdentPart(text[index])) index++;
-      const word = text.slice(start, index);
-      if (text[index] === '"' && /^(u8|u|U|L)?R$/.test(word)) {
-        index = rawStringEnd(text, index);
-        push('string', start, index);
-      } else if ((text[index] === '"' || text[index] === "'") && /^(u8|u|U|L)$/.test(word)) {
-        const quote = text[index];
-        index = quotedEnd(text, index, quote);
-        push(quote === '"' ? 'string' : 'char', start, index);
-      } else {
-        push('identifier', start, index);
-      }
-    } else if (isDigit(c) || (c === '.' && isDigit(text[index + 1]))) {
-      const start = index;
-      index++;
-      // pp-number: digits, letters, dots, digit separators and signed exponents.
-      while (index < text.length) {
-        const d = text[index];
-        if (/[eEpP]/.test(d) && /[+-]/.test(text[index + 1] ?? '')) index += 2;
-        else if (/[A-Za-z0-9_.]/.test(d) || (d === "'" && /[0-9A-Za-z]/.test(text[index + 1] ?? ''))) index++;
-        else break;
-      }
-      push('number', start, index);
-    } else if (c === '"' || c === "'") {
-      const start = index;
-      index = quotedEnd(text, index, c);
-      push(c === '"' ? 'string' : 'char', start, index);
-    } else {
-      const start = index;
-      const punct = PUNCTUATORS.find((p) => text.startsWith(p, index)) ?? c;
-      index += punct.length;
-      push('punct', start, index);
-    }
-  }
+  for (let token = lexer.next(); token; token = lexer.next()) tokens.push(token);
   return tokens;
 }
 
-function quotedEnd(text: string, open: number, quote: string): number {
+/**
+ * The tokens of one text, one at a time, so a reader can pass over the text it does not need
+ * (the preprocessor's skipped `#if` groups) without making their tokens: `skipLine` scans as
+ * `next` does (comments and literals are still recognised) but allocates nothing.
+ */
+export class Lexer {
+  private readonly text: string;
+  private readonly lineOf: (offset: number) => number;
+  private index = 0;
+  private bol = true;
+  private space = false;
+  private kind: TokenKind = 'punct';
+  private start = 0;
+  private tokenBol = false;
+  private tokenSpace = false;
+
+  constructor(source: string, private readonly file?: string) {
+    // Line splices are removed first; `lineOf` maps spliced offsets back to original lines.
+    const { text, lineStarts } = removeSplices(source);
+    this.text = text;
+    this.lineOf = lineStarts;
+  }
+
+  /** The next token, or undefined at the end of the text. */
+  next(): Token | undefined {
+    return this.scan() ? this.made() : undefined;
+  }
+
+  /** Passes over the rest of the current logical line; returns its next line's first token (undefined at the end). */
+  nextLineStart(): Token | undefined {
+    while (this.scan()) if (this.tokenBol) return this.made();
+    return undefined;
+  }
+
+  private made(): Token {
+    // One object shape for every token keeps property access fast in the interpreter.
+    return { kind: this.kind, text: this.text.slice(this.start, this.index), line: this.lineOf(this.start), bol: this.tokenBol, spaceBefore: this.tokenSpace, file: this.file };
+  }
+
+  /** Moves past the next token (its kind, start and flags kept in fields); false at the end. */
+  private scan(): boolean {
+    const text = this.text;
+    const length = text.length;
+    let index = this.index;
+    while (index < length) {
+      const c = text.charCodeAt(index);
+      if (c === NEWLINE) {
+        this.bol = true;
+        this.space = true;
+        index++;
+        continue;
+      }
+      if (isSpace(c)) {
+        this.space = true;
+        index++;
+        continue;
+      }
+      if (c === SLASH) {
+        const c1 = text.charCodeAt(index + 1);
+        if (c1 === SLASH) {
+          this.space = true;
+          const end = text.indexOf('\n', index + 2);
+          index = end < 0 ? length : end;
+          continue;
+        }
+        if (c1 === STAR) {
+          this.space = true;
+          const end = text.indexOf('*/', index + 2);
+          index = end < 0 ? length : end + 2;
+          continue;
+        }
+      }
+      const start = index;
+      if (isIdentStart(c)) {
+        index++;
+        while (index < length) {
+          const d = text.charCodeAt(index);
+          if (isIdentStart(d) || isDigit(d)) index++;
+          else break;
+        }
+        const after = text.charCodeAt(index);
+        if (after === QUOTE && index - start <= 3 && /^(u8|u|U|L)?R$/.test(text.slice(start, index))) {
+          index = rawStringEnd(text, index);
+          this.kind = 'string';
+        } else if ((after === QUOTE || after === APOSTROPHE) && index - start <= 2 && /^(u8|u|U|L)$/.test(text.slice(start, index))) {
+          index = quotedEnd(text, index, after);
+          this.kind = after === QUOTE ? 'string' : 'char';
+        } else {
+          this.kind = 'identifier';
+        }
+      } else if (isDigit(c) || (c === DOT && isDigit(text.charCodeAt(index + 1)))) {
+        index++;
+        // pp-number: digits, letters, dots, digit separators and signed exponents.
+        while (index < length) {
+          const d = text.charCodeAt(index);
+          const d1 = text.charCodeAt(index + 1);
+          if ((d === 101 || d === 69 || d === 112 || d === 80) && (d1 === 43 || d1 === 45)) index += 2;
+          else if (isLetterOrDigit(d) || d === 95 || d === DOT || (d === APOSTROPHE && isLetterOrDigit(d1))) index++;
+          else break;
+        }
+        this.kind = 'number';
+      } else if (c === QUOTE || c === APOSTROPHE) {
+        index = quotedEnd(text, index, c);
+        this.kind = c === QUOTE ? 'string' : 'char';
+      } else {
+        index += punctuatorLength(text, index, c);
+        this.kind = 'punct';
+      }
+      this.start = start;
+      this.index = index;
+      this.tokenBol = this.bol;
+      this.tokenSpace = this.space;
+      this.bol = false;
+      this.space = false;
+      return true;
+    }
+    this.index = index;
+    return false;
+  }
+}
+
+function quotedEnd(text: string, open: number, quote: number): number {
   let index = open + 1;
   while (index < text.length) {
-    const c = text[index];
-    if (c === '\\') index += 2;
+    const c = text.charCodeAt(index);
+    if (c === 92) index += 2; // a backslash escapes the next character
     else if (c === quote) return index + 1;
-    else if (c === '\n') return index;
+    else if (c === NEWLINE) return index;
     else index++;
   }
   return text.length;
@@ -114,7 +219,7 @@ function quotedEnd(text: string, open: number, quote: string): number {
 
 function rawStringEnd(text: string, quote: number): number {
   const paren = text.indexOf('(', quote);
-  if (paren < 0) return quotedEnd(text, quote, '"');
+  if (paren < 0) return quotedEnd(text, quote, QUOTE);
   const delimiter = text.slice(quote + 1, paren);
   const end = text.indexOf(`)${delimiter}"`, paren);
   return end < 0 ? text.length : end + delimiter.length + 2;

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Finding, SourceRef } from '../types.js';
 import { evaluate } from './c-expression.js';
-import { tokenize, type Token } from './c-tokens.js';
+import { Lexer, tokenize, type Token } from './c-tokens.js';
 import { readRegularFileSync } from '../../platform/regular-file.js';
 
 export interface Macro {
@@ -84,25 +84,29 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
     return;
   }
   result.files.push(file);
-  const tokens = tokenize(text, file);
+  // Tokens are made only for active lines and directive lines: a skipped group's other lines
+  // are passed over by the lexer (comments and literals still recognised, as the compiler does).
+  const lexer = new Lexer(text, file);
   // Each entry: is this branch active, has any branch of the group been taken, was the parent active.
   const conditions: Array<{ active: boolean; taken: boolean; parentActive: boolean; line: number }> = [];
   const active = (): boolean => conditions.length === 0 || conditions[conditions.length - 1].active;
 
-  let index = 0;
-  while (index < tokens.length) {
-    const token = tokens[index];
+  let token = lexer.next();
+  while (token) {
     if (!(token.bol && token.text === '#' && token.kind === 'punct')) {
-      if (active()) result.tokens.push(token);
-      index++;
+      if (active()) {
+        result.tokens.push(token);
+        token = lexer.next();
+      } else {
+        token = lexer.nextLineStart();
+      }
       continue;
     }
-    let end = index + 1;
-    while (end < tokens.length && !tokens[end].bol) end++;
-    const directive = tokens[index + 1]?.text ?? '';
-    const args = tokens.slice(index + 2, end);
     const line = token.line;
-    index = end;
+    const words: Token[] = [];
+    for (token = lexer.next(); token && !token.bol; token = lexer.next()) words.push(token);
+    const directive = words[0]?.text ?? '';
+    const args = words.slice(1);
 
     switch (directive) {
       case 'if':

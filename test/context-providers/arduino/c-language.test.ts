@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { evaluate, parseIntegerLiteral } from '../../../context-providers/arduino/c-expression.js';
 import { tokenize } from '../../../context-providers/arduino/c-tokens.js';
-import { expandMacros, type Macro } from '../../../context-providers/arduino/preprocessor.js';
+import { expandMacros, preprocess, type Macro } from '../../../context-providers/arduino/preprocessor.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TMP } from './paths.js';
 
 const texts = (source: string) => tokenize(source).map((token) => token.text);
 
@@ -21,6 +24,24 @@ describe('the C tokenizer', () => {
   test('punctuators take the longest match and numbers keep suffixes and separators', () => {
     expect(texts('a<<=b->c...d')).toEqual(['a', '<<=', 'b', '->', 'c', '...', 'd']);
     expect(texts("16000000L 0x1Fu 1'000 1.5e-3")).toEqual(['16000000L', '0x1Fu', "1'000", '1.5e-3']);
+    // Every punctuator of C++ (and its digraphs), each read whole between spaces and run together with an identifier.
+    const all = ['%:%:', '...', '<<=', '>>=', '->*', '<=>', '##', '<<', '>>', '<=', '>=', '==', '!=', '&&', '||', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '->', '::', '.*', '<:', ':>', '<%', '%>', '%:', '#', '{', '}', '[', ']', '(', ')', ';', ':', '?', '.', '~', '!', '+', '-', '*', '/', '%', '^', '&', '|', '=', '<', '>', ','];
+    expect(texts(all.join(' '))).toEqual(all);
+    expect(texts(all.map((p) => `a${p}`).join(' '))).toEqual(all.flatMap((p) => ['a', p]));
+  });
+
+  test('a skipped #if group is still read as the compiler does: comments and raw strings hide directives in it', () => {
+    const dir = join(TMP, 'skipped-group');
+    mkdirSync(dir, { recursive: true });
+    const header = join(dir, 'skipped.h');
+    writeFileSync(header, [
+      '#if 0', 'int skipped = 1\'2; /* a comment', '#endif', 'still the comment */', "char c = '#';", 'const char *r = R"x(', '#endif', '#define IN_RAW 1', ')x";',
+      '#define SKIPPED 1', '#else', '#define TAKEN 2', '#endif', '#ifndef TAKEN', '#define NOT_TAKEN', '#elif TAKEN == 2', 'int after;', '#endif',
+    ].join('\n'));
+    const result = preprocess([header], { defines: {}, includeDirs: [], follow: () => false });
+    expect([...result.macros.keys()]).toEqual(['TAKEN']);
+    expect(result.tokens.map((token) => [token.text, token.line])).toEqual([['int', 17], ['after', 17], [';', 17]]);
+    expect(result.warnings).toEqual([]);
   });
 });
 
