@@ -79,7 +79,7 @@ if (!existsSync(node22) || !existsSync(acpx)) {
     }
     const ratio = median(ours.map((value, i) => value / theirs[i]));
     process.stdout.write(`  ${flood.label}: run --json ${median(ours).toFixed(0)} ms, acpx ${median(theirs).toFixed(0)} ms: ${ratio.toFixed(2)}×\n`);
-    process.stdout.write(`RESULT run --json relaying ${flood.label} / acpx ${ratio.toFixed(2)} (goal ${flood.goal})\n`);
+    process.stdout.write(`RESULT run --json relaying ${flood.label} / acpx (on Node ${acpxNode}) ${ratio.toFixed(2)} (goal ${flood.goal})\n`);
   }
   process.stdout.write(`  (load average ${loadavg().map((v) => v.toFixed(1)).join(' ')} on ${cpus().length} cores)\n`);
 }
