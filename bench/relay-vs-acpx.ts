@@ -55,12 +55,19 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 if (!existsSync(node22) || !existsSync(acpx)) {
   process.stdout.write(`acpx is not installed (npm install --prefix test/clients): no relay comparison\n`);
+  for (const label of ['40,000 message chunks (goal 1.0)', '100,000 mixed updates (goal 0.8)']) process.stdout.write(`RESULT run --json relaying ${label.replace(' (', ' / acpx not measured (')}\n`);
 } else {
   const floods = [
     { label: '40,000 message chunks', file: path.join(scratch, 'chunks.jsonl'), text: chunks(40_000), goal: '1.0' },
     { label: '100,000 mixed updates', file: path.join(scratch, 'mixed.jsonl'), text: mixed(100_000), goal: '0.8' },
   ];
-  process.stdout.write(`run --json / acpx --format json exec, relaying the same stand-in agent (median of ${runs} pairs)\n`);
+  const acpxNode = (await new Promise<string>((resolve) => {
+    const child = spawn(node22, ['-p', 'process.version'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', () => resolve(out.trim()));
+  })) || '?';
+  process.stdout.write(`run --json (Node ${process.version}) / acpx --format json exec (Node ${acpxNode}), relaying the same stand-in agent (median of ${runs} pairs)\n`);
   for (const flood of floods) {
     writeFileSync(flood.file, flood.text);
     const env = { BENCH_UPDATES: flood.file, BENCH_GAP_US: '0', BOARDBRIDGE_NO_CACHE: '1' };
@@ -72,7 +79,7 @@ if (!existsSync(node22) || !existsSync(acpx)) {
     }
     const ratio = median(ours.map((value, i) => value / theirs[i]));
     process.stdout.write(`  ${flood.label}: run --json ${median(ours).toFixed(0)} ms, acpx ${median(theirs).toFixed(0)} ms: ${ratio.toFixed(2)}×\n`);
-    process.stdout.write(`RESULT run --json relaying ${flood.label} / acpx ${ratio.toFixed(2)} (goal ${flood.goal})\n`);
+    process.stdout.write(`RESULT run --json relaying ${flood.label} / acpx (on Node ${acpxNode}) ${ratio.toFixed(2)} (goal ${flood.goal})\n`);
   }
   process.stdout.write(`  (load average ${loadavg().map((v) => v.toFixed(1)).join(' ')} on ${cpus().length} cores)\n`);
 }
