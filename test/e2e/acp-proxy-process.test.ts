@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, groupGone } from '../support/process-alive.js';
 import { tempTree } from '../support/temp-tree.js';
+import { until } from '../support/until.js';
 import { cliMain, repoRoot } from './run-cli.js';
 
 const standin = path.join(repoRoot, 'test', 'support', 'standin-agent.mjs');
@@ -87,15 +88,6 @@ function sessionProcesses(bridgePid: number, agentPid: number): number[] {
   return [...found];
 }
 
-/** Polls until none of `pids` runs, for at most `ms`; what still runs then. */
-async function stillRunning(pids: number[], ms: number): Promise<number[]> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const left = pids.filter((pid) => alive(pid));
-    if (!left.length || Date.now() > until) return left;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('boardbridge acp ends in order: no process of the session is left 3 s after (stand-in agent with a child of its own)', () => {
   for (const [how, end] of [
@@ -110,7 +102,7 @@ describe('boardbridge acp ends in order: no process of the session is left 3 s a
       // boardbridge, the agent, its sleep child and the agent's watchdog at least.
       expect(pids.length, JSON.stringify(pids)).toBeGreaterThanOrEqual(4);
       end(editor);
-      expect(await stillRunning(pids, 3000)).toEqual([]);
+      await until('every process of the session to end', () => pids.every((pid) => !alive(pid)), { timeoutMs: 3000, stepMs: 50, detail: () => `still running: ${pids.filter((pid) => alive(pid)).join(' ')}` });
       if (how !== 'SIGKILL (the watchdog ends the group)') expect(readFileSync(editor.logFile, 'utf8')).toMatch(how === 'SIGTERM' ? /ended \(SIGTERM received\)/ : /ended \(the editor closed stdin\)/);
     }, 60_000);
   }

@@ -233,13 +233,20 @@ describe('a cancel mid-turn (stand-in agent that answers session/cancel with can
     const { sketch, env } = setUp();
     const pidFile = path.join(sketch, '..', 'terminal.pid');
     let pid: number | undefined;
+    // The wait for the terminal is part of the test's result: its failure (kept, not left unhandled) is thrown once the run ended.
+    let started: Promise<unknown> | undefined;
     const result = await runCli(['run', JSON.stringify(cancelSteps(pidFile)), '--json', '--workspace', sketch, '--agent-command', agentCommand, '--allow', 'all'], {
       env: { ...env, STANDIN_CANCEL: '1' },
       onEvent: (event, child) => {
         if (event.type !== 'terminal_started') return;
-        void until('the terminal to start', () => (pid = pidIn(pidFile)) !== undefined).then(() => child.kill('SIGINT'));
+        // Ctrl-C either way, so the run ends even when the wait failed.
+        started = until('the terminal to start', () => (pid = pidIn(pidFile)) !== undefined)
+          .then(() => undefined, (error: unknown) => error)
+          .finally(() => child.kill('SIGINT'));
       },
     });
+    const notStarted = await started;
+    if (notStarted) throw notStarted;
     expect(result.code, result.stderr).toBe(3);
     expect(ofType(result.events, 'stop')).toEqual([{ type: 'stop', stopReason: 'cancelled' }]);
     expect(pid).toBeDefined();

@@ -7,19 +7,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IdeFollower, type Followed } from '../../bridge/panel/ide-follow.js';
 import type { IdeKind } from '../../bridge/panel/ide-projects.js';
+import { until } from '../support/until.js';
 
 const followers: IdeFollower[] = [];
 afterEach(() => {
   for (const follower of followers.splice(0)) follower.close();
 });
-
-async function waitFor(what: string, condition: () => boolean): Promise<void> {
-  const until = Date.now() + 15_000;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 function folder(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'bb-follow-'));
@@ -80,7 +73,7 @@ describe('following MPLAB X (settings file written as MPLAB X writes it)', () =>
     const inode = statSync(file).ino;
     writeFileSync(file, projectui([a!, b!], b), 'latin1');
     expect(statSync(file).ino).toBe(inode);
-    await waitFor('the switch to B', () => changes.length === 1);
+    await until('the switch to B', () => changes.length === 1);
     expect(changes[0]).toMatchObject({ kind: 'project', workspace: b, name: 'B b.X' });
   });
 
@@ -88,42 +81,42 @@ describe('following MPLAB X (settings file written as MPLAB X writes it)', () =>
     const { file, follower, changes, projects: [a, b] } = await followingA('A.X', 'B.X');
     const reads = follower.reads;
     writeFileSync(file, projectui([a!, b!], a));
-    await waitFor('the rewrite to be read', () => follower.reads > reads);
+    await until('the rewrite to be read', () => follower.reads > reads);
     const again = follower.reads;
     writeFileSync(file, projectui([a!, b!], a) + 'recentProjectsURLs.0=file:/old/Old.X/\n');
-    await waitFor('the second rewrite to be read', () => follower.reads > again);
+    await until('the second rewrite to be read', () => follower.reads > again);
     expect(changes).toEqual([]);
   });
 
   it('says where it looked when the file is deleted, keeps watching, and follows it when it comes back', async () => {
     const { file, changes, problems, projects: [, c] } = await followingA('A.X', 'C.X');
     rmSync(file);
-    await waitFor('the missing file to be reported', () => problems.length === 1);
+    await until('the missing file to be reported', () => problems.length === 1);
     expect(problems[0]).toBe(
       `no MPLAB X settings at ${file}: MPLAB X writes it within a second of opening a project or setting the main project; if it keeps its settings elsewhere (a --userdir), pass --ide-settings <file>. Watching for it.`,
     );
     writeFileSync(file, projectui([c!]));
-    await waitFor('the re-created file', () => changes.length === 1);
+    await until('the re-created file', () => changes.length === 1);
     expect(changes[0]).toMatchObject({ workspace: c });
   });
 
   it('keeps the project it follows when the file cannot be read, and follows the next good text', async () => {
     const { file, follower, changes, problems, projects: [a, b] } = await followingA('A.X', 'B.X');
     writeFileSync(file, 'openProjectsURLs.0=file:/p/J\\u00');
-    await waitFor('the unreadable text to be reported', () => problems.length === 1);
+    await until('the unreadable text to be reported', () => problems.length === 1);
     expect(problems[0]).toBe(`cannot read MPLAB X's settings ${file}: line 1: malformed \\uXXXX escape "\\u00"; the panel stays on A.X`);
     expect(follower.current).toMatchObject({ workspace: a });
     writeFileSync(file, projectui([a!, b!], b));
-    await waitFor('the switch to B', () => changes.length === 1);
+    await until('the switch to B', () => changes.length === 1);
     expect(changes[0]).toMatchObject({ workspace: b });
   });
 
   it('reports, as a change to no project, two open projects without a main one and a main project that is gone', async () => {
     const { root, file, changes, projects: [a, b] } = await followingA('A.X', 'B.X');
     writeFileSync(file, projectui([a!, b!]));
-    await waitFor('no main project', () => changes.length === 1);
+    await until('no main project', () => changes.length === 1);
     writeFileSync(file, projectui([a!], path.join(root, 'Gone.X')));
-    await waitFor('a missing project', () => changes.length === 2);
+    await until('a missing project', () => changes.length === 2);
     expect(workspaces(changes)).toEqual([
       'MPLAB X has 2 projects open and none is the main project: set one with Run → Set Main Project (or right-click the project → Set as Main Project)',
       `MPLAB X names ${path.join(root, 'Gone.X')}, which does not exist (moved or deleted?)`,
@@ -155,11 +148,11 @@ describe('following OpenMV IDE (settings file written as OpenMV IDE writes it)',
     writeFileSync(`${file}.tmp`, ini([second, first], 'ttyACM1'));
     renameSync(`${file}.tmp`, file);
     expect(statSync(file).ino).not.toBe(inode);
-    await waitFor('the new script', () => changes.length === 1);
+    await until('the new script', () => changes.length === 1);
     expect(changes[0]).toMatchObject({ workspace: two, selection: { files: [second], port: '/dev/ttyACM1' } });
     writeFileSync(`${file}.tmp`, ini([second, first], 'ttyACM0'));
     renameSync(`${file}.tmp`, file);
-    await waitFor('the new port', () => changes.length === 2);
+    await until('the new port', () => changes.length === 2);
     expect(changes[1]).toMatchObject({ workspace: two, selection: { files: [second], port: '/dev/ttyACM0' } });
   });
 
@@ -172,7 +165,7 @@ describe('following OpenMV IDE (settings file written as OpenMV IDE writes it)',
     expect(problems).toEqual([`no OpenMV IDE settings at ${file}: OpenMV IDE writes it only when it exits or its Options dialog closes; or pass --ide-settings <file>. Watching for it.`]);
     mkdirSync(path.dirname(file));
     writeFileSync(file, ini([path.join(scripts!, 'main.py')]));
-    await waitFor('the file to appear', () => changes.length === 1);
+    await until('the file to appear', () => changes.length === 1);
     expect(changes[0]).toMatchObject({ workspace: scripts, name: 'main.py' });
   });
 });

@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { SerialHub } from '../../boards/serial/hub.js';
 import { PanelHub } from '../../bridge/panel/panel-hub.js';
 import { startPanelServer, type PanelServer } from '../../bridge/panel/server.js';
+import { until } from '../support/until.js';
 
 /** A udevadm stand-in that lists one board and notes each run, and each run that began while another was still going. */
 function countingUdevadm(dir: string): { runs: () => number; overlaps: () => number } {
@@ -52,14 +53,11 @@ describe('a flood of serial_ports requests on the panel socket', () => {
     for (let i = 0; i < 2000; i++) socket.send(ask);
     // A message the panel answers at once: every request before it has been read by then.
     socket.send('not json');
-    const until = async (check: () => boolean) => {
-      while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
-    };
-    await until(() => received.some((m) => m.type === 'problem'));
+    await until('the answer to the message that is not JSON', () => received.some((m) => m.type === 'problem'));
     // One more request: it shares the listing still under way, or starts a fresh one; either way its answer is the last.
     const problemAt = received.findIndex((m) => m.type === 'problem');
     socket.send(ask);
-    await until(() => received.slice(problemAt).some((m) => m.type === 'serial_ports'));
+    await until('the answer to the request sent after it', () => received.slice(problemAt).some((m) => m.type === 'serial_ports'));
     const replies = received.filter((m) => m.type === 'serial_ports');
     expect(udevadm.overlaps()).toBe(0);
     expect(replies.length).toBeLessThanOrEqual(udevadm.runs());

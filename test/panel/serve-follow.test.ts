@@ -11,12 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { sharedFixtures } from '../context-providers/mplabx/support.js';
 import { agentLaunch } from '../support/agents.js';
+import { until } from '../support/until.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
 import { runCli, standinLaunch, tempSketch } from '../e2e/run-cli.js';
 import { launchChromium, screenshot } from './browser.js';
 import { claudeCommand, startServe, type ServeProcess } from './serve-process.js';
 
 const WAIT = { timeout: 45_000 };
+const UNTIL = { timeoutMs: 45_000, stepMs: 50 };
 const NOTE = 'CAN-FD notes: the demo uses CAN1.\n';
 
 let browser: Browser;
@@ -26,14 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function until(what: string, condition: () => boolean): Promise<void> {
-  const end = Date.now() + 45_000;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const shows = (page: Page, selector: string, text: string) =>
   page.waitForFunction(([s, t]) => document.querySelector(s!)?.textContent?.includes(t!) ?? false, [selector, text] as const, WAIT);
@@ -64,7 +58,7 @@ describe('serve --follow on bad input and without the settings file', () => {
       BOARDBRIDGE_STATE_DIR: path.join(root, 'state'),
     });
     try {
-      await until('the fallback to be explained', () => served.output().includes('the panel serves'));
+      await until('the fallback to be explained', () => served.output().includes('the panel serves'), UNTIL);
       expect(served.output()).toContain(`no MPLAB X settings at ${missing}: MPLAB X writes it within a second of opening a project or setting the main project; if it keeps its settings elsewhere (a --userdir), pass --ide-settings <file>. Watching for it.`);
       expect(served.output()).toContain(`boardbridge panel for ${sketch}`);
       expect(served.output()).toContain(`MPLAB X's settings cannot be read yet — the panel serves ${sketch} until they can`);
@@ -149,9 +143,9 @@ describe('serve --follow mplabx (settings file written as MPLAB X writes it; rea
     await page.waitForFunction((old) => document.body.dataset.sessionId && document.body.dataset.sessionId !== old, before, WAIT);
     expect(await page.locator('#log').innerText()).not.toContain('Hello from the PIC18 project.');
     // serve's terminal line and the page's new session come by different ways: wait for the line itself.
-    await until("serve's line about the switch", () => served.output().includes('now serving'));
+    await until("serve's line about the switch", () => served.output().includes('now serving'), UNTIL);
     expect(served.output()).toContain(`MPLAB X switched to dspic-canfd.X — the panel follows it: now serving ${dspic} (same URL)`);
-    await until('the old agent to end', () => served.agentProcesses() === 1);
+    await until('the old agent to end', () => served.agentProcesses() === 1, UNTIL);
     await screenshot(page, 'panel-follows-mplabx');
   });
 
@@ -169,7 +163,7 @@ describe('serve --follow mplabx (settings file written as MPLAB X writes it; rea
     await page.waitForSelector('body[data-follow-pending="false"]', WAIT);
     await shows(page, '#workspace', pic);
     expect(readFileSync(path.join(dspic, 'notes.txt'), 'utf8')).toBe(NOTE);
-    await until('one agent again', () => served.agentProcesses() === 1);
+    await until('one agent again', () => served.agentProcesses() === 1, UNTIL);
   });
 
   it('keeps the journal of the project it left, so undo still restores its files', async () => {
@@ -260,7 +254,7 @@ describe('serve --follow openmv (settings file written as OpenMV IDE writes it; 
     await shows(page, '#project-note', 'OpenMV IDE switched to qr.py — the panel follows it (port /dev/ttyACM1, drive /media/anna/4621-0000)');
     expect(await page.locator('#log').innerText()).not.toContain('blob.py uses the sensor module');
     expect(await echoedContext()).toContain('qr.py uses the sensor module');
-    await until('the old agent to end', () => served.agentProcesses() === 1);
+    await until('the old agent to end', () => served.agentProcesses() === 1, UNTIL);
   });
 
   it('keeps the session and conversation when the latest script is another one in the same folder', async () => {
@@ -273,7 +267,7 @@ describe('serve --follow openmv (settings file written as OpenMV IDE writes it; 
     expect(context).toContain('faces.py');
     expect(context).not.toContain('blob.py uses');
     expect(await page.locator('#log').innerText()).toContain('blob.py uses the sensor module');
-    await until('the old agent to end', () => served.agentProcesses() === 1);
+    await until('the old agent to end', () => served.agentProcesses() === 1, UNTIL);
   });
 
   it('stays on its project, saying why, when the agent cannot start in the new one', async () => {

@@ -11,6 +11,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { repoRoot } from '../e2e/run-cli.js';
 import { launchChromium } from '../panel/browser.js';
 import { agentEntryPoints } from '../support/agents.js';
+import { until } from '../support/until.js';
 
 const cache = process.env.BOARDBRIDGE_CACHE ?? '/var/cache/boardbridge';
 const codeServerDir = path.join(cache, 'code-server');
@@ -82,8 +83,7 @@ export async function openCodeServer(root: string, sketch: string, settings: Rec
   const server: ChildProcess = spawn(codeServer, [...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', sketch], { env: hostEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   server.stdout!.setEncoding('utf8').on('data', (t: string) => (log += t));
   server.stderr!.setEncoding('utf8').on('data', (t: string) => (log += t));
-  for (let i = 0; i < 600 && !log.includes('HTTP server listening'); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!log.includes('HTTP server listening')) throw new Error(`code-server did not start:\n${log}`);
+  await until('code-server to print "HTTP server listening"', () => log.includes('HTTP server listening'), { timeoutMs: 60_000, stepMs: 100, detail: () => `its log ends:\n${log.slice(-3000)}` });
   const browser: Browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(sketch)}`, WAIT);

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentLaunch } from '../support/agents.js';
 import { writeScreenshot } from '../support/golden.js';
 import { startModelServer, type ModelServer } from '../support/model-server/index.js';
+import { until } from '../support/until.js';
 import { screenshotTurns } from '../panel/screenshot-script.js';
 import { repoRoot, tempSketch } from '../e2e/run-cli.js';
 import { layoutProblems, settled } from '../panel/panel-layout.js';
@@ -55,7 +56,7 @@ describe.skipIf(skipCodeServer)(`the panel in code-server with the default setti
     await page.keyboard.insertText(JSON.stringify({ ...now, ...changes }));
     await page.keyboard.press('Control+S');
     const saved = { ...now, ...changes };
-    for (let i = 0; i < 600 && JSON.stringify(readSettings()) !== JSON.stringify(saved); i++) await new Promise((r) => setTimeout(r, 100));
+    await until('code-server to save settings.json', () => JSON.stringify(readSettings()) === JSON.stringify(saved), { timeoutMs: 60_000, stepMs: 100, detail: () => `settings.json holds ${JSON.stringify(readSettings())}` });
     expect(readSettings()).toEqual(saved);
     // Saved, settings.json is closed again, as a person does (it opens in the editor area: useModal is off,
     // else code-server's default shows it as a modal over the side bar).
@@ -177,9 +178,10 @@ describe.skipIf(skipCodeServer)(`the panel in code-server with the default setti
     const { page } = host;
     expect(JSON.parse(readFileSync(settingsFile(), 'utf8'))['boardbridge.embedFrom']).toBeUndefined();
     await page.locator('.activitybar [aria-label^="boardbridge"]').first().click(WAIT);
-    for (let i = 0; i < 2400 && !host.panel(); i++) await new Promise((r) => setTimeout(r, 100));
-    const shown = page.frames().find((f) => f.url().includes('/webview/browser/pre/fake.html'));
-    expect(host.panel(), `the view shows: ${await shown?.textContent('body').catch(() => '')}\ncode-server:\n${host.log().slice(-3000)}`).toBeDefined();
+    await until('the panel page in the boardbridge view', () => host.panel(), { timeoutMs: 240_000, stepMs: 100 }).catch(async (error: Error) => {
+      const shown = page.frames().find((f) => f.url().includes('/webview/browser/pre/fake.html'));
+      throw new Error(`${error.message}; the view shows: ${await shown?.textContent('body').catch(() => '')}\ncode-server:\n${host.log().slice(-3000)}`);
+    });
     // A refused frame has no document of the panel's: body[data-ready] never comes.
     await panel().waitForSelector('body[data-agent="unavailable"]', WAIT);
     defaultWidth = Math.round(await sidebarWidth());
@@ -205,7 +207,7 @@ describe.skipIf(skipCodeServer)(`the panel in code-server with the default setti
     const before = panel();
     await setSettings({ 'boardbridge.agentCommand': agentCommand });
     // The bridge restarts with the new agent: a new panel page, and that page has the agent ready.
-    for (let i = 0; i < 2400 && (host.panel() === before || !host.panel()); i++) await new Promise((r) => setTimeout(r, 100));
+    await until('a new panel page after the restart with the new agent', () => host.panel() !== before && host.panel(), { timeoutMs: 240_000, stepMs: 100, detail: () => `code-server:\n${host.log().slice(-3000)}` });
     await panel().waitForSelector('body[data-agent="ready"]', WAIT);
     expect(await panel().textContent('#agent')).toMatch(/claude/i);
   });
