@@ -17,7 +17,8 @@ const targets: Array<{ name: string; start: () => Promise<EmulatedBoard>; option
     start: startMicrobit,
     options: {},
     // The UART interrupt stops even a loop that never calls out (it says it runs, then is silent).
-    loop: 'print("looping")\nn = 0\nwhile True:\n    n += 1\n',
+    // `n` is set before it says so: a stop that follows "looping" then always finds `n` defined.
+    loop: 'n = 0\nprint("looping")\nwhile True:\n    n += 1\n',
     version: /^1\.9/,
   },
   {
@@ -26,7 +27,7 @@ const targets: Array<{ name: string; start: () => Promise<EmulatedBoard>; option
     // Its raw-paste reader ends the transfer at once; plain raw mode works.
     options: { rawPaste: false },
     // The stand-in UART interrupt fires when the script calls out (time, output).
-    loop: 'import time\nprint("looping")\nn = 0\nwhile True:\n    n += 1\n    time.sleep_ms(5)\n',
+    loop: 'import time\nn = 0\nprint("looping")\nwhile True:\n    n += 1\n    time.sleep_ms(5)\n',
     version: /^1\.27/,
   },
 ];
