@@ -57,7 +57,7 @@ export function registerServe(program: Command): void {
       .option('--ide-settings <file>', "with --follow: the IDE's settings file, if not in its usual place")
       .option('--no-open', 'print the URL without opening a browser (a browser opens when there is a desktop; $BROWSER picks it)')
       .option('--no-remember-agent', 'do not save the agent picked on the panel as defaultAgent in the config file (an IDE keeps it in its own setting)')
-      .option('--idle-exit <seconds>', 'stop when no page has been connected for this long (an IDE extension that reloads re-attaches meanwhile)')
+      .option('--idle-exit <seconds>', 'stop when no page and no IDE window has been connected for this long (an IDE extension that reloads re-attaches meanwhile)')
       .addHelpText('after', FOLLOW_HELP),
   );
   addWorkspaceOption(command, true).action(async (where: string | undefined, flags: ServeFlags) => {
@@ -160,10 +160,10 @@ async function serve(flags: ServeFlags): Promise<number> {
   void served.hub.startAgent();
   const panel = following?.panel(served, startProject);
   let server: Awaited<ReturnType<typeof startPanelServer>>;
-  // Stopping comes from Ctrl-C, SIGTERM, or (with --idle-exit) no page for that long.
+  // Stopping comes from Ctrl-C, SIGTERM, or (with --idle-exit) no page and no IDE window for that long.
   let stop!: (why?: string) => void;
   const stopped = new Promise<string | undefined>((resolve) => (stop = resolve));
-  const idle = idleExitSeconds === undefined ? undefined : new IdleTimer(idleExitSeconds * 1000, () => stop(`no page connected for ${idleExitSeconds} s (--idle-exit)`));
+  const idle = idleExitSeconds === undefined ? undefined : new IdleTimer(idleExitSeconds * 1000, () => stop(`no page and no IDE window connected for ${idleExitSeconds} s (--idle-exit)`));
   try {
     server = await startPanelServer({ hub: panel ?? served.hub, port, embedFrom: flags.embedFrom, onPages: (count) => idle?.pages(count) });
   } catch (error) {
@@ -176,11 +176,11 @@ async function serve(flags: ServeFlags): Promise<number> {
   process.stdout.write(`boardbridge panel for ${served.hub.workspace}\n  ${server.url}\nOpen it in a browser beside your IDE. Ctrl-C stops the agent and the panel.\n`);
   if (flags.open !== false) await openPanel(server.url, say);
   following?.started(served.hub.workspace);
-  idle?.pages(0);
+  idle?.start();
   process.once('SIGINT', () => stop());
   process.once('SIGTERM', () => stop());
   const why = await stopped;
-  idle?.cancel();
+  idle?.stop();
   if (why) say(`boardbridge serve stops: ${why}`);
   following?.follower.close();
   await server.close();
@@ -197,21 +197,38 @@ async function openPanel(url: string, say: (line: string) => void): Promise<void
   say(problem ? `(could not open a browser: ${problem}; open the URL yourself)` : `(opened with ${decision.command[0]})`);
 }
 
-/** Runs `onIdle` once no page has been connected for `ms`; a page connecting cancels the countdown. */
+/**
+ * Runs `onIdle` once nothing (no page, no IDE window) has been connected for `ms`, counted
+ * from `start()` or from the last one leaving; one connecting cancels the countdown.
+ */
 class IdleTimer {
   private timer?: NodeJS.Timeout;
+  private connected = 0;
+  private started = false;
 
   constructor(
     private readonly ms: number,
     private readonly onIdle: () => void,
   ) {}
 
-  pages(count: number): void {
-    if (count > 0) return this.cancel();
-    if (!this.timer) this.timer = setTimeout(this.onIdle, this.ms);
+  start(): void {
+    this.started = true;
+    this.pages(this.connected);
   }
 
-  cancel(): void {
+  pages(count: number): void {
+    this.connected = count;
+    if (count > 0) return this.cancel();
+    if (this.started && !this.timer) this.timer = setTimeout(this.onIdle, this.ms);
+  }
+
+  /** Ends the countdown for good (the bridge is stopping). */
+  stop(): void {
+    this.started = false;
+    this.cancel();
+  }
+
+  private cancel(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
   }

@@ -23,7 +23,12 @@ export interface PanelServerOptions {
    * `vscode-webview:`). The framed page still needs the token; its socket has the panel's own Origin.
    */
   embedFrom?: string[];
-  /** Called with the number of connected pages whenever a page connects or leaves. */
+  /**
+   * Called with the number of connected pages and IDE windows whenever one connects or leaves.
+   * An IDE window holds `GET /<token>/attached` open while it lives (the extension host
+   * started the bridge before its view was ever shown), so `--idle-exit` counts from the
+   * moment the IDE is gone, not from the bridge's start.
+   */
   onPages?(count: number): void;
 }
 
@@ -81,11 +86,14 @@ export async function startPanelServer(options: PanelServerOptions): Promise<Pan
   const access = new PanelAccess(token, () => port, options.embedFrom ?? []);
   const roots = { page: pageRoot(), monaco: monacoRoot(), uplot: uplotRoot(), wokwi: wokwiElementsRoot(), markdown: markdownRoot() };
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const attached = new Set<ServerResponse>();
+  const connected = () => options.onPages?.(sockets.clients.size + attached.size);
 
   const server = http.createServer((request, response) => {
     const verdict = access.check(request, false);
     if (!verdict.ok) return refuse(response, verdict.status, verdict.reason);
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(response, 405, 'the panel only serves GET; answers go over the socket');
+    if (verdict.rest === ATTACHED_PATH && request.method === 'GET') return holdOpen(response, attached, connected);
     void serveFile(roots, verdict.rest, port, frameAncestors, response);
   });
 
@@ -98,8 +106,8 @@ export async function startPanelServer(options: PanelServerOptions): Promise<Pan
     }
     sockets.handleUpgrade(request, socket, head, (ws) => {
       attachPage(options.hub, ws);
-      options.onPages?.(sockets.clients.size);
-      ws.once('close', () => options.onPages?.(sockets.clients.size));
+      connected();
+      ws.once('close', connected);
     });
   });
 
@@ -117,11 +125,27 @@ export async function startPanelServer(options: PanelServerOptions): Promise<Pan
     token,
     close: async () => {
       for (const ws of sockets.clients) ws.terminate();
+      for (const response of attached) response.destroy();
       sockets.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The path an IDE window holds open while it lives (see `onPages`). */
+export const ATTACHED_PATH = '/attached';
+
+/** Answers at once with a line, then keeps the response open; the window counts as connected until it closes. */
+function holdOpen(response: ServerResponse, attached: Set<ServerResponse>, connected: () => void): void {
+  response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  response.write('attached\n');
+  attached.add(response);
+  connected();
+  response.once('close', () => {
+    attached.delete(response);
+    connected();
+  });
 }
 
 function attachPage(hub: PanelServerOptions['hub'], ws: WebSocket): void {

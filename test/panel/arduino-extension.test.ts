@@ -73,6 +73,8 @@ const logOf = (c: ReturnType<typeof standInContext>) => (c.workspaceState.get('b
 
 
 const WAIT = { timeout: 45_000 };
+/** boardbridge.idleExitSeconds here: short, so the test of the bridge stopping by itself is quick. */
+const IDLE_EXIT_SECONDS = 3;
 const FADE = 'void setup() {}\nvoid loop() { analogWrite(9, 100); }\n';
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -127,7 +129,7 @@ beforeAll(async () => {
       command: [process.execPath, cliMain],
       agentCommand: [launch.command, ...launch.args].map(quote).join(' '),
       embedFrom: [webview.origin],
-      idleExitSeconds: 2,
+      idleExitSeconds: IDLE_EXIT_SECONDS,
     },
   });
   context = standInContext(path.join(temp.root, 'extension-logs'));
@@ -146,6 +148,14 @@ afterAll(async () => {
 });
 
 describe('the Arduino IDE extension, against a stand-in for the VS Code and Arduino APIs', () => {
+  it('keeps the bridge running while the IDE window lives, its view not yet shown, past boardbridge.idleExitSeconds (stand-in)', async () => {
+    // The extension starts the bridge when it activates; the person may open the view much later.
+    const pid = extension.bridge!.pid!;
+    await new Promise((resolve) => setTimeout(resolve, (IDLE_EXIT_SECONDS + 1) * 1000));
+    expect(alive(pid)).toBe(true);
+    expect(readFileSync(logOf(context), 'utf8')).not.toContain('boardbridge serve stops');
+  });
+
   it('starts boardbridge serve for the IDE\'s sketch and shows its panel, with the IDE\'s board, in the view (stand-in)', async () => {
     vscode.viewProvider()!.resolveWebviewView(webview.view());
     await until('the panel frame', () => page.frames().some((f) => f.url().includes('127.0.0.1')));
@@ -282,13 +292,13 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     await frame.waitForSelector('#log .msg.agent:has-text("It blinks pin 7.")', WAIT);
   });
 
-  it('stops the bridge and its agent by itself once no panel has been connected for boardbridge.idleExitSeconds (stand-in)', async () => {
+  it('stops the bridge and its agent by itself once the IDE window is gone and no panel has been connected for boardbridge.idleExitSeconds (stand-in)', async () => {
     const pid = extension.bridge!.pid!;
     await extension.stop();
     await page.goto('about:blank'); // the IDE window is gone: no panel is connected
     await until('the bridge to exit', () => !alive(pid));
     expect(agentChildren(pid)).toBe(0);
-    expect(readFileSync(logOf(context), 'utf8')).toContain('boardbridge serve stops: no page connected for 2 s (--idle-exit)');
+    expect(readFileSync(logOf(context), 'utf8')).toContain(`boardbridge serve stops: no page and no IDE window connected for ${IDLE_EXIT_SECONDS} s (--idle-exit)`);
   });
 
   it('ends the bridge and its agent at once on Restart (stand-in)', async () => {

@@ -61,11 +61,12 @@ class BoardbridgeExtension {
 
   /**
    * The extension host is going away (the IDE window closes or reloads). The bridge stays:
-   * a reloaded window re-attaches to the same session, and a closed IDE leaves no panel
-   * connected, so the bridge stops by itself after boardbridge.idleExitSeconds.
+   * a reloaded window re-attaches to the same session, and a closed IDE leaves neither its
+   * hold nor a panel connected, so the bridge stops by itself after boardbridge.idleExitSeconds.
    */
   async stop() {
     this.disposeWatches();
+    this.bridge?.detach();
     this.bridge = undefined;
     this.url = undefined;
   }
@@ -141,7 +142,10 @@ class BoardbridgeExtension {
       }
     }
     this.bridgeWatches = watchBuffers(this.vscode, sketch, (buffers) => this.toPanel({ type: 'buffers', buffers }));
-    if (this.url) this.bridgeWatches.push(this.watchBridge(this.bridge));
+    if (this.url) {
+      this.bridge.attach();
+      this.bridgeWatches.push(this.watchBridge(this.bridge));
+    }
     this.render();
   }
 

@@ -2,8 +2,9 @@
 // Starts `boardbridge serve` for one sketch folder, finds it again after the IDE window
 // reloads, and stops it. The bridge runs detached with its output in a log file, so a
 // reload (which restarts the extension host) leaves it and its agent running: the new
-// extension host re-attaches to the same session. `--idle-exit` makes the bridge stop by
-// itself once no panel has been connected for a while (the IDE was closed).
+// extension host re-attaches to the same session. While the extension host lives it holds
+// the bridge's `attached` request open, so `--idle-exit` makes the bridge stop by itself
+// only once the IDE window is gone and no panel has been connected for a while.
 const { spawn } = require('node:child_process');
 const { closeSync, existsSync, mkdirSync, openSync, readFileSync } = require('node:fs');
 const http = require('node:http');
@@ -11,6 +12,8 @@ const path = require('node:path');
 
 const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/[\w-]+\//;
 const START_TIMEOUT_MS = 60_000;
+/** How soon a dropped `attached` hold is opened again. */
+const ATTACH_AGAIN_MS = 500;
 
 /** Where build-vsix.mjs puts the bundled bridge inside the extension's folder. */
 const BUNDLED_BRIDGE = ['bridge', 'dist', 'cli', 'boardbridge.js'];
@@ -124,6 +127,31 @@ class BridgeProcess {
     }
   }
 
+  /**
+   * Holds `GET <url>attached` open while this window lives: the bridge counts the IDE as
+   * connected even before its view is first shown. A hold that drops while the bridge still
+   * runs is opened again.
+   */
+  attach() {
+    if (!this.url || this.hold) return;
+    const request = http.get(`${this.url}attached`, { agent: false }, (response) => response.resume());
+    this.hold = request;
+    const again = () => {
+      if (this.hold !== request) return;
+      this.hold = undefined;
+      if (this.running) setTimeout(() => this.attach(), ATTACH_AGAIN_MS).unref();
+    };
+    request.on('error', again);
+    request.on('close', again);
+  }
+
+  /** The window goes away (the extension host stops): the bridge's idle countdown starts. */
+  detach() {
+    const request = this.hold;
+    this.hold = undefined;
+    request?.destroy();
+  }
+
   /** What to remember for a later `reattach`. */
   saved() {
     return { pid: this.pid, url: this.url, logFile: this.options.logFile };
@@ -186,6 +214,7 @@ class BridgeProcess {
         // gone already
       }
     };
+    this.detach();
     if (!pid || !alive(pid)) return;
     signal('SIGTERM');
     for (let waited = 0; alive(pid) && waited <= 12_000; waited += 50) {
