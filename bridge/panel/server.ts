@@ -134,7 +134,7 @@ export async function startPanelServer(options: PanelServerOptions): Promise<Pan
 }
 
 /** The path an IDE window holds open while it lives (see `onPages`). */
-export const ATTACHED_PATH = '/attached';
+const ATTACHED_PATH = '/attached';
 
 /** Answers at once with a line, then keeps the response open; the window counts as connected until it closes. */
 function holdOpen(response: ServerResponse, attached: Set<ServerResponse>, connected: () => void): void {

@@ -12,8 +12,6 @@ const path = require('node:path');
 
 const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/[\w-]+\//;
 const START_TIMEOUT_MS = 60_000;
-/** How soon a dropped `attached` hold is opened again. */
-const ATTACH_AGAIN_MS = 500;
 
 /** Where build-vsix.mjs puts the bundled bridge inside the extension's folder. */
 const BUNDLED_BRIDGE = ['bridge', 'dist', 'cli', 'boardbridge.js'];
@@ -129,20 +127,13 @@ class BridgeProcess {
 
   /**
    * Holds `GET <url>attached` open while this window lives: the bridge counts the IDE as
-   * connected even before its view is first shown. A hold that drops while the bridge still
-   * runs is opened again.
+   * connected even before its view is first shown. Loopback does not drop it; if the bridge
+   * ends, the watch on its process reports that.
    */
   attach() {
     if (!this.url || this.hold) return;
-    const request = http.get(`${this.url}attached`, { agent: false }, (response) => response.resume());
-    this.hold = request;
-    const again = () => {
-      if (this.hold !== request) return;
-      this.hold = undefined;
-      if (this.running) setTimeout(() => this.attach(), ATTACH_AGAIN_MS).unref();
-    };
-    request.on('error', again);
-    request.on('close', again);
+    this.hold = http.get(`${this.url}attached`, { agent: false }, (response) => response.resume());
+    this.hold.on('error', () => undefined);
   }
 
   /** The window goes away (the extension host stops): the bridge's idle countdown starts. */
