@@ -3,7 +3,9 @@
 // The npm package's `boardbridge` bin is this bundle with the package's dependencies left to
 // node_modules; the .vsix's bridge bundles them too, all but the packages a bundle cannot hold
 // (native bindings, packages that read their own files beside them).
-//   node scripts/bundle-cli.mjs [outdir]     (default dist/cli: boardbridge.js and chunks/)
+// `context` is also context.cjs, one CommonJS script that main.ts runs with V8's code cache
+// (bridge/cli/code-cache.ts) for a plain `boardbridge context` command line.
+//   node scripts/bundle-cli.mjs [outdir]     (default dist/cli: boardbridge.js, chunks/, stored-context.js, context.cjs)
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -50,6 +52,39 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
     platform: 'node',
     format: 'esm',
     target: TARGET,
+    logLevel: 'warning',
+  });
+  // `context` on a plain command line (main.ts) runs this CommonJS file with V8's code cache
+  // (bridge/cli/code-cache.ts): the whole command in one script, its lazy imports inlined. A script
+  // run that way cannot import() a package, so a dynamic import of one fails the build.
+  await build({
+    plugins: [
+      {
+        name: 'no-dynamic-import-of-packages',
+        setup(plugin) {
+          plugin.onResolve({ filter: /.*/ }, (args) =>
+            args.kind === 'dynamic-import' && !args.path.startsWith('.') && !args.path.startsWith('node:')
+              ? { errors: [{ text: `${args.importer} imports ${args.path} dynamically: context.cjs runs as a script (vm.Script), which cannot import() a package` }] }
+              : undefined,
+          );
+        },
+      },
+    ],
+    external: dependencies === 'external' ? Object.keys(manifest.dependencies) : EXTERNAL,
+    entryPoints: { context: path.join(repo, 'bridge', 'cli', 'context.ts') },
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: TARGET,
+    // import.meta.url (data-files.ts finds boards/data from it) is the script's own file.
+    define: { 'import.meta.url': '__bundleUrl' },
+    // It repeats what the chunks hold, so it goes in the package without its spaces and comments;
+    // names are kept, for stack traces.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
   await build({

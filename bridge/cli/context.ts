@@ -29,7 +29,11 @@ export function registerContext(program: Command): void {
   });
 }
 
-async function printContext(target: string | undefined, flags: ContextFlags): Promise<number> {
+/**
+ * Prints the context of the project at `target` (a folder or a file in it); the exit code. main.ts
+ * calls it without commander for the plain command lines stored-context.ts reads.
+ */
+export async function printContext(target: string | undefined, flags: ContextFlags): Promise<number> {
   const where = path.resolve(target ?? process.cwd());
   const isFile = (() => {
     try {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The boardbridge command line: faces for people and scripts over the bridge core.
 import module from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 
 // V8 keeps the code it compiled for the next start where the runtime can (Node >= 22.1); the
@@ -30,8 +31,26 @@ const MODULES: ReadonlyArray<readonly [names: readonly string[] | undefined, loa
 
 async function main(): Promise<void> {
   const named = process.argv[2];
-  // A stored context is printed before commander or any command module is loaded.
-  if (named === 'context' && (await import('./stored-context.js')).printStoredContext(process.argv.slice(3))) return;
+  // A stored context is printed before commander or any command module is loaded; a plain
+  // command line (a path, --fqbn or --board, --json) whose context is not stored is built without
+  // commander too. Any other `context` command line is commander's to read (help, -w, errors).
+  if (named === 'context') {
+    const stored = await import('./stored-context.js');
+    const args = process.argv.slice(3);
+    if (stored.printStoredContext(args)) return;
+    const plain = stored.plainContextRequest(args);
+    if (plain) {
+      // Bundled, the command is also a CommonJS file beside this one, run with V8's code cache
+      // (code-cache.ts); the unbundled build has none and imports the module.
+      const { loadCachedBundle } = await import('./code-cache.js');
+      const bundled = loadCachedBundle<typeof import('./context.js')>(fileURLToPath(new URL('./context.cjs', import.meta.url)));
+      const { printContext } = bundled?.exports ?? (await import('./context.js'));
+      process.exitCode = await printContext(plain.target, { board: plain.board, json: plain.json });
+      // The kind of run is the board's platform (vendor:architecture): each core has its own tables and checks.
+      bundled?.save(plain.board?.split(':').slice(0, 2).join(':') ?? '(board not named)');
+      return;
+    }
+  }
   const { Command } = await import('commander');
   const program = new Command()
     .name('boardbridge')

@@ -23,6 +23,9 @@ export interface SerialObjects {
 }
 
 const SERIAL_NAME = /^Serial(\d+|USB)?$/;
+// SERIAL_NAME as a whole word of a file's text, wherever it stands (code, comment or string); a word
+// ends where c-tokens.ts ends an identifier (letters, digits, _, $ and any non-ASCII character).
+const SERIAL_WORD = /(?<![\w$\u0080-\uffff])Serial(?:\d+|USB)?(?![\w$\u0080-\uffff])/g;
 
 function fromPortMacros(variant: VariantHeader): Set<string> {
   const ports = new Set<string>(['Serial']);
@@ -72,6 +75,9 @@ export function readSerialObjects(board: ResolvedBoard, variant: VariantHeader):
     } catch {
       continue;
     }
+    // Only a file whose text names a serial object that does not exist here can add to `uncertain`;
+    // the others are not tokenized (a line splice could hide a name from the text, so those are).
+    if (!text.includes('\\\n') && !text.includes('\\\r') && ![...text.matchAll(SERIAL_WORD)].some((match) => !ports.has(match[0]))) continue;
     for (const token of tokenize(text, file)) if (token.kind === 'identifier' && SERIAL_NAME.test(token.text)) mentioned.add(token.text);
   }
   const missingVariant = board.variantPath && !variantDir;

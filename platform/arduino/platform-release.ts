@@ -1,7 +1,7 @@
 // One installed platform folder (`hardware/<vendor>/<arch>[/<version>]`): its boards, menus and
 // platform properties, read lazily on first use and shaped the way arduino-cli's loader does.
 import type { Finding } from '../finding.js';
-import { loadPropertiesFile, loadWithLocal, Properties, type FirstLevelGroups, type OsSuffix } from './properties.js';
+import { loadGroupedWithLocal, loadPropertiesFile, loadWithLocal, Properties, type FirstLevelGroups, type OsSuffix } from './properties.js';
 
 export interface BoardDefinition {
   id: string;
@@ -69,7 +69,7 @@ export class PlatformRelease {
 
 function readPlatform(dir: string, os?: OsSuffix): PlatformData {
   const platform = loadWithLocal(dir, 'platform', os);
-  const boardsFile = loadWithLocal(dir, 'boards', os);
+  const boardsFile = loadGroupedWithLocal(dir, 'boards', os);
   const programmersFile = loadPropertiesFile(`${dir}/programmers.txt`, os);
   const properties = platform.properties;
 
@@ -88,7 +88,7 @@ function readPlatform(dir: string, os?: OsSuffix): PlatformData {
     programmers.set(id, props);
   }
 
-  const grouped = boardsFile.properties.firstLevelGroups();
+  const grouped = boardsFile.groups;
   const menuLabels = grouped.get('menu') ?? new Properties();
   grouped.delete('menu');
   const networkTools = pluggableAware ? new Map<string, string>() : convertNetworkPatterns(properties);

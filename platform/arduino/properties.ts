@@ -259,14 +259,7 @@ export function parseProperties(text: string, file: string, os: OsSuffix = curre
     if (line === '' || line.startsWith('#')) continue;
     const equals = line.indexOf('=');
     if (equals < 0) {
-      warnings.push({
-        severity: 'warning',
-        code: 'properties-malformed-line',
-        message: `${file}:${index + 1}: line is not key=value, ignored: ${line.slice(0, 80)}`,
-        file,
-        line: index + 1,
-        suggestion: 'Fix or comment out the line (a comment starts with #).',
-      });
+      warnings.push(malformedLine(file, index + 1, line));
       continue;
     }
     let key = line.slice(0, equals).trim();
@@ -276,17 +269,15 @@ export function parseProperties(text: string, file: string, os: OsSuffix = curre
   return { properties, warnings };
 }
 
-/** Reads a properties file; a missing file is an empty map (arduino-cli's SafeLoad). */
-export function loadPropertiesFile(file: string, os?: OsSuffix): ParsedProperties {
-  let text: string;
+/** A properties file's text; a missing file is no text and no warning (arduino-cli's SafeLoad). */
+function readPropertiesText(file: string): { text?: string; warnings: Finding[] } {
   try {
     // Invalid UTF-8 bytes decode to U+FFFD instead of throwing.
-    text = readRegularFileSync(file).toString('utf8');
+    return { text: readRegularFileSync(file).toString('utf8'), warnings: [] };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { properties: new Properties(), warnings: [] };
+    if (code === 'ENOENT') return { warnings: [] };
     return {
-      properties: new Properties(),
       warnings: [
         {
           severity: 'warning',
@@ -298,7 +289,143 @@ export function loadPropertiesFile(file: string, os?: OsSuffix): ParsedPropertie
       ],
     };
   }
-  return parseProperties(text, file, os);
+}
+
+/** Reads a properties file; a missing file is an empty map (arduino-cli's SafeLoad). */
+export function loadPropertiesFile(file: string, os?: OsSuffix): ParsedProperties {
+  const { text, warnings } = readPropertiesText(file);
+  return text === undefined ? { properties: new Properties(), warnings } : parseProperties(text, file, os);
+}
+
+// What String.prototype.trim removes (ECMAScript WhiteSpace and LineTerminator), by code.
+function isTrimmed(code: number): boolean {
+  if (code > 32 && code < 127) return false;
+  return (
+    code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
+}
+
+/**
+ * `name.txt` with `name.local.txt` merged over it, grouped by the keys' first segment, as
+ * `loadWithLocal(dir, name).properties.firstLevelGroups()` gives them, without making the whole
+ * map: pico's boards.txt has 44,000 keys in 152 boards and a context needs one. The files are read
+ * once, line by line, for each line's group alone; a group's keys and values are parsed the first
+ * time it is asked for, and the groups' order (keys()) when it is asked for.
+ */
+export function loadGroupedWithLocal(dir: string, base: 'boards' | 'platform', os: OsSuffix = currentOsSuffix()): { groups: FirstLevelGroups; warnings: Finding[] } {
+  const suffix = `.${os}`;
+  const warnings: Finding[] = [];
+  // Per group: its lines as [text index, start, end, line number] in the order they were read.
+  const texts: Array<{ text: string; file: string }> = [];
+  const linesOf = new Map<string, number[]>();
+  for (const file of [`${dir}/${base}.txt`, `${dir}/${base}.local.txt`]) {
+    const read = readPropertiesText(file);
+    warnings.push(...read.warnings);
+    if (read.text === undefined) continue;
+    const text = read.text.includes('\r') ? read.text.replace(/\r\n?/g, '\n') : read.text;
+    const which = texts.push({ text, file }) - 1;
+    let line = 0;
+    for (let start = 0; start <= text.length; ) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      line++;
+      let first = start;
+      let last = end;
+      while (first < last && isTrimmed(text.charCodeAt(first))) first++;
+      while (last > first && isTrimmed(text.charCodeAt(last - 1))) last--;
+      const next = end + 1;
+      if (first === last || text.charCodeAt(first) === 35 /* # */) {
+        start = next;
+        continue;
+      }
+      const equals = text.indexOf('=', first);
+      if (equals < 0 || equals >= last) {
+        warnings.push(malformedLine(file, line, text.slice(first, last)));
+        start = next;
+        continue;
+      }
+      let keyEnd = equals;
+      while (keyEnd > first && isTrimmed(text.charCodeAt(keyEnd - 1))) keyEnd--;
+      const dot = text.indexOf('.', first);
+      // Undotted keys are in no group; `name.linux` is the undotted `name` once its suffix goes.
+      if (dot < 0 || dot >= keyEnd || (dot === keyEnd - suffix.length && text.startsWith(suffix, dot))) {
+        start = next;
+        continue;
+      }
+      const head = text.slice(first, dot);
+      const lines = linesOf.get(head);
+      if (lines) lines.push(which, first, last, line);
+      else linesOf.set(head, [which, first, last, line]);
+      start = next;
+    }
+  }
+  const made = new Map<string, Properties>();
+  const keyOf = (line: string): string => {
+    const key = line.slice(0, line.indexOf('=')).trim();
+    return key.endsWith(suffix) ? key.slice(0, -suffix.length) : key;
+  };
+  const get = (head: string): Properties | undefined => {
+    let group = made.get(head);
+    if (group) return group;
+    const lines = linesOf.get(head);
+    if (!lines) return undefined;
+    made.set(head, (group = new Properties()));
+    for (let index = 0; index < lines.length; index += 4) {
+      const { text, file } = texts[lines[index]];
+      const line = text.slice(lines[index + 1], lines[index + 2]);
+      const equals = line.indexOf('=');
+      group.set(keyOf(line).slice(head.length + 1), line.slice(equals + 1).trim(), { file, line: lines[index + 3] });
+    }
+    return group;
+  };
+  // A key set again moves to the end (Properties.set), so a group comes where its first key that is
+  // not set again later stands; that is where its first line stands unless a key is set twice.
+  let order: string[] | undefined;
+  const keys = (): IterableIterator<string> => {
+    if (!order) {
+      const last = new Map<string, number>();
+      const entries: Array<[head: string, key: string]> = [];
+      for (const [head, lines] of linesOf) {
+        for (let index = 0; index < lines.length; index += 4) {
+          const key = keyOf(texts[lines[index]].text.slice(lines[index + 1], lines[index + 2]));
+          // Lines are numbered per file, so the position is (file, line).
+          last.set(key, Math.max(last.get(key) ?? -1, lines[index] * 2 ** 32 + lines[index + 3]));
+          entries.push([head, key]);
+        }
+      }
+      const firstOf = new Map<string, number>();
+      for (const [head, key] of entries) firstOf.set(head, Math.min(firstOf.get(head) ?? Infinity, last.get(key)!));
+      order = [...firstOf.keys()].sort((a, b) => firstOf.get(a)! - firstOf.get(b)!);
+    }
+    return order.filter((head) => linesOf.has(head))[Symbol.iterator]();
+  };
+  return {
+    groups: {
+      get size() {
+        return linesOf.size;
+      },
+      has: (head) => linesOf.has(head),
+      get,
+      keys,
+      delete: (head) => {
+        made.delete(head);
+        return linesOf.delete(head);
+      },
+    },
+    warnings,
+  };
+}
+
+function malformedLine(file: string, line: number, text: string): Finding {
+  return {
+    severity: 'warning',
+    code: 'properties-malformed-line',
+    message: `${file}:${line}: line is not key=value, ignored: ${text.slice(0, 80)}`,
+    file,
+    line,
+    suggestion: 'Fix or comment out the line (a comment starts with #).',
+  };
 }
 
 /** `name.txt` with `name.local.txt` merged over it, as the platform specification defines. */

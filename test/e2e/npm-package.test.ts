@@ -20,9 +20,11 @@ import { repoRoot } from './run-cli.js';
  * the bundle inlines the cited boards/data files it imports, which also ship as the context cites
  * them by line.
  */
-// 500 kB: the CLI bundle's chunks, plus dist/cli/stored-context.js (24 kB, a stored context's whole path in one file, so it
-// repeats code the chunks have: that is its point) and the circuit still's rasterizer.
-const BUDGET = { packedBytes: 500_000, files: 350 };
+// 700 kB: the CLI bundle's chunks, plus dist/cli/stored-context.js (24 kB, a stored context's whole path in one file, so it
+// repeats code the chunks have: that is its point), the circuit still's rasterizer, and dist/cli/context.cjs (540 kB,
+// 147 kB packed, measured 2026-12-02: the context command as one script for V8's code cache, bridge/cli/code-cache.ts;
+// it too repeats the chunks' code, which the tarball then holds twice: 621 kB in all).
+const BUDGET = { packedBytes: 700_000, files: 350 };
 /** What a build needs from the checkout; everything else (tests, fixtures, docs) stays out of the copy. */
 const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'bridge', 'boards', 'context-providers', 'platform', 'bench', 'ide-plugins', 'scripts', 'test/support/fixtures.ts'];
 

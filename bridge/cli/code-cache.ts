@@ -1,0 +1,110 @@
+// A CommonJS bundle beside the command line (dist/cli/context.cjs), run with V8's code cache:
+// the bytecode V8 made for it in an earlier process, so a start neither parses nor compiles it
+// again. Node >= 22.1 keeps such a cache for ES modules (module.enableCompileCache, main.ts);
+// Node 20 has none, and an ES module cannot be given one, but a script can (vm.Script's
+// cachedData), on every runtime down to the Arduino IDE's. The cache is taken after the
+// command ran, so it holds the functions that run compiled, not only the top level.
+//
+// It is kept in <boardbridge cache>/code/, one file per bundle, Node version and architecture.
+// $NODE_DISABLE_COMPILE_CACHE (Node's own switch for its compile cache) turns it off. V8 checks
+// a cache against its own version, flags and the source's length and refuses one that does not
+// fit (then the bundle compiles as if there were none, and a new cache replaces the refused one);
+// the file's name holds the bundle's size, mtime and inode, so a rebuilt bundle never meets the
+// cache of the one before it. A cache holds what the runs that wrote it compiled: another kind
+// of run (another core's tables and checks) compiles its own functions each time, so the caller
+// names the kind, and a kind the cache does not cover yet writes it again, with both.
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+import { boardbridgeCacheDir } from '../../platform/system-paths.js';
+import { readRegularFileSync } from '../../platform/regular-file.js';
+
+export interface CachedBundle<T> {
+  exports: T;
+  /** What the code cache did: `used`, `refused` (by V8), `none` (there was none), `off`. */
+  readonly cache: 'used' | 'refused' | 'none' | 'off';
+  /**
+   * Writes the code cache when there was none this run could use, or when it did not cover runs of
+   * this `kind` yet; never throws (a cache that cannot be written is only slower).
+   */
+  save(kind: string): void;
+}
+
+/** The folder of the code caches, or undefined when $NODE_DISABLE_COMPILE_CACHE turns them off. */
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.NODE_DISABLE_COMPILE_CACHE ? undefined : path.join(boardbridgeCacheDir(env), 'code');
+}
+
+/**
+ * Runs the CommonJS bundle `file` and returns its exports, or undefined when there is no such file
+ * (the unbundled build, which imports the ES module instead).
+ */
+export function loadCachedBundle<T>(file: string): CachedBundle<T> | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let source: string;
+  let stamp: string;
+  try {
+    const stats = fstatSync(fd);
+    source = readFileSync(fd, 'utf8');
+    stamp = [stats.size, Math.trunc(stats.mtimeMs), stats.ino].map((n) => n.toString(36)).join('-');
+  } finally {
+    closeSync(fd);
+  }
+  const dir = codeCacheDir();
+  // One bundle on one runtime has one cache; the ones of its earlier builds are removed when it is written.
+  const prefix = `${path.basename(file).replace(/\.c?js$/, '')}-${process.version}-${process.arch}-`;
+  const cacheFile = dir ? path.join(dir, `${prefix}${stamp}.bin`) : undefined;
+  const coversFile = cacheFile?.replace(/\.bin$/, '.covers');
+  let cachedData: Buffer | undefined;
+  let covers: string[] = [];
+  if (cacheFile) {
+    try {
+      cachedData = readRegularFileSync(cacheFile);
+      covers = readRegularFileSync(coversFile!, 'utf8').split('\n').filter(Boolean);
+    } catch {
+      // No cache, or one whose kinds are not known: it is written again after this run.
+    }
+  }
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const cache: CachedBundle<T>['cache'] = !cacheFile ? 'off' : !cachedData ? 'none' : script.cachedDataRejected ? 'refused' : 'used';
+  const module = { exports: {} as T };
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  return {
+    exports: module.exports,
+    cache,
+    save: (kind) => {
+      if (!cacheFile || !dir || (cache === 'used' && covers.includes(kind))) return;
+      const kinds = cache === 'used' ? [...covers, kind] : [kind];
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        // The code first, then the kinds it covers: a reader between the two finds fewer kinds, never more.
+        writeAtomically(cacheFile, script.createCachedData());
+        writeAtomically(coversFile!, kinds.join('\n') + '\n');
+        for (const name of readdirSync(dir)) {
+          const own = path.join(dir, name) === cacheFile || path.join(dir, name) === coversFile;
+          if (name.startsWith(prefix) && !own && /\.(bin|covers)$/.test(name)) rmSync(path.join(dir, name), { force: true });
+        }
+      } catch {
+        // Only slower next time.
+      }
+    },
+  };
+}
+
+function writeAtomically(file: string, data: string | Buffer): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, data, { mode: 0o600, flag: 'wx' });
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}

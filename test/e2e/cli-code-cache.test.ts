@@ -1,0 +1,101 @@
+// `boardbridge context` runs dist/cli/context.cjs with V8's code cache (bridge/cli/code-cache.ts).
+// The cache must never change what is printed, and is kept as said: one file per bundle, Node and
+// architecture, private to the person, written again for a platform it does not cover yet or when
+// V8 refuses it, removed when the bundle is rebuilt, and not kept at all with
+// NODE_DISABLE_COMPILE_CACHE. Each case runs the bundled CLI in its own process, with a cache
+// folder of its own.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixture } from '../support/fixtures.js';
+import { repoRoot } from './run-cli.js';
+
+const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.js');
+const blink = path.join(repoRoot, 'test', 'fixtures', 'arduino', 'sketches', 'Blink');
+const scratch = path.join(repoRoot, '.tmp', 'cli-code-cache');
+mkdirSync(scratch, { recursive: true });
+const work = mkdtempSync(path.join(scratch, 'run-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function context(cli: string, cacheDir: string, fqbn: string, extra: Record<string, string> = {}): string {
+  const { NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
+  const env = { ...inherited, BOARDBRIDGE_NO_CACHE: '1', BOARDBRIDGE_CACHE_DIR: cacheDir, ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit'), ...extra };
+  const result = spawnSync(process.execPath, [cli, 'context', '--json', '--fqbn', fqbn, blink], { encoding: 'utf8', env, cwd: repoRoot });
+  expect(result.status, result.stderr).toBe(0);
+  expect(result.stderr).toBe('');
+  return result.stdout;
+}
+
+const own = `context-${process.version}-${process.arch}-`;
+function caches(cacheDir: string): { bin: string[]; covers: string[] } {
+  const dir = path.join(cacheDir, 'code');
+  const names = existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith(own)) : [];
+  return { bin: names.filter((name) => name.endsWith('.bin')), covers: names.filter((name) => name.endsWith('.covers')) };
+}
+
+describe("the context command's code cache", () => {
+  it('prints the same context with and without it, keeps it private, and writes it only when it must', () => {
+    const cacheDir = mkdtempSync(path.join(work, 'cache-'));
+    const uncached = context(bundle, cacheDir, 'arduino:avr:uno', { NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(existsSync(path.join(cacheDir, 'code')), 'NODE_DISABLE_COMPILE_CACHE keeps none').toBe(false);
+
+    expect(context(bundle, cacheDir, 'arduino:avr:uno')).toBe(uncached);
+    const { bin, covers } = caches(cacheDir);
+    expect(bin).toHaveLength(1);
+    expect(covers).toEqual([bin[0].replace(/\.bin$/, '.covers')]);
+    const dir = path.join(cacheDir, 'code');
+    const file = path.join(dir, bin[0]);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path.join(dir, covers[0]), 'utf8')).toBe('arduino:avr\n');
+
+    // Used, not written again (the same file, the same inode).
+    const written = statSync(file);
+    expect(context(bundle, cacheDir, 'arduino:avr:uno')).toBe(uncached);
+    expect(statSync(file).ino).toBe(written.ino);
+    expect(statSync(file).mtimeMs).toBe(written.mtimeMs);
+
+    // Another platform is written in with the first; both still print what they print uncached.
+    const pico = context(bundle, mkdtempSync(path.join(work, 'cache-')), 'rp2040:rp2040:rpipico', { NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(context(bundle, cacheDir, 'rp2040:rp2040:rpipico')).toBe(pico);
+    expect(readFileSync(path.join(dir, covers[0]), 'utf8')).toBe('arduino:avr\nrp2040:rp2040\n');
+    expect(statSync(file).ino).not.toBe(written.ino);
+    expect(context(bundle, cacheDir, 'arduino:avr:uno')).toBe(uncached);
+    expect(context(bundle, cacheDir, 'rp2040:rp2040:rpipico')).toBe(pico);
+    expect(caches(cacheDir).bin).toEqual(bin);
+  });
+
+  it('a cache V8 refuses (garbage in its place) prints the same and is replaced by a good one', () => {
+    const cacheDir = mkdtempSync(path.join(work, 'cache-'));
+    const expected = context(bundle, cacheDir, 'arduino:avr:uno');
+    const file = path.join(cacheDir, 'code', caches(cacheDir).bin[0]);
+    const good = readFileSync(file);
+    writeFileSync(file, Buffer.alloc(good.length, 0x5a));
+    expect(context(bundle, cacheDir, 'arduino:avr:uno')).toBe(expected);
+    const replaced = readFileSync(file);
+    expect(replaced.equals(Buffer.alloc(good.length, 0x5a))).toBe(false);
+    // The replacement is used: the next run leaves it as it is.
+    const stats = statSync(file);
+    expect(context(bundle, cacheDir, 'arduino:avr:uno')).toBe(expected);
+    expect(statSync(file).ino).toBe(stats.ino);
+  });
+
+  it("a rebuilt bundle does not meet the cache of the one before it, whose file goes", () => {
+    // A copy of the bundle inside the repository, so it finds boards/data as dist/cli does.
+    const copy = mkdtempSync(path.join(work, 'cli-'));
+    cpSync(path.join(repoRoot, 'dist', 'cli'), copy, { recursive: true });
+    const cli = path.join(copy, 'boardbridge.js');
+    const cacheDir = mkdtempSync(path.join(work, 'cache-'));
+    const expected = context(cli, cacheDir, 'arduino:avr:uno');
+    const before = caches(cacheDir).bin;
+    expect(before).toHaveLength(1);
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(path.join(copy, 'context.cjs'), later, later);
+    expect(context(cli, cacheDir, 'arduino:avr:uno')).toBe(expected);
+    const after = caches(cacheDir);
+    expect(after.bin).toHaveLength(1);
+    expect(after.bin[0]).not.toBe(before[0]);
+    expect(after.covers).toEqual([after.bin[0].replace(/\.bin$/, '.covers')]);
+  });
+});

@@ -1,0 +1,82 @@
+// loadGroupedWithLocal reads boards.txt (and boards.local.txt) group by group without making the
+// whole map. It must give what the whole map's firstLevelGroups gives: the same groups in the same
+// order, the same keys in each, in order, with their values and file:line, and the same warnings.
+// Checked on every boards.txt installed here and in the fixtures, and on the format's corners.
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadGroupedWithLocal, loadWithLocal, type FirstLevelGroups, type OsSuffix } from '../../../platform/arduino/properties.js';
+import { fixture } from '../../support/fixtures.js';
+
+function boardsFiles(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    // Symbolic links are not followed (Debian's hardware/tools/avr/bin/X11 links to itself).
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.name === 'boards.txt' && entry.isFile()) found.push(path);
+      else if (entry.isDirectory()) walk(path);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+function described(groups: FirstLevelGroups): Array<[string, Array<[string, string, unknown]>]> {
+  return [...groups.keys()].map((head) => {
+    const group = groups.get(head)!;
+    return [head, [...group.entries()].map(([key, value]) => [key, value, group.source(key)] as [string, string, unknown])];
+  });
+}
+
+function expectSame(dir: string, os: OsSuffix = 'linux'): number {
+  const whole = loadWithLocal(dir, 'boards', os);
+  const grouped = loadGroupedWithLocal(dir, 'boards', os);
+  const expected = whole.properties.firstLevelGroups();
+  // Asked for one group first, as a context does, then for the order and every group.
+  const first = [...expected.keys()][0];
+  if (first !== undefined) expect(described({ ...grouped.groups, keys: () => [first][Symbol.iterator]() })).toEqual(described({ ...expected, keys: () => [first][Symbol.iterator]() }));
+  expect(grouped.groups.size).toBe(expected.size);
+  expect(described(grouped.groups)).toEqual(described(expected));
+  expect(grouped.warnings).toEqual(whole.warnings);
+  return expected.size;
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'bb-grouped-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('boards.txt read group by group', () => {
+  const installed = [...boardsFiles('/usr/share/arduino/hardware'), ...boardsFiles(fixture('arduino'))];
+
+  test('gives every installed boards.txt as the whole map does (Debian, the fixtures\' 32-bit platforms, stm32duino, esp8266)', () => {
+    expect(installed.length).toBeGreaterThanOrEqual(10);
+    let groups = 0;
+    for (const file of installed) groups += expectSame(dirname(file));
+    // 391 groups here: pico's boards.txt alone has 152 boards.
+    expect(groups).toBeGreaterThan(350);
+  });
+
+  test('with a boards.local.txt merged over it', () => {
+    const dir = join(scratch, 'local');
+    cpSync(dirname(installed.find((file) => file.includes('/arduino/hardware/avr/'))!), dir, { recursive: true });
+    cpSync(fixture('arduino', 'local_txts', 'boards.local.txt'), join(dir, 'boards.local.txt'));
+    expectSame(dir);
+  });
+
+  test.each<[string, string, string?]>([
+    ['a key set again moves its group after the others', 'a.x=1\nb.y=2\na.x=3\nc.z=4\n'],
+    ['a group keeps its place while one of its keys is set once', 'a.x=1\na.w=0\nb.y=2\na.x=3\n'],
+    ["the running OS's suffix, an undotted key left by it, and another OS's key", 'uno.name.linux=L\nuno.name=plain\nmenu.linux=x\nuno.cmd.windows=w\nuno.upload.tool.linux=avrdude\n'],
+    ['CRLF and lone CR line ends, blank lines, comments, odd spaces', '# c\r\n\r\n  uno.name = Uno \r\n\u00a0mega.name=Mega\u3000\rnano.x = y\n\t#x.y=z\n'],
+    ['malformed lines, keys with no head, values holding = and dots', 'uno.name=A=B\nthis is broken\n.x=1\n=v\nplain=1\nfoo .bar = 2\nuno.cmd=a.b.c\n'],
+    ['the same key in boards.txt and boards.local.txt, and a group only the local file has', 'uno.name=Uno\nmega.name=Mega\n', 'uno.name=Local Uno\nextra.name=Extra\nmega.x=1\n'],
+    ['no file at all', ''],
+  ])('%s', (_name, text, local) => {
+    const dir = mkdtempSync(join(scratch, 'case-'));
+    if (text !== '') writeFileSync(join(dir, 'boards.txt'), text);
+    if (local !== undefined) writeFileSync(join(dir, 'boards.local.txt'), local);
+    expectSame(dir);
+    expectSame(dir, 'windows');
+  });
+});
