@@ -25,14 +25,14 @@ export function readStm32Serial(board: ResolvedBoard, tables: Stm32Tables, toPin
   const files = [wserial];
   if (device && existsSync(device)) {
     files.push(device);
-    // The device header is large (644 KB for the F401): match in the whole text, count lines only up to each hit.
+    // The device header is large (644 KB for the F401): find the defines in the whole text, count lines only up to each hit.
     const text = readFileSync(device, 'utf8');
     let line = 1;
     let counted = 0;
-    for (const match of text.matchAll(/^#define[ \t]+((?:LP)?U(?:S)?ART\d+_BASE)\b/gm)) {
+    for (const match of uartBaseDefines(text)) {
       for (let index = text.indexOf('\n', counted); index >= 0 && index < match.index; index = text.indexOf('\n', index + 1)) line++;
       counted = match.index;
-      bases.set(match[1], { file: device, line });
+      bases.set(match.name, { file: device, line });
     }
   } else {
     // Without the CMSIS device header, the chip's U(S)ARTs are the ones its PinMap_UART rows name.
@@ -79,4 +79,33 @@ function deviceHeader(board: ResolvedBoard): string | undefined {
   const line = board.expanded('build.product_line');
   if (!series || !line) return undefined;
   return join(board.corePlatformPath, 'system/Drivers/CMSIS/Device/ST', series, 'Include', `${line.toLowerCase()}.h`);
+}
+
+const isWordCode = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+const isLineEnd = (code: number): boolean => code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
+const UART_BASE = /^(?:LP)?U(?:S)?ART\d+_BASE$/;
+
+/**
+ * The lines `#define USART2_BASE …` (also UARTn, LPUARTn) of a device header, as the multiline
+ * pattern /^#define[ \t]+((?:LP)?U(?:S)?ART\d+_BASE)\b/ finds them: the name and where its line
+ * starts. Found from each `_BASE` of the text backwards, which is some fifty times cheaper than that
+ * pattern tried at each of the header's 10,000 lines.
+ */
+export function uartBaseDefines(text: string): Array<{ name: string; index: number }> {
+  const found: Array<{ name: string; index: number }> = [];
+  for (let at = text.indexOf('_BASE'); at >= 0; at = text.indexOf('_BASE', at + 5)) {
+    const end = at + 5;
+    if (end < text.length && isWordCode(text.charCodeAt(end))) continue;
+    let start = at;
+    while (start > 0 && isWordCode(text.charCodeAt(start - 1))) start--;
+    const name = text.slice(start, end);
+    if (!UART_BASE.test(name)) continue;
+    let blank = start;
+    while (blank > 0 && (text.charCodeAt(blank - 1) === 32 || text.charCodeAt(blank - 1) === 9)) blank--;
+    const index = blank - '#define'.length;
+    if (blank === start || index < 0 || !text.startsWith('#define', index)) continue;
+    if (index > 0 && !isLineEnd(text.charCodeAt(index - 1))) continue;
+    found.push({ name, index });
+  }
+  return found;
 }
