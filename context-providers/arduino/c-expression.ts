@@ -65,6 +65,8 @@ function truncate(value: bigint, type: { bits: number; signed: boolean }): bigin
 const BINARY_LEVELS: string[][] = [
   ['||'], ['&&'], ['|'], ['^'], ['&'], ['==', '!='], ['<', '<=', '>', '>='], ['<<', '>>'], ['+', '-'], ['*', '/', '%'],
 ];
+/** Each binary operator's level in BINARY_LEVELS (a higher level binds tighter). */
+const BINARY_LEVEL = new Map(BINARY_LEVELS.flatMap((operators, level) => operators.map((op) => [op, level] as const)));
 
 // An identifier without a value makes a sub-expression unknown (undefined), which only matters
 // if the result depends on it: `p == 2 ? 0 : NOT_A_THING` is known for p == 2.
@@ -102,14 +104,17 @@ class Parser {
     return condition !== 0n ? whenTrue : whenFalse;
   }
 
+  // Operators of `level` and above, left to right, by precedence climbing: the tree (and the order
+  // in which its parts are evaluated) that one recursive rule per level gives, without descending
+  // through all ten levels for each operand.
   private binary(level: number): Value {
-    if (level === BINARY_LEVELS.length) return this.unary();
-    let left = this.binary(level + 1);
+    let left = this.unary();
     for (;;) {
       const op = this.peek();
-      if (!op || op.kind !== 'punct' || !BINARY_LEVELS[level].includes(op.text)) return left;
+      const opLevel = op?.kind === 'punct' ? BINARY_LEVEL.get(op.text) : undefined;
+      if (op === undefined || opLevel === undefined || opLevel < level) return left;
       this.position++;
-      const right = this.binary(level + 1);
+      const right = this.binary(opLevel + 1);
       if (op.text === '&&') left = left === 0n || right === 0n ? 0n : left === undefined || right === undefined ? undefined : 1n;
       else if (op.text === '||') left = (left !== undefined && left !== 0n) || (right !== undefined && right !== 0n) ? 1n : left === undefined || right === undefined ? undefined : 0n;
       else left = left === undefined || right === undefined ? undefined : applyBinary(op.text, left, right);
