@@ -1,7 +1,7 @@
 // A command in a real pseudo-terminal (util-linux `script`), read as a person sees it
 // and typed into as a person types.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cliMain, repoRoot, tempSketch } from './run-cli.js';
@@ -76,25 +76,30 @@ export class TmuxScreen {
   private constructor(
     readonly name: string,
     private readonly server: string[],
+    /** The socket of the window's server, removed with its last window (tmux leaves the file). */
+    private readonly socketPath: string,
   ) {}
 
   /**
-   * `server.socket` runs the window on a tmux server of its own (`tmux -L`), started with
-   * `server.options` (e.g. `set -s set-clipboard on`), so a test can change server options
-   * and read its paste buffers without touching other windows.
+   * Each window runs on a tmux server of its own (`tmux -L <its name>`): on one shared server, the
+   * last window's kill-session ends that server while another test process's new-session may be
+   * connecting to it, and tmux then fails with "server exited unexpectedly" (a fresh-clone run
+   * met it). `server.socket` names the server instead, started with `server.options` (e.g. `set -s
+   * set-clipboard on`), so a test can change server options and read its paste buffers.
    */
   static start(words: string[], env: Record<string, string>, size = { columns: 120, rows: 40 }, server: { socket?: string; options?: string[] } = {}): TmuxScreen {
     const name = `bb-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     const line = `${Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ')} ${words.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
-    const flags: string[] = [];
-    if (server.socket) flags.push('-L', server.socket);
+    const socket = server.socket ?? name;
+    const flags: string[] = ['-L', socket];
     if (server.options) {
       const conf = path.join(mkdtempSync(path.join(os.tmpdir(), 'bb-tmux-')), 'tmux.conf');
       writeFileSync(conf, server.options.join('\n') + '\n');
       flags.push('-f', conf);
     }
     execFileSync('tmux', [...flags, 'new-session', '-d', '-s', name, '-x', String(size.columns), '-y', String(size.rows), 'env', '-i', 'sh', '-c', line]);
-    const screen = new TmuxScreen(name, server.socket ? ['-L', server.socket] : []);
+    const socketPath = execFileSync('tmux', ['-L', socket, 'display-message', '-p', '#{socket_path}'], { encoding: 'utf8' }).trim();
+    const screen = new TmuxScreen(name, ['-L', socket], socketPath);
     tmuxScreens.add(screen);
     return screen;
   }
@@ -138,6 +143,14 @@ export class TmuxScreen {
       execFileSync('tmux', [...this.server, 'kill-session', '-t', this.name], { stdio: 'ignore' });
     } catch {
       // already gone
+    }
+    if (![...tmuxScreens].some((screen) => screen.socketPath === this.socketPath)) {
+      try {
+        execFileSync('tmux', [...this.server, 'kill-server'], { stdio: 'ignore' });
+      } catch {
+        // it ended with its last window
+      }
+      rmSync(this.socketPath, { force: true });
     }
   }
 }
