@@ -22,8 +22,6 @@ import { readRegularFileSync } from '../../platform/regular-file.js';
 
 export interface CachedBundle<T> {
   exports: T;
-  /** What the code cache did: `used`, `refused` (by V8), `none` (there was none), `off`. */
-  readonly cache: 'used' | 'refused' | 'none' | 'off';
   /**
    * Writes the code cache when there was none this run could use, or when it did not cover runs of
    * this `kind` yet; never throws (a cache that cannot be written is only slower).
@@ -32,7 +30,7 @@ export interface CachedBundle<T> {
 }
 
 /** The folder of the code caches, or undefined when $NODE_DISABLE_COMPILE_CACHE turns them off. */
-export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env.NODE_DISABLE_COMPILE_CACHE ? undefined : path.join(boardbridgeCacheDir(env), 'code');
 }
 
@@ -73,15 +71,14 @@ export function loadCachedBundle<T>(file: string): CachedBundle<T> | undefined {
     }
   }
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
-  const cache: CachedBundle<T>['cache'] = !cacheFile ? 'off' : !cachedData ? 'none' : script.cachedDataRejected ? 'refused' : 'used';
+  const used = cachedData !== undefined && script.cachedDataRejected !== true;
   const module = { exports: {} as T };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
   return {
     exports: module.exports,
-    cache,
     save: (kind) => {
-      if (!cacheFile || !dir || (cache === 'used' && covers.includes(kind))) return;
-      const kinds = cache === 'used' ? [...covers, kind] : [kind];
+      if (!cacheFile || !dir || (used && covers.includes(kind))) return;
+      const kinds = used ? [...covers, kind] : [kind];
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         // The code first, then the kinds it covers: a reader between the two finds fewer kinds, never more.

@@ -36,7 +36,7 @@ function expectSame(dir: string, os: OsSuffix = 'linux'): number {
   const expected = whole.properties.firstLevelGroups();
   // Asked for one group first, as a context does, then for the order and every group.
   const first = [...expected.keys()][0];
-  if (first !== undefined) expect(described({ ...grouped.groups, keys: () => [first][Symbol.iterator]() })).toEqual(described({ ...expected, keys: () => [first][Symbol.iterator]() }));
+  if (first !== undefined) expect([...grouped.groups.get(first)!.entries()]).toEqual([...expected.get(first)!.entries()]);
   expect(grouped.groups.size).toBe(expected.size);
   expect(described(grouped.groups)).toEqual(described(expected));
   expect(grouped.warnings).toEqual(whole.warnings);
