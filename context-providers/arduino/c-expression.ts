@@ -24,16 +24,34 @@ const INTEGER_TYPES = new Map<string, { bits: number; signed: boolean }>([
 ]);
 
 export function evaluate(tokens: Token[], scope: EvaluationScope): Evaluation {
-  const parser = new Parser(tokens, scope);
-  try {
-    const value = parser.conditional();
-    if (parser.position < tokens.length) return { ok: false, reason: `unexpected "${tokens[parser.position].text}"` };
-    if (value === undefined) return { ok: false, reason: `${parser.unknownNames.join(', ')} has no known value` };
-    return { ok: true, value };
-  } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
-  }
+  return compileExpression(tokens)(scope);
 }
+
+/** An expression parsed once, to be evaluated in many scopes (a pin macro for each pin). */
+export type CompiledExpression = (scope: EvaluationScope) => Evaluation;
+
+export function compileExpression(tokens: Token[]): CompiledExpression {
+  let node: Node;
+  try {
+    const parser = new Parser(tokens);
+    node = parser.conditional();
+    if (parser.position < tokens.length) return failed(`unexpected "${tokens[parser.position].text}"`);
+  } catch (error) {
+    return failed(error instanceof Error ? error.message : String(error));
+  }
+  return (scope) => {
+    const unknown: string[] = [];
+    try {
+      const value = node({ scope, unknown });
+      if (value === undefined) return { ok: false, reason: `${unknown.join(', ')} has no known value` };
+      return { ok: true, value };
+    } catch (error) {
+      return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    }
+  };
+}
+
+const failed = (reason: string): CompiledExpression => () => ({ ok: false, reason });
 
 /** Parses a C integer literal (`0x1F`, `0b101`, `017`, `16000000L`, `1'000`); undefined if not one. */
 export function parseIntegerLiteral(text: string): bigint | undefined {
@@ -71,11 +89,20 @@ const BINARY_LEVEL = new Map(BINARY_LEVELS.flatMap((operators, level) => operato
 // An identifier without a value makes a sub-expression unknown (undefined), which only matters
 // if the result depends on it: `p == 2 ? 0 : NOT_A_THING` is known for p == 2.
 type Value = bigint | undefined;
+/** What a node is evaluated in: the scope, and the identifiers found without a value, in order. */
+interface Env {
+  scope: EvaluationScope;
+  unknown: string[];
+}
+// A parsed (sub-)expression. Every operand is evaluated, left to right, whatever the operators:
+// a division by zero or an unknown name anywhere is found as when the tokens are read.
+type Node = (env: Env) => Value;
+
+const constant = (value: bigint): Node => () => value;
 
 class Parser {
   position = 0;
-  readonly unknownNames: string[] = [];
-  constructor(private readonly tokens: Token[], private readonly scope: EvaluationScope) {}
+  constructor(private readonly tokens: Token[]) {}
 
   private peek(): Token | undefined {
     return this.tokens[this.position];
@@ -94,55 +121,63 @@ class Parser {
     if (!this.accept(text)) throw new Error(`expected "${text}" but found "${this.peek()?.text ?? 'end'}"`);
   }
 
-  conditional(): Value {
+  conditional(): Node {
     const condition = this.binary(0);
     if (!this.accept('?')) return condition;
     const whenTrue = this.conditional();
     this.expect(':');
     const whenFalse = this.conditional();
-    if (condition === undefined) return undefined;
-    return condition !== 0n ? whenTrue : whenFalse;
+    return (env) => {
+      const test = condition(env);
+      const yes = whenTrue(env);
+      const no = whenFalse(env);
+      if (test === undefined) return undefined;
+      return test !== 0n ? yes : no;
+    };
   }
 
-  // Operators of `level` and above, left to right, by precedence climbing: the tree (and the order
-  // in which its parts are evaluated) that one recursive rule per level gives, without descending
-  // through all ten levels for each operand.
-  private binary(level: number): Value {
+  // Operators of `level` and above, left to right, by precedence climbing: the tree that one
+  // recursive rule per level gives, without descending through all ten levels for each operand.
+  private binary(level: number): Node {
     let left = this.unary();
     for (;;) {
       const op = this.peek();
       const opLevel = op?.kind === 'punct' ? BINARY_LEVEL.get(op.text) : undefined;
       if (op === undefined || opLevel === undefined || opLevel < level) return left;
       this.position++;
-      const right = this.binary(opLevel + 1);
-      if (op.text === '&&') left = left === 0n || right === 0n ? 0n : left === undefined || right === undefined ? undefined : 1n;
-      else if (op.text === '||') left = (left !== undefined && left !== 0n) || (right !== undefined && right !== 0n) ? 1n : left === undefined || right === undefined ? undefined : 0n;
-      else left = left === undefined || right === undefined ? undefined : applyBinary(op.text, left, right);
+      left = binaryNode(op.text, left, this.binary(opLevel + 1));
     }
   }
 
-  private unary(): Value {
+  private unary(): Node {
     const token = this.peek();
     if (!token) throw new Error('expression ends early');
     if (token.kind === 'punct' && ['+', '-', '!', '~'].includes(token.text)) {
       this.position++;
       const operand = this.unary();
-      if (operand === undefined) return undefined;
-      if (token.text === '-') return -operand;
-      if (token.text === '!') return operand === 0n ? 1n : 0n;
-      if (token.text === '~') return ~operand;
-      return operand;
+      const op = token.text;
+      return (env) => {
+        const value = operand(env);
+        if (value === undefined) return undefined;
+        if (op === '-') return -value;
+        if (op === '!') return value === 0n ? 1n : 0n;
+        if (op === '~') return ~value;
+        return value;
+      };
     }
     if (token.kind === 'punct' && token.text === '(') {
       const cast = this.castType();
       if (cast) {
         const operand = this.unary();
-        return operand === undefined ? undefined : truncate(operand, cast);
+        return (env) => {
+          const value = operand(env);
+          return value === undefined ? undefined : truncate(value, cast);
+        };
       }
       this.position++;
-      const value = this.conditional();
+      const inner = this.conditional();
       this.expect(')');
-      return value;
+      return inner;
     }
     return this.primary();
   }
@@ -162,25 +197,50 @@ class Parser {
     return words.includes('unsigned') ? { bits: base.bits, signed: false } : base;
   }
 
-  private primary(): Value {
+  private primary(): Node {
     const token = this.tokens[this.position++];
     if (token.kind === 'number') {
       const value = parseIntegerLiteral(token.text);
       if (value === undefined) throw new Error(`"${token.text}" is not an integer`);
-      return value;
+      return constant(value);
     }
-    if (token.kind === 'char') return charValue(token.text);
+    if (token.kind === 'char') return constant(charValue(token.text));
     if (token.kind === 'identifier') {
-      if (token.text === 'true') return 1n;
-      if (token.text === 'false') return 0n;
-      const value = this.scope.identifier(token.text);
-      if (value !== undefined) return value;
-      if (this.scope.unknownIsZero) return 0n;
-      this.unknownNames.push(`"${token.text}"`);
-      return undefined;
+      if (token.text === 'true') return constant(1n);
+      if (token.text === 'false') return constant(0n);
+      const name = token.text;
+      return ({ scope, unknown }) => {
+        const value = scope.identifier(name);
+        if (value !== undefined) return value;
+        if (scope.unknownIsZero) return 0n;
+        unknown.push(`"${name}"`);
+        return undefined;
+      };
     }
     throw new Error(`unexpected "${token.text}"`);
   }
+}
+
+function binaryNode(op: string, left: Node, right: Node): Node {
+  if (op === '&&') {
+    return (env) => {
+      const a = left(env);
+      const b = right(env);
+      return a === 0n || b === 0n ? 0n : a === undefined || b === undefined ? undefined : 1n;
+    };
+  }
+  if (op === '||') {
+    return (env) => {
+      const a = left(env);
+      const b = right(env);
+      return (a !== undefined && a !== 0n) || (b !== undefined && b !== 0n) ? 1n : a === undefined || b === undefined ? undefined : 0n;
+    };
+  }
+  return (env) => {
+    const a = left(env);
+    const b = right(env);
+    return a === undefined || b === undefined ? undefined : applyBinary(op, a, b);
+  };
 }
 
 function applyBinary(op: string, a: bigint, b: bigint): bigint {

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import type { Finding, SourceRef } from '../types.js';
-import { evaluate } from './c-expression.js';
+import { compileExpression, evaluate } from './c-expression.js';
 import { compileFlags } from './compile-flags.js';
 import { tokenize, type Token } from './c-tokens.js';
 import { expandMacros, preprocess, type Macro } from './preprocessor.js';
@@ -137,9 +137,9 @@ export function variantHeaderOf(facts: VariantHeaderFacts): VariantHeader {
   // A one-argument macro expanded once, as a function of its argument.
   const pinMacro = (macro: string, rewrite: (tokens: Token[]) => Token[], toNumber: (value: bigint) => number): ((argument: number) => number | undefined) | undefined => {
     if (!macros.get(macro)?.params) return undefined;
-    const expanded = rewrite(expandMacros(tokenize(`${macro}(${ARGUMENT})`), macros));
+    const expression = compileExpression(rewrite(expandMacros(tokenize(`${macro}(${ARGUMENT})`), macros)));
     return (argument) => {
-      const evaluation = evaluate(expanded, {
+      const evaluation = expression({
         identifier: (name) => (name === ARGUMENT ? BigInt(argument) : scope.identifier(name)),
         unknownIsZero: false,
       });

@@ -2,7 +2,7 @@
 // (`const uint16_t P104[] = { … };`, `const PinDescription g_APinDescription[] = { { … }, … };`)
 // and enum constants (`EXTERNAL_INT_2`, `TCC0_CH1`), evaluated with the C expression evaluator.
 import type { SourceRef } from '../../types.js';
-import { evaluate } from '../c-expression.js';
+import { compileExpression, evaluate } from '../c-expression.js';
 import { tokenize, type Token } from '../c-tokens.js';
 import { expandMacros, type Macro } from '../preprocessor.js';
 
@@ -107,9 +107,9 @@ const ARGUMENT = '__boardbridge_value__';
 /** A one-argument macro of the core (`IS_PIN_PWM(x)`) as a function of an integer; undefined when not defined. */
 export function macroFunction(macros: ReadonlyMap<string, Macro>, name: string, scope: IntegerScope = () => undefined): ((value: bigint) => bigint | undefined) | undefined {
   if (!macros.get(name)?.params) return undefined;
-  const expanded = expandMacros(tokenize(`${name}(${ARGUMENT})`), macros);
+  const expression = compileExpression(expandMacros(tokenize(`${name}(${ARGUMENT})`), macros));
   return (value) => {
-    const evaluation = evaluate(expanded, { identifier: (id) => (id === ARGUMENT ? value : scope(id)), unknownIsZero: false });
+    const evaluation = expression({ identifier: (id) => (id === ARGUMENT ? value : scope(id)), unknownIsZero: false });
     return evaluation.ok ? evaluation.value : undefined;
   };
 }

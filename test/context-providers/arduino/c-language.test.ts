@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { evaluate, parseIntegerLiteral } from '../../../context-providers/arduino/c-expression.js';
+import { compileExpression, evaluate, parseIntegerLiteral } from '../../../context-providers/arduino/c-expression.js';
 import { tokenize } from '../../../context-providers/arduino/c-tokens.js';
 import { expandMacros, preprocess, type Macro } from '../../../context-providers/arduino/preprocessor.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -72,6 +72,25 @@ describe('constant expressions and macros', () => {
   test('an unknown name only matters on the branch that is taken', () => {
     expect(value('1 ? 5 : UNKNOWN')).toBe(5);
     expect(value('0 && UNKNOWN')).toBe(0);
+  });
+
+  test('an expression parsed once gives, in each scope, what evaluating its tokens there gives', () => {
+    const tokens = expandMacros(tokenize('digitalPinToInterrupt(P) + (uint8_t)(OTHER << 4) / D'), macros);
+    const compiled = compileExpression(tokens);
+    const scopes = [
+      { P: 2n, OTHER: 1n, D: 2n },
+      { P: 3n, OTHER: 255n, D: 1n },
+      { P: 9n, OTHER: 16n, D: 3n },
+      { P: 2n, OTHER: 1n, D: 0n },
+      { P: 2n, D: 1n },
+    ].map((values) => ({ identifier: (name: string) => new Map(Object.entries(values)).get(name), unknownIsZero: false }));
+    for (const scope of scopes) expect(compiled(scope)).toEqual(evaluate(tokens, scope));
+    expect(compiled(scopes[0])).toEqual({ ok: true, value: 8n });
+    expect(compiled(scopes[3])).toEqual({ ok: false, reason: 'division by zero' });
+    expect(compiled(scopes[4])).toEqual({ ok: false, reason: '"OTHER" has no known value' });
+    expect(compiled({ identifier: () => undefined, unknownIsZero: true })).toEqual({ ok: false, reason: 'division by zero' });
+    expect(compileExpression(tokenize('1 +'))({ identifier: () => undefined, unknownIsZero: false })).toEqual({ ok: false, reason: 'expression ends early' });
+    expect(compileExpression(tokenize('(1 2'))({ identifier: () => undefined, unknownIsZero: false })).toEqual({ ok: false, reason: 'expected ")" but found "2"' });
   });
 
   test('## pastes and casts truncate to the named width', () => {
