@@ -310,56 +310,81 @@ function isTrimmed(code: number): boolean {
  * `name.txt` with `name.local.txt` merged over it, grouped by the keys' first segment, as
  * `loadWithLocal(dir, name).properties.firstLevelGroups()` gives them, without making the whole
  * map: pico's boards.txt has 44,000 keys in 152 boards and a context needs one. The files are read
- * once, line by line, for each line's group alone; a group's keys and values are parsed the first
- * time it is asked for, and the groups' order (keys()) when it is asked for.
+ * once, a run of one group's lines at a time; a group's keys and values are parsed, and its lines
+ * numbered, the first time it is asked for, and the groups' order (keys()) when it is asked for.
  */
 export function loadGroupedWithLocal(dir: string, base: 'boards' | 'platform', os: OsSuffix = currentOsSuffix()): { groups: FirstLevelGroups; warnings: Finding[] } {
   const suffix = `.${os}`;
   const warnings: Finding[] = [];
-  // Per group: its lines as [text index, start, end, line number] in the order they were read.
-  const texts: Array<{ text: string; file: string }> = [];
-  const linesOf = new Map<string, number[]>();
+  // Per group: its runs of lines as [text index, start, end] in the order they were read; a run is
+  // one or more whole lines, each a key of the group.
+  const texts: Array<{ text: string; file: string; counted: { offset: number; line: number } }> = [];
+  const runsOf = new Map<string, number[]>();
+  /** The number of the line at `offset`, counted from the last offset asked for (they mostly rise). */
+  const lineAt = (which: number, offset: number): number => {
+    const { text, counted } = texts[which];
+    if (offset < counted.offset) Object.assign(counted, { offset: 0, line: 1 });
+    let line = counted.line;
+    for (let at = text.indexOf('\n', counted.offset); at >= 0 && at < offset; at = text.indexOf('\n', at + 1)) line++;
+    Object.assign(counted, { offset, line });
+    return line;
+  };
+  // A key line and the lines after it that are keys of its group too, matched natively (most of a
+  // boards.txt is runs of one board's lines): its head up to the first dot, the rest of its line, then
+  // each line that starts with the same head and a dot, has an `=` and is not the key `head.linux`
+  // (the undotted `head`). One pattern for every group, so V8 compiles it once.
+  const run = new RegExp(`([^.\\n]*)\\.[^\\n]*(?:\\n|$)(?:\\1\\.(?!${os}[^\\S\\n]*=)[^\\n=]*=[^\\n]*(?:\\n|$))*`, 'y');
   for (const file of [`${dir}/${base}.txt`, `${dir}/${base}.local.txt`]) {
     const read = readPropertiesText(file);
     warnings.push(...read.warnings);
     if (read.text === undefined) continue;
     const text = read.text.includes('\r') ? read.text.replace(/\r\n?/g, '\n') : read.text;
-    const which = texts.push({ text, file }) - 1;
-    let line = 0;
+    const which = texts.push({ text, file, counted: { offset: 0, line: 1 } }) - 1;
     for (let start = 0; start <= text.length; ) {
       let end = text.indexOf('\n', start);
       if (end < 0) end = text.length;
-      line++;
       let first = start;
       let last = end;
       while (first < last && isTrimmed(text.charCodeAt(first))) first++;
       while (last > first && isTrimmed(text.charCodeAt(last - 1))) last--;
       const next = end + 1;
-      if (first === last || text.charCodeAt(first) === 35 /* # */) {
-        start = next;
-        continue;
-      }
+      start = next;
+      if (first === last || text.charCodeAt(first) === 35 /* # */) continue;
       const equals = text.indexOf('=', first);
       if (equals < 0 || equals >= last) {
-        warnings.push(malformedLine(file, line, text.slice(first, last)));
-        start = next;
+        warnings.push(malformedLine(file, lineAt(which, first), text.slice(first, last)));
         continue;
       }
       let keyEnd = equals;
       while (keyEnd > first && isTrimmed(text.charCodeAt(keyEnd - 1))) keyEnd--;
       const dot = text.indexOf('.', first);
       // Undotted keys are in no group; `name.linux` is the undotted `name` once its suffix goes.
-      if (dot < 0 || dot >= keyEnd || (dot === keyEnd - suffix.length && text.startsWith(suffix, dot))) {
-        start = next;
-        continue;
-      }
+      if (dot < 0 || dot >= keyEnd || (dot === keyEnd - suffix.length && text.startsWith(suffix, dot))) continue;
       const head = text.slice(first, dot);
-      const lines = linesOf.get(head);
-      if (lines) lines.push(which, first, last, line);
-      else linesOf.set(head, [which, first, last, line]);
-      start = next;
+      run.lastIndex = first;
+      // The run's end: after its last line's newline, or the text's end (next is then past it).
+      const runEnd = run.test(text) ? Math.max(run.lastIndex, next) : next;
+      const runs = runsOf.get(head);
+      if (runs) runs.push(which, first, runEnd);
+      else runsOf.set(head, [which, first, runEnd]);
+      start = runEnd;
     }
   }
+  /** Each key line of a group's runs: its text (trimmed), its file, its text's index and offset, and (when numbered) its number. */
+  const eachLine = (runs: number[], numbered: boolean, visit: (line: string, file: string, which: number, offset: number, number: number) => void): void => {
+    for (let index = 0; index < runs.length; index += 3) {
+      const which = runs[index];
+      const { text, file } = texts[which];
+      const end = runs[index + 2];
+      let number = numbered ? lineAt(which, runs[index + 1]) : 0;
+      for (let start = runs[index + 1]; start < end; number++) {
+        let stop = text.indexOf('\n', start);
+        if (stop < 0 || stop > end) stop = end;
+        visit(text.slice(start, stop).trim(), file, which, start, number);
+        start = stop + 1;
+      }
+    }
+  };
   const made = new Map<string, Properties>();
   const keyOf = (line: string): string => {
     const key = line.slice(0, line.indexOf('=')).trim();
@@ -368,15 +393,12 @@ export function loadGroupedWithLocal(dir: string, base: 'boards' | 'platform', o
   const get = (head: string): Properties | undefined => {
     let group = made.get(head);
     if (group) return group;
-    const lines = linesOf.get(head);
-    if (!lines) return undefined;
+    const runs = runsOf.get(head);
+    if (!runs) return undefined;
     made.set(head, (group = new Properties()));
-    for (let index = 0; index < lines.length; index += 4) {
-      const { text, file } = texts[lines[index]];
-      const line = text.slice(lines[index + 1], lines[index + 2]);
-      const equals = line.indexOf('=');
-      group.set(keyOf(line).slice(head.length + 1), line.slice(equals + 1).trim(), { file, line: lines[index + 3] });
-    }
+    eachLine(runs, true, (line, file, _which, _offset, number) => {
+      group!.set(keyOf(line).slice(head.length + 1), line.slice(line.indexOf('=') + 1).trim(), { file, line: number });
+    });
     return group;
   };
   // A key set again moves to the end (Properties.set), so a group comes where its first key that is
@@ -386,31 +408,31 @@ export function loadGroupedWithLocal(dir: string, base: 'boards' | 'platform', o
     if (!order) {
       const last = new Map<string, number>();
       const entries: Array<[head: string, key: string]> = [];
-      for (const [head, lines] of linesOf) {
-        for (let index = 0; index < lines.length; index += 4) {
-          const key = keyOf(texts[lines[index]].text.slice(lines[index + 1], lines[index + 2]));
-          // Lines are numbered per file, so the position is (file, line).
-          last.set(key, Math.max(last.get(key) ?? -1, lines[index] * 2 ** 32 + lines[index + 3]));
+      for (const [head, runs] of runsOf) {
+        eachLine(runs, false, (line, _file, which, offset) => {
+          const key = keyOf(line);
+          // Offsets are per file, so the position is (file, offset).
+          last.set(key, Math.max(last.get(key) ?? -1, which * 2 ** 32 + offset));
           entries.push([head, key]);
-        }
+        });
       }
       const firstOf = new Map<string, number>();
       for (const [head, key] of entries) firstOf.set(head, Math.min(firstOf.get(head) ?? Infinity, last.get(key)!));
       order = [...firstOf.keys()].sort((a, b) => firstOf.get(a)! - firstOf.get(b)!);
     }
-    return order.filter((head) => linesOf.has(head))[Symbol.iterator]();
+    return order.filter((head) => runsOf.has(head))[Symbol.iterator]();
   };
   return {
     groups: {
       get size() {
-        return linesOf.size;
+        return runsOf.size;
       },
-      has: (head) => linesOf.has(head),
+      has: (head) => runsOf.has(head),
       get,
       keys,
       delete: (head) => {
         made.delete(head);
-        return linesOf.delete(head);
+        return runsOf.delete(head);
       },
     },
     warnings,

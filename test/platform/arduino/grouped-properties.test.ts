@@ -71,6 +71,8 @@ describe('boards.txt read group by group', () => {
     ['CRLF and lone CR line ends, blank lines, comments, odd spaces', '# c\r\n\r\n  uno.name = Uno \r\n\u00a0mega.name=Mega\u3000\rnano.x = y\n\t#x.y=z\n'],
     ['malformed lines, keys with no head, values holding = and dots', 'uno.name=A=B\nthis is broken\n.x=1\n=v\nplain=1\nfoo .bar = 2\nuno.cmd=a.b.c\n'],
     ['the same key in boards.txt and boards.local.txt, and a group only the local file has', 'uno.name=Uno\nmega.name=Mega\n', 'uno.name=Local Uno\nextra.name=Extra\nmega.x=1\n'],
+    ['runs of one group broken by a malformed line, the undotted key, an indented line, a look-alike head and the end without a newline', 'uno.a=1\nuno.b=2\nuno.broken\nuno.c=3\nuno.linux = L\nuno.d=4\n  uno.e=5\nunox.f=6\nuno.g=7\nuno.linux.h=8\nuno.i=9'],
+    ['heads that are patterns, and one that holds a space', 'a+b.x=1\na+b.y=2\naab.z=3\n(x.q=1\n(x.r=2\nmy board.name=M\nmy board.id=3\nmy boardx.k=4\n'],
     ['no file at all', ''],
   ])('%s', (_name, text, local) => {
     const dir = mkdtempSync(join(scratch, 'case-'));
