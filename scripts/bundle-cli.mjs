@@ -56,15 +56,16 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
   });
   // `context` on a plain command line (main.ts) runs this CommonJS file with V8's code cache
   // (bridge/cli/code-cache.ts): the whole command in one script, its lazy imports inlined. A script
-  // run that way cannot import() a package, so a dynamic import of one fails the build.
+  // run that way cannot import() a package or a built-in module (no importModuleDynamically), so a
+  // dynamic import of one fails the build.
   await build({
     plugins: [
       {
         name: 'no-dynamic-import-of-packages',
         setup(plugin) {
           plugin.onResolve({ filter: /.*/ }, (args) =>
-            args.kind === 'dynamic-import' && !args.path.startsWith('.') && !args.path.startsWith('node:')
-              ? { errors: [{ text: `${args.importer} imports ${args.path} dynamically: context.cjs runs as a script (vm.Script), which cannot import() a package` }] }
+            args.kind === 'dynamic-import' && !args.path.startsWith('.')
+              ? { errors: [{ text: `${args.importer} imports ${args.path} dynamically: context.cjs runs as a script (vm.Script), which cannot import() a package or a built-in module (import it statically in a module imported dynamically)` }] }
               : undefined,
           );
         },

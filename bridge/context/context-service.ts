@@ -1,6 +1,5 @@
 // Finds the provider that recognises the workspace, loads its HardwareContext
 // (rebuilt only when one of its input files changed) and renders it for prompts.
-import { createHash } from 'node:crypto';
 import { StampedCache } from '../../context-providers/arduino/cache.js';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection } from '../../context-providers/types.js';
 import { discoverProject } from './sketch-discovery.js';
@@ -57,8 +56,9 @@ export class ContextService {
   private async loadProject(project: DetectedProject, selection: Selection): Promise<LoadedContext | undefined> {
     const provider = this.providers.find((p) => p.kind === project.kind);
     if (!provider) return undefined;
-    // Everything selected counts (the Arduino IDE's build facts too); hashed, as those can be large.
-    const key = JSON.stringify([provider.kind, project.root, project.main ?? null, createHash('sha1').update(JSON.stringify(selection)).digest('hex')]);
+    // Everything selected counts (the Arduino IDE's build facts too), as it is: the cache keeps 32
+    // entries, and a hash would load node:crypto into every command that builds a context (4 ms).
+    const key = JSON.stringify([provider.kind, project.root, project.main ?? null, selection]);
     const cached = this.cache.get(key);
     if (cached) return cached;
     const context = await provider.load(project, selection);

@@ -3,7 +3,6 @@
 // is not parsed again. A board depends on the files of every installed platform (core and variant
 // may come from another vendor's), the discovery's own inputs (arduino-cli.yaml, global
 // platform.txt) and which platforms and tools discovery found; all three are checked on use.
-import { createHash } from 'node:crypto';
 import type { SourceRef } from '../types.js';
 import { DiskCache } from './disk-cache.js';
 import type { InstalledPlatforms } from '../../platform/arduino/platforms.js';
@@ -17,10 +16,11 @@ type StoredBoard = Omit<ResolvedBoard, 'properties' | 'sources' | 'platform' | '
   sources: Array<[string, SourceRef]>;
 };
 
-// What discovery found that resolution reads besides files: the release chosen per platform and the tools.
+// What discovery found that resolution reads besides files: the release chosen per platform and the
+// tools. Stored as it is (a few kB), not hashed: node:crypto would cost a cold command 4 ms to load.
 function discoverySignature(installed: InstalledPlatforms): string {
   const platforms = [...installed.platforms.values()].map((platform) => [platform.id, platform.dir, platform.version, platform.managed]);
-  return createHash('sha1').update(JSON.stringify([platforms, installed.tools, installed.inputs, installed.hardwareDirs])).digest('hex');
+  return JSON.stringify([platforms, installed.tools, installed.inputs, installed.hardwareDirs]);
 }
 
 function inputsOf(installed: InstalledPlatforms): string[] {

@@ -1,7 +1,6 @@
 // The Arduino context provider: recognises a sketch folder (<name>/<name>.ino), picks the board
 // (the face's selection, else sketch.yaml), resolves it against the installed platforms and
 // builds the HardwareContext, cached until one of its files changes.
-import { createHash } from 'node:crypto';
 import type { ContextProvider, DetectedProject, HardwareContext, Selection, SourceRef } from '../types.js';
 import { StampedCache } from './cache.js';
 import { BoardCache } from './board-cache.js';
@@ -80,7 +79,7 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
 
   async function load(project: DetectedProject, selection: Selection): Promise<HardwareContext> {
     const ide = selection.arduinoIde;
-    const ideDigest = ide ? createHash('sha1').update(JSON.stringify(ide)).digest('hex') : null;
+    const ideDigest = ide ? (await import('./ide-digest.js')).ideDigest(ide) : null;
     const key = contextKey(project, selection, ideDigest);
     const cached = cache.get(key);
     if (cached) return cached;

@@ -99,3 +99,39 @@ describe("the context command's code cache", () => {
     expect(after.covers).toEqual([after.bin[0].replace(/\.bin$/, '.covers')]);
   });
 });
+
+describe("the context command's process", () => {
+  // The built-in modules a run loaded (process.moduleLoadList), written at its exit by a preload.
+  const preload = path.join(work, 'module-list.cjs');
+  writeFileSync(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.BB_MODULE_LIST, process.moduleLoadList.join('\\n')));\n");
+
+  it('loads no built-in module the command does not use: node:crypto only comes with the Arduino IDE\'s facts', () => {
+    const cacheDir = mkdtempSync(path.join(work, 'cache-'));
+    for (const [fqbn, noCache] of [['arduino:avr:uno', '1'], ['rp2040:rp2040:rpipico', '1'], ['arduino:avr:uno', ''], ['arduino:avr:uno', '']] as const) {
+      const list = path.join(work, `modules-${Math.random().toString(36).slice(2)}.txt`);
+      const env = { ...process.env, BOARDBRIDGE_NO_CACHE: noCache || undefined, BOARDBRIDGE_CACHE_DIR: cacheDir, ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit'), BB_MODULE_LIST: list };
+      const result = spawnSync(process.execPath, ['-r', preload, bundle, 'context', '--fqbn', fqbn, blink], { encoding: 'utf8', env, cwd: repoRoot });
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toContain('# Arduino board:');
+      const loaded = readFileSync(list, 'utf8').split('\n');
+      expect(loaded).toContain('NativeModule fs');
+      expect(loaded.filter((name) => /crypto/.test(name)), `${fqbn}${noCache ? ', no disk cache' : ''}`).toEqual([]);
+    }
+  });
+
+  it('ends only once a reader that is slow to start has all of its output', () => {
+    // Over 64 kB of JSON: more than a pipe holds, so the end of it waits in the process when it exits.
+    const fqbn = 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE';
+    const sketch = path.join(repoRoot, 'test', 'fixtures', 'arduino', 'sketches', 'Libraries');
+    const env = { ...process.env, BOARDBRIDGE_NO_CACHE: '1', BOARDBRIDGE_CACHE_DIR: mkdtempSync(path.join(work, 'cache-')), ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit') };
+    const direct = spawnSync(process.execPath, [bundle, 'context', '--json', '--fqbn', fqbn, sketch], { encoding: 'utf8', env, cwd: repoRoot, maxBuffer: 1 << 24 });
+    expect(direct.status, direct.stderr).toBe(0);
+    expect(direct.stdout.length).toBeGreaterThan(65_536);
+    const out = path.join(work, 'slow-reader.json');
+    const quote = (word: string): string => `'${word.replace(/'/g, "'\\''")}'`;
+    const line = `${[process.execPath, bundle, 'context', '--json', '--fqbn', fqbn, sketch].map(quote).join(' ')} | (sleep 1; cat > ${quote(out)})`;
+    const piped = spawnSync('sh', ['-c', line], { encoding: 'utf8', env, cwd: repoRoot });
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(direct.stdout);
+  });
+});
