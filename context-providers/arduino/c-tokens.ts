@@ -29,6 +29,8 @@ const DOT = 46;
 const isIdentStart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c > 0x7f;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isLetterOrDigit = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || isDigit(c);
+// isIdentStart or isDigit, as a pattern: letters, digits, _, $ and any character above U+007F.
+const IDENTIFIER_REST = /[A-Za-z0-9_$\u0080-\uffff]*/y;
 const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 13 || c === 12 || c === 11;
 
 /**
@@ -158,12 +160,10 @@ export class Lexer {
       }
       const start = index;
       if (isIdentStart(c)) {
-        index++;
-        while (index < length) {
-          const d = text.charCodeAt(index);
-          if (isIdentStart(d) || isDigit(d)) index++;
-          else break;
-        }
+        // The rest of the identifier, matched natively (most of a header's characters are in identifiers).
+        IDENTIFIER_REST.lastIndex = index + 1;
+        IDENTIFIER_REST.test(text);
+        index = IDENTIFIER_REST.lastIndex;
         const after = text.charCodeAt(index);
         if (after === QUOTE && index - start <= 3 && /^(u8|u|U|L)?R$/.test(text.slice(start, index))) {
           index = rawStringEnd(text, index);

@@ -30,6 +30,11 @@ describe('the C tokenizer', () => {
     expect(texts(all.map((p) => `a${p}`).join(' '))).toEqual(all.flatMap((p) => ['a', p]));
   });
 
+  test('an identifier runs over letters, digits, _ and $ and any character above U+007F, to the first other one', () => {
+    expect(texts('_a1$b\u00e9\u4e2d\ud83d\ude00z+x9 9x Serial1.begin')).toEqual(['_a1$b\u00e9\u4e2d\ud83d\ude00z', '+', 'x9', '9x', 'Serial1', '.', 'begin']);
+    expect(tokenize('ab\u007fc').map((token) => [token.text, token.kind])).toEqual([['ab', 'identifier'], ['\u007f', 'punct'], ['c', 'identifier']]);
+  });
+
   test('a skipped #if group is still read as the compiler does: comments and raw strings hide directives in it', () => {
     const dir = join(TMP, 'skipped-group');
     mkdirSync(dir, { recursive: true });
