@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Finding, SourceRef } from '../types.js';
-import { evaluate } from './c-expression.js';
+import { compileExpression, evaluate, type Evaluation } from './c-expression.js';
 import { Lexer, tokenize, type Token } from './c-tokens.js';
 import { readRegularFileSync } from '../../platform/regular-file.js';
 
@@ -234,6 +234,24 @@ function condition(kind: string, args: Token[], macros: Map<string, Macro>, file
     return false;
   }
   return evaluation.value !== 0n;
+}
+
+// Stands for the argument while a macro is expanded once for all values; no header uses it.
+const ARGUMENT = '__boardbridge_argument__';
+
+/**
+ * A one-argument function-like macro (`digitalPinToInterrupt(p)`, `IS_PIN_PWM(x)`) expanded and
+ * parsed once, as a function of its argument's value; undefined when `name` is no such macro.
+ * `rewrite` changes the expansion before it is parsed; other names take their values from `scope`.
+ */
+export function macroOfArgument(
+  macros: ReadonlyMap<string, Macro>,
+  name: string,
+  rewrite: (tokens: Token[]) => Token[] = (tokens) => tokens,
+): ((argument: bigint, scope: (name: string) => bigint | undefined) => Evaluation) | undefined {
+  if (!macros.get(name)?.params) return undefined;
+  const expression = compileExpression(rewrite(expandMacros(tokenize(`${name}(${ARGUMENT})`), macros)));
+  return (argument, scope) => expression({ identifier: (id) => (id === ARGUMENT ? argument : scope(id)), unknownIsZero: false });
 }
 
 /** Fully macro-expands a token list. */

@@ -4,10 +4,10 @@
 import { existsSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import type { Finding, SourceRef } from '../types.js';
-import { compileExpression, evaluate } from './c-expression.js';
+import { evaluate } from './c-expression.js';
 import { compileFlags } from './compile-flags.js';
 import { tokenize, type Token } from './c-tokens.js';
-import { expandMacros, preprocess, type Macro } from './preprocessor.js';
+import { expandMacros, macroOfArgument, preprocess, type Macro } from './preprocessor.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 
 export interface HeaderConstant {
@@ -87,9 +87,6 @@ export function compileDefines(board: ResolvedBoard): Record<string, string> {
   return defines;
 }
 
-// Stands for the argument while a pin macro is expanded once for all pins; no header uses it.
-const ARGUMENT = '__boardbridge_argument__';
-
 export function readVariantHeader(board: ResolvedBoard): VariantHeader {
   const defines = compileDefines(board);
   const warnings: Finding[] = [];
@@ -136,13 +133,10 @@ export function variantHeaderOf(facts: VariantHeaderFacts): VariantHeader {
   const scope = { identifier: (name: string) => (constants.has(name) ? BigInt(constants.get(name)!.value) : undefined), unknownIsZero: false };
   // A one-argument macro expanded once, as a function of its argument.
   const pinMacro = (macro: string, rewrite: (tokens: Token[]) => Token[], toNumber: (value: bigint) => number): ((argument: number) => number | undefined) | undefined => {
-    if (!macros.get(macro)?.params) return undefined;
-    const expression = compileExpression(rewrite(expandMacros(tokenize(`${macro}(${ARGUMENT})`), macros)));
+    const run = macroOfArgument(macros, macro, rewrite);
+    if (!run) return undefined;
     return (argument) => {
-      const evaluation = expression({
-        identifier: (name) => (name === ARGUMENT ? BigInt(argument) : scope.identifier(name)),
-        unknownIsZero: false,
-      });
+      const evaluation = run(BigInt(argument), scope.identifier);
       return evaluation.ok ? toNumber(evaluation.value) : undefined;
     };
   };

@@ -2,9 +2,9 @@
 // (`const uint16_t P104[] = { … };`, `const PinDescription g_APinDescription[] = { { … }, … };`)
 // and enum constants (`EXTERNAL_INT_2`, `TCC0_CH1`), evaluated with the C expression evaluator.
 import type { SourceRef } from '../../types.js';
-import { compileExpression, evaluate } from '../c-expression.js';
-import { tokenize, type Token } from '../c-tokens.js';
-import { expandMacros, type Macro } from '../preprocessor.js';
+import { evaluate } from '../c-expression.js';
+import type { Token } from '../c-tokens.js';
+import { expandMacros, macroOfArgument, type Macro } from '../preprocessor.js';
 
 export interface TableElement {
   /** The element's tokens (without the outer braces of a `{ … }` row). */
@@ -101,15 +101,12 @@ export function evaluateTokens(tokens: Token[], macros: ReadonlyMap<string, Macr
   return evaluation.ok ? evaluation.value : undefined;
 }
 
-// Stands for the argument while a macro is expanded once for all values; no header uses it.
-const ARGUMENT = '__boardbridge_value__';
-
 /** A one-argument macro of the core (`IS_PIN_PWM(x)`) as a function of an integer; undefined when not defined. */
 export function macroFunction(macros: ReadonlyMap<string, Macro>, name: string, scope: IntegerScope = () => undefined): ((value: bigint) => bigint | undefined) | undefined {
-  if (!macros.get(name)?.params) return undefined;
-  const expression = compileExpression(expandMacros(tokenize(`${name}(${ARGUMENT})`), macros));
+  const run = macroOfArgument(macros, name);
+  if (!run) return undefined;
   return (value) => {
-    const evaluation = expression({ identifier: (id) => (id === ARGUMENT ? value : scope(id)), unknownIsZero: false });
+    const evaluation = run(value, scope);
     return evaluation.ok ? evaluation.value : undefined;
   };
 }
