@@ -2,7 +2,7 @@
 // 1. stm32duino's boards.txt (17,410 lines): cold parse + first resolve, then cold (first) and
 //    warm (repeat) resolution of every board, and warm resolution of every menu option.
 // 2. Time from process start to the printed Uno context, spawning the CLI people run
-//    (`node dist/cli/boardbridge.js context --fqbn arduino:avr:uno <sketch>`), each run paired with
+//    (`node dist/cli/boardbridge.cjs context --fqbn arduino:avr:uno <sketch>`), each run paired with
 //    a `node -e 0`; then the provider alone (this file as a child with `--once`), printed beside it.
 //    Targets: cold STM32 < 50 ms, warm < 1 ms.
 // 3. The UNO R4, Pico and a Nucleo from a cold process: without the on-disk caches, after a
@@ -24,7 +24,7 @@ import { fixture } from '../test/support/fixtures.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // The command people run: the npm package's bin, the bundle (scripts/bundle-cli.mjs).
-const cli = join(repo, 'dist', 'cli', 'boardbridge.js');
+const cli = join(repo, 'dist', 'cli', 'boardbridge.cjs');
 const stm32 = fixture('arduino', 'stm32duino');
 const sketch = join(repo, 'test', 'fixtures', 'arduino', 'sketches', 'Blink');
 const runs = Number(process.env.BENCH_RUNS ?? 7);
@@ -110,7 +110,7 @@ try {
       return unoRun(editedSketch, { BOARDBRIDGE_CACHE_DIR: unoCache });
     }),
   );
-  process.stdout.write(`  dist/cli/boardbridge.js context --fqbn arduino:avr:uno, first run (no disk cache): median ${ms(median(first.map((r) => r.elapsed)))}, ${pairRatio(first).toFixed(2)}× node -e 0\n`);
+  process.stdout.write(`  dist/cli/boardbridge.cjs context --fqbn arduino:avr:uno, first run (no disk cache): median ${ms(median(first.map((r) => r.elapsed)))}, ${pairRatio(first).toFixed(2)}× node -e 0\n`);
   process.stdout.write(`  the same with the context stored: median ${ms(median(stored.map((r) => r.elapsed)))}, ${pairRatio(stored).toFixed(2)}× node -e 0\n`);
   process.stdout.write(`  the same with no code cache either (NODE_DISABLE_COMPILE_CACHE=1): median ${ms(median(cold.map((r) => r.elapsed)))}, ${pairRatio(cold).toFixed(2)}× node -e 0\n`);
   process.stdout.write(`RESULT Uno context, first run / node -e 0 ${pairRatio(first).toFixed(2)} (goal 2.0)\n`);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const cli = path.join(repo, 'dist', 'cli', 'boardbridge.js');
+const cli = path.join(repo, 'dist', 'cli', 'boardbridge.cjs');
 const clients = path.join(repo, 'test', 'clients', 'node_modules');
 const node22 = path.join(clients, 'node', 'bin', 'node');
 const acpx = path.join(clients, 'acpx', 'dist', 'cli.js');

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
-const bundle = path.join(repo, 'dist', 'cli', 'boardbridge.js');
+const bundle = path.join(repo, 'dist', 'cli', 'boardbridge.cjs');
 const node22 = path.join(repo, 'test', 'setup', 'node22', 'node_modules', 'node', 'bin', 'node');
 
 interface Row {
@@ -109,7 +109,7 @@ function staleFiles(): string[] {
     if (!existsSync(source)) found.push(`dist/bench/${file} has no bench/${path.basename(source)} (a removed bench): delete it`);
     else if (mtime(path.join(here, file)) < mtime(source)) found.push(`dist/bench/${file} is older than bench/${path.basename(source)}`);
   }
-  if (!existsSync(bundle)) return [...found, 'dist/cli/boardbridge.js is missing (scripts/bundle-cli.mjs builds it)'];
+  if (!existsSync(bundle)) return [...found, 'dist/cli/boardbridge.cjs is missing (scripts/bundle-cli.mjs builds it)'];
   const built = mtime(bundle);
   const newer = (dir: string): string | undefined => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -124,7 +124,7 @@ function staleFiles(): string[] {
   for (const dir of ['bridge', 'context-providers', 'boards', 'platform']) {
     const file = newer(path.join(repo, dir));
     if (file) {
-      found.push(`dist/cli/boardbridge.js is older than ${path.relative(repo, file)}`);
+      found.push(`dist/cli/boardbridge.cjs is older than ${path.relative(repo, file)}`);
       break;
     }
   }

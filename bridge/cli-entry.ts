@@ -1,6 +1,6 @@
 // The file that starts this command line, for what runs it again (the MCP stdio relay an agent
 // starts, the command `setup` writes into an editor's settings): the bundle when boardbridge runs
-// bundled (dist/cli/boardbridge.js, whose chunks sit in dist/cli/chunks/), else tsc's
+// bundled (dist/cli/boardbridge.cjs, whose chunks sit in dist/cli/chunks/), else tsc's
 // dist/bridge/cli/main.js.
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +16,7 @@ export function cliEntry(): string {
   if (path.basename(here) === 'cli-entry.ts') return path.join(path.dirname(here), '..', 'dist', 'bridge', 'cli', 'main.js');
   // Bundled: this code is inlined in the entry file or in one of its chunks.
   const dir = path.dirname(here);
-  return path.join(path.basename(dir) === 'chunks' ? path.dirname(dir) : dir, 'boardbridge.js');
+  return path.join(path.basename(dir) === 'chunks' ? path.dirname(dir) : dir, 'boardbridge.cjs');
 }
 
 /** How this boardbridge was started, which decides how a message names it. */

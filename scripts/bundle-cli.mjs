@@ -5,7 +5,7 @@
 // (native bindings, packages that read their own files beside them).
 // `context` is also context.cjs, one CommonJS script that main.ts runs with V8's code cache
 // (bridge/cli/code-cache.ts) for a plain `boardbridge context` command line.
-//   node scripts/bundle-cli.mjs [outdir]     (default dist/cli: boardbridge.js, chunks/, stored-context.js, context.cjs)
+//   node scripts/bundle-cli.mjs [outdir]     (default dist/cli: boardbridge.cjs, chunks/, context.cjs)
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,26 +34,30 @@ const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'
 /** The syntax esbuild may emit: the Arduino IDE's runtime (>= 18.19) must start the bundle. */
 export const TARGET = 'node18';
 
+/** esbuild's options for a CommonJS script in `outdir` (name.cjs, in a "type": "module" package). */
+function commonJsScript(outdir) {
+  return {
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: TARGET,
+    // import.meta.url (data-files.ts finds boards/data from it) is the script's own file.
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: "'use strict';\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    logLevel: 'warning',
+  };
+}
+
 /**
- * Bundles the CLI into `outdir`: `boardbridge.js` and the chunks its commands load when they run.
+ * Bundles the CLI into `outdir`: `boardbridge.cjs` and the chunks its commands load when they run.
  * Splitting keeps `import()` lazy: a command loads only its own chunk, and the packages left
  * external are imported by the chunks that use them, not at start-up.
  */
 export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
-  // The stored-context path (bridge/cli/stored-context.ts) is one file of its own beside the
-  // bundle, holding all it needs: a stored context loads the shell and that file, no chunk.
-  const storedContext = path.join(repo, 'bridge', 'cli', 'stored-context.ts');
   // The last build's chunks go: the stored contexts' code fingerprint is the chunks' names.
   rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
-  await build({
-    entryPoints: { 'stored-context': storedContext },
-    outdir,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: TARGET,
-    logLevel: 'warning',
-  });
   // `context` on a plain command line (main.ts) runs this CommonJS file with V8's code cache
   // (bridge/cli/code-cache.ts): the whole command in one script, its lazy imports inlined. A script
   // run that way cannot import() a package or a built-in module (no importModuleDynamically), so a
@@ -73,36 +77,38 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
     ],
     external: dependencies === 'external' ? Object.keys(manifest.dependencies) : EXTERNAL,
     entryPoints: { context: path.join(repo, 'bridge', 'cli', 'context.ts') },
-    outdir,
-    outExtension: { '.js': '.cjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: TARGET,
-    // import.meta.url (data-files.ts finds boards/data from it) is the script's own file.
-    define: { 'import.meta.url': '__bundleUrl' },
+    ...commonJsScript(outdir),
     // It repeats what the chunks hold, so it goes in the package without its spaces and comments;
     // names are kept, for stack traces.
     minifyWhitespace: true,
     minifySyntax: true,
-    banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    logLevel: 'warning',
   });
+  // The shell (main.ts) is a CommonJS script, boardbridge.cjs in a "type": "module" package, so a
+  // plain `context` command line needs no ES module loader: it holds the stored-context path and
+  // the code cache, and runs context.cjs; every other command imports the commands' ES module
+  // (program.ts, chunks/program.js).
+  const main = path.join(repo, 'bridge', 'cli', 'main.ts');
+  const beside = { './program.js': './chunks/program.js', './context.js': './context.cjs' };
   await build({
     plugins: [
       {
-        name: 'stored-context-beside',
+        name: 'shell-imports-beside',
         setup(plugin) {
-          plugin.onResolve({ filter: /^\.\/stored-context\.js$/ }, (args) =>
-            args.importer === path.join(repo, 'bridge', 'cli', 'main.ts') ? { path: './stored-context.js', external: true } : undefined,
+          plugin.onResolve({ filter: /^\.\/(program|context)\.js$/ }, (args) =>
+            args.importer === main ? { path: beside[args.path], external: true } : undefined,
           );
         },
       },
     ],
+    external: Object.keys(manifest.dependencies),
+    entryPoints: { boardbridge: main },
+    ...commonJsScript(outdir),
+  });
+  await build({
     // The npm package installs its dependencies beside it: the bundle holds boardbridge's own code
     // and START_UP's only. The .vsix has no node_modules of its own but EXTERNAL's, so it bundles the rest.
     external: dependencies === 'external' ? Object.keys(manifest.dependencies).filter((name) => !START_UP.includes(name)) : EXTERNAL,
-    entryPoints: { boardbridge: path.join(repo, 'bridge', 'cli', 'main.ts') },
+    entryPoints: { 'chunks/program': path.join(repo, 'bridge', 'cli', 'program.ts') },
     outdir,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
@@ -114,6 +120,8 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
     banner: { js: "import { createRequire as __boardbridgeRequire } from 'node:module';\nconst require = __boardbridgeRequire(import.meta.url);" },
     logLevel: 'warning',
   });
+  // What earlier builds wrote there and this one does not: the stored-context file and the ES module shell.
+  for (const stale of ['stored-context.js', 'boardbridge.js']) rmSync(path.join(outdir, stale), { force: true });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

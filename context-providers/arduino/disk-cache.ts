@@ -50,16 +50,20 @@ function codeFingerprint(): string {
   return code;
 }
 
+/** A chunk esbuild named by its content's hash (chunkNames '[name]-[hash]'); the entry chunks/program.js is not. */
+const HASHED_CHUNK = /-[A-Z0-9]{8}\.js$/;
+
 function takeCodeFingerprint(): string {
   const file = fileURLToPath(import.meta.url);
   const here = dirname(file);
   const lines: string[] = [];
-  // Bundled (dist/cli/boardbridge.js and its chunks), this code is inlined in a chunk: the bundle's
+  // Bundled (dist/cli/boardbridge.cjs and its chunks), this code is inlined in a chunk: the bundle's
   // files are the code.
   const bundled = !/^disk-cache\.[jt]s$/.test(basename(file));
   const cli = basename(here) === 'chunks' ? dirname(here) : here;
   // esbuild names each chunk by the hash of its content, so the chunks' names are their stamp
-  // (a bundle has some hundred and fifty; stat-ing each was most of a stored context's own time).
+  // (a bundle has some hundred and fifty; stat-ing each was most of a stored context's own time);
+  // the few files there not so named are stamped.
   const chunks = bundled ? join(cli, 'chunks') : undefined;
   const folders = bundled ? [cli, chunks!, dirname(dataFile('esp32-chips.json'))] : [here, join(here, 'core-tables'), join(here, '..'), join(here, '../../boards/data')];
   for (const dir of folders) {
@@ -69,7 +73,7 @@ function takeCodeFingerprint(): string {
     } catch {
       continue;
     }
-    for (const name of names) lines.push(dir === chunks ? name : `${name}:${stamp(join(dir, name))}`);
+    for (const name of names) lines.push(dir === chunks && HASHED_CHUNK.test(name) ? name : `${name}:${stamp(join(dir, name))}`);
   }
   return lines.join('\n');
 }

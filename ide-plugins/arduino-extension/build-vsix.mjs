@@ -3,7 +3,7 @@
 // CommonJS fast-xml-parser the XML reader loads with createRequire, Monaco's files the
 // panel serves). The bridge keeps the layout packageRoot() expects:
 //   bridge/package.json                    the bridge's own package root
-//   bridge/dist/cli/boardbridge.js         the CLI bundle, its chunks/ and context.cjs (scripts/bundle-cli.mjs; also the MCP relay)
+//   bridge/dist/cli/boardbridge.cjs         the CLI bundle, its chunks/ and context.cjs (scripts/bundle-cli.mjs; also the MCP relay)
 //   bridge/dist/boards/data/*.json         data files read relative to the code
 //   bridge/ide-plugins/panel/              the panel's page
 //   bridge/bridge/agents/registry/registry-index.json   the ACP Registry's agents

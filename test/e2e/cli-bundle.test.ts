@@ -1,4 +1,4 @@
-// The npm package's `boardbridge` is the esbuild bundle (dist/cli/boardbridge.js and its chunks);
+// The npm package's `boardbridge` is the esbuild bundle (dist/cli/boardbridge.cjs and its chunks);
 // the tests mostly run tsc's build (dist/bridge/cli/main.js). The two must say the same thing:
 // the whole context JSON on five boards and three sketches, and every command's help.
 import { spawnSync } from 'node:child_process';
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixtures.js';
 import { cliMain, repoRoot } from './run-cli.js';
 
-const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.js');
+const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.cjs');
 const sketches = ['Blink', 'PinChecks', 'Libraries'].map((name) => path.join(repoRoot, 'test', 'fixtures', 'arduino', 'sketches', name));
 const boards = ['arduino:avr:uno', 'arduino:avr:mega', 'arduino:renesas_uno:minima', 'rp2040:rp2040:rpipico', 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE'];
 const env = { ...process.env, BOARDBRIDGE_NO_CACHE: '1', ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit') };

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixtures.js';
 import { repoRoot } from './run-cli.js';
 
-const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.js');
+const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.cjs');
 const blink = path.join(repoRoot, 'test', 'fixtures', 'arduino', 'sketches', 'Blink');
 const scratch = path.join(repoRoot, '.tmp', 'cli-code-cache');
 mkdirSync(scratch, { recursive: true });
@@ -85,7 +85,7 @@ describe("the context command's code cache", () => {
     // A copy of the bundle inside the repository, so it finds boards/data as dist/cli does.
     const copy = mkdtempSync(path.join(work, 'cli-'));
     cpSync(path.join(repoRoot, 'dist', 'cli'), copy, { recursive: true });
-    const cli = path.join(copy, 'boardbridge.js');
+    const cli = path.join(copy, 'boardbridge.cjs');
     const cacheDir = mkdtempSync(path.join(work, 'cache-'));
     const expected = context(cli, cacheDir, 'arduino:avr:uno');
     const before = caches(cacheDir).bin;
@@ -105,7 +105,7 @@ describe("the context command's process", () => {
   const preload = path.join(work, 'module-list.cjs');
   writeFileSync(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.BB_MODULE_LIST, process.moduleLoadList.join('\\n')));\n");
 
-  it('loads no built-in module the command does not use: node:crypto only comes with the Arduino IDE\'s facts', () => {
+  it('loads no built-in module the command does not use: node:crypto only comes with the Arduino IDE\'s facts, fs.promises never', () => {
     const cacheDir = mkdtempSync(path.join(work, 'cache-'));
     for (const [fqbn, noCache] of [['arduino:avr:uno', '1'], ['rp2040:rp2040:rpipico', '1'], ['arduino:avr:uno', ''], ['arduino:avr:uno', '']] as const) {
       const list = path.join(work, `modules-${Math.random().toString(36).slice(2)}.txt`);
@@ -116,6 +116,9 @@ describe("the context command's process", () => {
       const loaded = readFileSync(list, 'utf8').split('\n');
       expect(loaded).toContain('NativeModule fs');
       expect(loaded.filter((name) => /crypto/.test(name)), `${fqbn}${noCache ? ', no disk cache' : ''}`).toEqual([]);
+      // The shell and the context script are CommonJS: node:fs is not imported as an ES module,
+      // whose namespace reads fs.promises, which loads the file-handle streams and readline.
+      expect(loaded.filter((name) => /internal\/fs\/promises|readline/.test(name)), `${fqbn}${noCache ? ', no disk cache' : ''}`).toEqual([]);
     }
   });
 

@@ -1,5 +1,5 @@
 // `boardbridge doctor` checks what it claims, and messages name boardbridge and the agents'
-// logins as they run where they are shown: the real CLI (the npm bin, dist/cli/boardbridge.js),
+// logins as they run where they are shown: the real CLI (the npm bin, dist/cli/boardbridge.cjs),
 // a fresh HOME, the agents installed in boardbridge's own node_modules.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './run-cli.js';
 
-const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.js');
+const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.cjs');
 // A person's PATH: no node_modules/.bin (npx adds it), so no agent is on it.
 const PATH = (process.env.PATH ?? '').split(':').filter((d) => !d.includes('node_modules')).join(':');
 const freshHome = () => mkdtempSync(path.join(os.tmpdir(), 'bb-doctor-'));

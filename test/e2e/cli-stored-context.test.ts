@@ -1,6 +1,6 @@
-// `boardbridge context` on a sketch whose context is stored: the shell prints it from the one
-// stored-context file (bridge/cli/stored-context.ts) without loading commander or a command's
-// chunk, prints exactly what building it prints, and builds again when any input changed: the
+// `boardbridge context` on a sketch whose context is stored: the shell (dist/cli/boardbridge.cjs,
+// which holds bridge/cli/stored-context.ts) prints it without loading commander, a command's
+// chunk or the context command's script, prints exactly what building it prints, and builds again when any input changed: the
 // sketch, a file added to its folder, the platform (a boards.local.txt appearing), the
 // environment that says where platforms are.
 import { spawnSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixtures.js';
 import { cliMain, repoRoot } from './run-cli.js';
 
-const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.js');
+const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.cjs');
 const root = path.join(repoRoot, '.tmp', 'cli-stored-context');
 // The platforms read: the shared fixture's (the Uno from the system's arduino:avr), or a copy whose platform is edited.
 const platforms = fixture('arduino', 'data_dir_32bit');
@@ -18,9 +18,12 @@ const dataDir = path.join(root, 'data');
 const sketch = path.join(root, 'Blink');
 const cacheDir = path.join(root, 'cache');
 const loadedList = path.join(root, 'loaded.txt');
-// A module-resolution hook that writes down every module the process loads, to see which ones a hit needs.
+// A module-resolution hook that writes down every ES module the process loads, and a preload that
+// writes down at its exit the CommonJS modules it required and the scripts it compiled (the
+// context command's context.cjs runs as a vm.Script), to see which ones a hit needs.
 const hooks = path.join(root, 'hooks.mjs');
 const register = path.join(root, 'register.mjs');
+const preload = path.join(root, 'preload.cjs');
 
 interface Run {
   status: number | null;
@@ -31,7 +34,7 @@ interface Run {
 
 function run(cli: string, args: string[], env: Record<string, string | undefined> = {}): Run {
   rmSync(loadedList, { force: true });
-  const r = spawnSync(process.execPath, ['--import', register, cli, 'context', ...args], {
+  const r = spawnSync(process.execPath, ['--import', register, '--require', preload, cli, 'context', ...args], {
     encoding: 'utf8',
     cwd: root,
     env: { ...process.env, ARDUINO_DIRECTORIES_DATA: platforms, BOARDBRIDGE_CACHE_DIR: cacheDir, BOARDBRIDGE_NO_CACHE: undefined, BB_LOADED_LIST: loadedList, ...env },
@@ -49,8 +52,9 @@ function run(cli: string, args: string[], env: Record<string, string | undefined
 const built = (cli: string, args: string[], env: Record<string, string | undefined> = {}): Run => run(cli, args, { BOARDBRIDGE_NO_CACHE: '1', ...env });
 
 /** The bundle's own modules a run loaded, by file name beside the bundle. */
-const ownModules = (result: Run): string[] =>
-  result.loaded.filter((url) => url.startsWith('file:') && url.includes('/dist/cli/')).map((url) => url.slice(url.indexOf('/dist/cli/') + '/dist/cli/'.length));
+const ownModules = (result: Run): string[] => [
+  ...new Set(result.loaded.filter((url) => url.startsWith('file:') && url.includes('/dist/cli/')).map((url) => url.slice(url.indexOf('/dist/cli/') + '/dist/cli/'.length))),
+];
 
 const later = (file: string, seconds: number): void => utimesSync(file, new Date(), new Date(Date.now() + seconds * 1000));
 
@@ -64,10 +68,21 @@ beforeAll(() => {
     "import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  appendFileSync(process.env.BB_LOADED_LIST, result.url + '\\n');\n  return result;\n}\n",
   );
   writeFileSync(register, "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
+  writeFileSync(
+    preload,
+    [
+      "const { appendFileSync } = require('node:fs');",
+      "const { pathToFileURL } = require('node:url');",
+      "const vm = require('node:vm');",
+      'const scripts = [];',
+      'vm.Script = class extends vm.Script { constructor(source, options) { super(source, options); if (options && options.filename) scripts.push(options.filename); } };',
+      "process.on('exit', () => { for (const file of [...Object.keys(require.cache), ...scripts]) if (file !== __filename) appendFileSync(process.env.BB_LOADED_LIST, pathToFileURL(file).href + '\\n'); });",
+    ].join('\n') + '\n',
+  );
 });
 
 describe('a stored context from the command line', () => {
-  it('is printed from the stored-context file alone, the same as building it, markdown and --json', () => {
+  it('is printed by the shell alone, the same as building it, markdown and --json', () => {
     // The second command line names the same sketch and board: the context the first stored.
     for (const [index, args] of [[sketch, '--fqbn', 'arduino:avr:uno'], ['--json', '--board', 'arduino:avr:uno', path.join(sketch, 'Blink.ino')]].entries()) {
       const expected = built(bundle, args);
@@ -75,14 +90,14 @@ describe('a stored context from the command line', () => {
       if (index === 0) {
         const storing = run(bundle, args);
         expect(storing.stdout).toBe(expected.stdout);
-        expect(ownModules(storing)).toContain('stored-context.js');
-        expect(ownModules(storing).some((name) => name.startsWith('chunks/'))).toBe(true);
+        // Built: by the context command's script, still without an ES module of the bundle's.
+        expect(ownModules(storing)).toEqual(['boardbridge.cjs', 'context.cjs']);
       }
       const hit = run(bundle, args);
       expect(hit.status, hit.stderr).toBe(0);
       expect(hit.stdout).toBe(expected.stdout);
       expect(hit.stderr).toBe('');
-      expect(ownModules(hit)).toEqual(['boardbridge.js', 'stored-context.js']);
+      expect(ownModules(hit)).toEqual(['boardbridge.cjs']);
     }
   }, 120_000);
 
@@ -100,7 +115,7 @@ describe('a stored context from the command line', () => {
     const stored = () => {
       run(bundle, args);
       const hit = run(bundle, args);
-      expect(ownModules(hit)).toEqual(['boardbridge.js', 'stored-context.js']);
+      expect(ownModules(hit)).toEqual(['boardbridge.cjs']);
       return hit.stdout;
     };
     const before = stored();
@@ -119,7 +134,7 @@ describe('a stored context from the command line', () => {
     writeFileSync(path.join(sketch, 'more.h'), '#define LED 9\n');
     later(sketch, 10);
     const added = run(bundle, args);
-    expect(ownModules(added).some((name) => name.startsWith('chunks/'))).toBe(true);
+    expect(ownModules(added)).toContain('context.cjs');
     expect(added.stdout).toBe(built(bundle, args).stdout);
 
     // Another data folder: the same sketch under another environment is another context.
@@ -128,7 +143,7 @@ describe('a stored context from the command line', () => {
     expect(other.status, other.stderr).toBe(0);
     expect(other.stdout).toBe(built(bundle, args, copy).stdout);
     expect(other.stdout).not.toBe(afterEdit);
-    expect(ownModules(run(bundle, args, copy))).toEqual(['boardbridge.js', 'stored-context.js']);
+    expect(ownModules(run(bundle, args, copy))).toEqual(['boardbridge.cjs']);
 
     // That folder's platform gets a boards.local.txt that changes the Uno's flash.
     const platform = path.join(dataDir, 'packages', 'arduino', 'hardware', 'avr', '1.8.3');

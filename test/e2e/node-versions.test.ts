@@ -13,7 +13,7 @@ import { fixture } from '../support/fixtures.js';
 import { node22Binary } from '../support/agents.js';
 import { repoRoot, tempSketch } from './run-cli.js';
 
-const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.js');
+const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.cjs');
 const node24 = path.join(repoRoot, 'test/setup/node24/node_modules/node/bin/node');
 const boards = ['arduino:avr:uno', 'arduino:renesas_uno:minima', 'rp2040:rp2040:rpipico', 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE'];
 const lines: Array<[string, () => string | undefined]> = [

@@ -16,7 +16,7 @@ const { bridgeCommand } = createRequire(import.meta.url)(path.join(repoRoot, 'id
 
 // An installed extension's folder with its bundled bridge where build-vsix.mjs puts it.
 const extension = mkdtempSync(path.join(os.tmpdir(), 'bb-extension-'));
-const bundled = path.join(extension, 'bridge', 'dist', 'cli', 'boardbridge.js');
+const bundled = path.join(extension, 'bridge', 'dist', 'cli', 'boardbridge.cjs');
 mkdirSync(path.dirname(bundled), { recursive: true });
 writeFileSync(bundled, '');
 afterAll(() => rmSync(extension, { recursive: true, force: true }));

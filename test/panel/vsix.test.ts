@@ -27,7 +27,7 @@ const WAIT = { timeout: 45_000 };
 const root = mkdtempSync(path.join(os.tmpdir(), 'bb-vsix-'));
 const vsix = path.join(root, 'boardbridge-arduino.vsix');
 const unpacked = path.join(root, 'unpacked', 'extension');
-const bundledCli = path.join(unpacked, 'bridge', 'dist', 'cli', 'boardbridge.js');
+const bundledCli = path.join(unpacked, 'bridge', 'dist', 'cli', 'boardbridge.cjs');
 const savedEnv = { ...process.env };
 let model: ModelServer;
 let browser: Browser;

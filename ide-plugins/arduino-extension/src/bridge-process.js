@@ -14,7 +14,7 @@ const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/[\w-]+\//;
 const START_TIMEOUT_MS = 60_000;
 
 /** Where build-vsix.mjs puts the bundled bridge inside the extension's folder. */
-const BUNDLED_BRIDGE = ['bridge', 'dist', 'cli', 'boardbridge.js'];
+const BUNDLED_BRIDGE = ['bridge', 'dist', 'cli', 'boardbridge.cjs'];
 
 /**
  * The oldest Node.js the bundled bridge starts on: execa needs 18.19 (`addAbortListener` of
