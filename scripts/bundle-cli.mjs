@@ -29,6 +29,14 @@ export const EXTERNAL = ['serialport', 'fast-xml-parser', 'monaco-editor', 'uplo
  */
 export const START_UP = ['commander'];
 
+/**
+ * Dependencies the context command's script (context.cjs) holds, in the npm package too: yaml
+ * reads a sketch's sketch.yaml (its profiles) and the CLI's configuration, and required from
+ * node_modules it is some seventy CommonJS files to resolve, read and compile on each start
+ * (25-35 ms of a first context); in the script it is compiled once into V8's code cache with the rest.
+ */
+export const IN_CONTEXT_SCRIPT = ['yaml'];
+
 const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
 
 /** The syntax esbuild may emit: the Arduino IDE's runtime (>= 18.19) must start the bundle. */
@@ -75,7 +83,7 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
         },
       },
     ],
-    external: dependencies === 'external' ? Object.keys(manifest.dependencies) : EXTERNAL,
+    external: dependencies === 'external' ? Object.keys(manifest.dependencies).filter((name) => !IN_CONTEXT_SCRIPT.includes(name)) : EXTERNAL,
     entryPoints: { context: path.join(repo, 'bridge', 'cli', 'context.ts') },
     ...commonJsScript(outdir),
     // It repeats what the chunks hold, so it goes in the package without its spaces and comments;

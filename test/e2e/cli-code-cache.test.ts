@@ -101,16 +101,22 @@ describe("the context command's code cache", () => {
 });
 
 describe("the context command's process", () => {
-  // The built-in modules a run loaded (process.moduleLoadList), written at its exit by a preload.
+  // The built-in modules a run loaded (process.moduleLoadList) and the files it required
+  // ("required <file>"), written at its exit by a preload.
   const preload = path.join(work, 'module-list.cjs');
-  writeFileSync(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.BB_MODULE_LIST, process.moduleLoadList.join('\\n')));\n");
+  writeFileSync(
+    preload,
+    "process.on('exit', () => require('node:fs').writeFileSync(process.env.BB_MODULE_LIST, [...process.moduleLoadList, ...Object.keys(require.cache).map((file) => 'required ' + file)].join('\\n')));\n",
+  );
 
-  it('loads no built-in module the command does not use: node:crypto only comes with the Arduino IDE\'s facts, fs.promises never', () => {
+  it('loads no built-in module the command does not use: node:crypto only comes with the Arduino IDE\'s facts, fs.promises and node_modules never', () => {
     const cacheDir = mkdtempSync(path.join(work, 'cache-'));
-    for (const [fqbn, noCache] of [['arduino:avr:uno', '1'], ['rp2040:rp2040:rpipico', '1'], ['arduino:avr:uno', ''], ['arduino:avr:uno', '']] as const) {
+    // WithYaml has a sketch.yaml, which the yaml package reads: from inside context.cjs, not from node_modules.
+    const withYaml = path.join(repoRoot, 'test', 'fixtures', 'arduino', 'sketches', 'WithYaml');
+    for (const [fqbn, noCache, sketch] of [['arduino:avr:uno', '1', blink], ['rp2040:rp2040:rpipico', '1', blink], ['arduino:avr:uno', '', blink], ['arduino:avr:uno', '', blink], ['arduino:avr:uno', '1', withYaml]] as const) {
       const list = path.join(work, `modules-${Math.random().toString(36).slice(2)}.txt`);
       const env = { ...process.env, BOARDBRIDGE_NO_CACHE: noCache || undefined, BOARDBRIDGE_CACHE_DIR: cacheDir, ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit'), BB_MODULE_LIST: list };
-      const result = spawnSync(process.execPath, ['-r', preload, bundle, 'context', '--fqbn', fqbn, blink], { encoding: 'utf8', env, cwd: repoRoot });
+      const result = spawnSync(process.execPath, ['-r', preload, bundle, 'context', '--fqbn', fqbn, sketch], { encoding: 'utf8', env, cwd: repoRoot });
       expect(result.status, result.stderr).toBe(0);
       expect(result.stdout).toContain('# Arduino board:');
       const loaded = readFileSync(list, 'utf8').split('\n');
@@ -119,6 +125,8 @@ describe("the context command's process", () => {
       // The shell and the context script are CommonJS: node:fs is not imported as an ES module,
       // whose namespace reads fs.promises, which loads the file-handle streams and readline.
       expect(loaded.filter((name) => /internal\/fs\/promises|readline/.test(name)), `${fqbn}${noCache ? ', no disk cache' : ''}`).toEqual([]);
+      // The script holds the packages a context needs: none is resolved, read and compiled from node_modules.
+      expect(loaded.filter((name) => name.startsWith('required ') && name.includes(`${path.sep}node_modules${path.sep}`)), sketch).toEqual([]);
     }
   });
 
