@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { writeAll } from './direct-output.js';
 import { EXIT, printError } from './errors.js';
 import { contextText } from './stored-context.js';
 import { addWorkspaceOption, workspaceOf } from './workspace-option.js';
@@ -53,7 +54,7 @@ export async function printContext(target: string | undefined, flags: ContextFla
       );
       return EXIT.error;
     }
-    process.stdout.write(contextText(loaded.context, loaded.markdown, flags.json));
+    writeAll(1, contextText(loaded.context, loaded.markdown, flags.json));
     return EXIT.ok;
   } catch (error) {
     printError(error);

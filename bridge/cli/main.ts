@@ -37,9 +37,12 @@ async function main(): Promise<void> {
 }
 
 // The context command's work is synchronous once printed (its caches are written before it
-// prints, the code cache just after): once stdout and stderr have taken the output, the process
-// ends at once instead of freeing its heap object by object first, as an ordinary exit does.
+// prints, the code cache just after), and a context it printed is written already (writeAll):
+// the process ends at once instead of freeing its heap object by object first, as an ordinary
+// exit does. A failure's message went to process.stderr, which may still hold it (a pipe on
+// macOS): then it ends once stdout and stderr have taken what they hold.
 function exitOnceWritten(): void {
+  if (!process.exitCode) process.exit();
   process.stdout.write('', () => process.stderr.write('', () => process.exit()));
 }
 

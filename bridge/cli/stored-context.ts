@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { HardwareContext } from '../../context-providers/types.js';
 import { renderArduinoContext } from '../../context-providers/arduino/render.js';
 import { cliProviderOptions, detectSketch, readStoredContext } from '../../context-providers/arduino/stored-context.js';
+import { writeAll } from './direct-output.js';
 
 interface ContextRequest {
   target?: string;
@@ -62,6 +63,6 @@ export function printStoredContext(args: readonly string[]): boolean {
   if (!project) return false;
   const context = readStoredContext(options, project, { board: request.board });
   if (!context) return false;
-  process.stdout.write(contextText(context, renderArduinoContext(context), request.json));
+  writeAll(1, contextText(context, renderArduinoContext(context), request.json));
   return true;
 }

@@ -130,7 +130,7 @@ describe("the context command's process", () => {
     }
   });
 
-  it('ends only once a reader that is slow to start has all of its output', () => {
+  it('ends only once a reader that is slow to start has all of its output, on a pipe left non-blocking too; stops quietly when the reader goes', () => {
     // Over 64 kB of JSON: more than a pipe holds, so the end of it waits in the process when it exits.
     const fqbn = 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE';
     const sketch = path.join(repoRoot, 'test', 'fixtures', 'arduino', 'sketches', 'Libraries');
@@ -138,11 +138,23 @@ describe("the context command's process", () => {
     const direct = spawnSync(process.execPath, [bundle, 'context', '--json', '--fqbn', fqbn, sketch], { encoding: 'utf8', env, cwd: repoRoot, maxBuffer: 1 << 24 });
     expect(direct.status, direct.stderr).toBe(0);
     expect(direct.stdout.length).toBeGreaterThan(65_536);
-    const out = path.join(work, 'slow-reader.json');
     const quote = (word: string): string => `'${word.replace(/'/g, "'\\''")}'`;
-    const line = `${[process.execPath, bundle, 'context', '--json', '--fqbn', fqbn, sketch].map(quote).join(' ')} | (sleep 1; cat > ${quote(out)})`;
-    const piped = spawnSync('sh', ['-c', line], { encoding: 'utf8', env, cwd: repoRoot });
-    expect(piped.status, piped.stderr).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe(direct.stdout);
+    const command = [process.execPath, bundle, 'context', '--json', '--fqbn', fqbn, sketch].map(quote).join(' ');
+    // perl sets O_NONBLOCK on the pipe it was given as stdout and runs the command on it: a write
+    // to the full pipe then fails with EAGAIN instead of waiting for the reader.
+    const nonBlocking = `perl -MFcntl -e 'fcntl(STDOUT, F_SETFL, fcntl(STDOUT, F_GETFL, 0) | O_NONBLOCK) or die; exec @ARGV or die' -- `;
+    for (const [index, prefix] of ['', nonBlocking].entries()) {
+      for (const stored of [false, true]) {
+        const out = path.join(work, `slow-reader-${index}-${stored}.json`);
+        const piped = spawnSync('sh', ['-c', `${prefix}${command} | (sleep 1; cat > ${quote(out)})`], { encoding: 'utf8', env: { ...env, BOARDBRIDGE_NO_CACHE: stored ? undefined : '1' }, cwd: repoRoot });
+        expect(piped.status, piped.stderr).toBe(0);
+        expect(piped.stderr).toBe('');
+        expect(readFileSync(out, 'utf8'), `${prefix ? 'non-blocking' : 'blocking'} pipe, ${stored ? 'stored' : 'built'}`).toBe(direct.stdout);
+      }
+      // The reader takes 10 bytes and goes: the rest is not written, and that is no failure.
+      const head = spawnSync('bash', ['-c', `${prefix}${command} | head -c 10 > /dev/null; echo "status \${PIPESTATUS[0]}"`], { encoding: 'utf8', env, cwd: repoRoot });
+      expect(head.stdout).toBe('status 0\n');
+      expect(head.stderr).toBe('');
+    }
   });
 });
