@@ -12,7 +12,8 @@
 //    context command's code cache kept from an earlier run (bridge/cli/code-cache.ts, as Node 22's
 //    compile cache is); the "no code cache either" rows are the first command after an install or
 //    upgrade (NODE_DISABLE_COMPILE_CACHE=1).
-// `--uno-only`: part 2's RESULT rows alone (run-all.ts runs it again under Node 22 this way).
+// `--cli-only`: the command line's RESULT rows alone, parts 2 and 3 without the provider's own
+// timings (run-all.ts runs it again under Node 22 this way).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -39,7 +40,7 @@ if (process.argv[2] === '--once') {
   process.exit(0);
 }
 
-const unoOnly = process.argv[2] === '--uno-only';
+const cliOnly = process.argv[2] === '--cli-only';
 const ms = (value: number): string => `${value.toFixed(value < 10 ? 3 : 1)} ms`;
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 /** A run timed with a node -e 0 just before it; the median of the pairs' ratios is the figure. */
@@ -67,7 +68,7 @@ let calibration = 0;
 for (let index = 0; index < 1e7; index++) calibration += index % 7;
 process.stdout.write(`calibration: 10M-iteration loop ${ms(performance.now() - calibrationStart)} (checksum ${calibration}); load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores\n\n`);
 
-if (!unoOnly) await stm32Figures();
+if (!cliOnly) await stm32Figures();
 
 // A copy of Blink that each "after a sketch edit" run changes, with a later mtime than the last.
 const editedSketch = join(repo, '.tmp', 'bench-arduino', 'EditedBlink');
@@ -123,15 +124,16 @@ try {
   process.exitCode = 1;
 }
 process.stdout.write(`  (load average ${loadavg().map((value) => value.toFixed(1)).join(' ')} on ${cpus().length} cores while measuring)\n`);
-if (unoOnly) process.exit();
-const self = fileURLToPath(import.meta.url);
-const once = Array.from({ length: runs }, () => spawnTimed([self, '--once', sketch]));
-const failed = once.find((run) => run.status !== 0);
-if (failed) throw new Error(`bench --once failed: ${failed.stderr}`);
-const inChild = once.map((run) => Number(/^once-ms (\S+)$/m.exec(run.stderr)?.[1]));
-const cpuInChild = once.map((run) => Number(/^cpu-ms (\S+)$/m.exec(run.stderr)?.[1]));
-process.stdout.write(`  provider only (bench --once): median ${ms(median(once.map((run) => run.elapsed)))}, min ${ms(Math.min(...once.map((run) => run.elapsed)))}; inside the child, start to printed: median ${ms(median(inChild))}, CPU time used: median ${ms(median(cpuInChild))}\n`);
-process.stdout.write(`  (load average ${loadavg().map((value) => value.toFixed(1)).join(' ')} on ${cpus().length} cores while measuring)\n`);
+if (!cliOnly) {
+  const self = fileURLToPath(import.meta.url);
+  const once = Array.from({ length: runs }, () => spawnTimed([self, '--once', sketch]));
+  const failed = once.find((run) => run.status !== 0);
+  if (failed) throw new Error(`bench --once failed: ${failed.stderr}`);
+  const inChild = once.map((run) => Number(/^once-ms (\S+)$/m.exec(run.stderr)?.[1]));
+  const cpuInChild = once.map((run) => Number(/^cpu-ms (\S+)$/m.exec(run.stderr)?.[1]));
+  process.stdout.write(`  provider only (bench --once): median ${ms(median(once.map((run) => run.elapsed)))}, min ${ms(Math.min(...once.map((run) => run.elapsed)))}; inside the child, start to printed: median ${ms(median(inChild))}, CPU time used: median ${ms(median(cpuInChild))}\n`);
+  process.stdout.write(`  (load average ${loadavg().map((value) => value.toFixed(1)).join(' ')} on ${cpus().length} cores while measuring)\n`);
+}
 
 // 3. 32-bit boards from the real platforms: a cold process printing the context (against
 //    `node -e 0` measured in the same run; target ≤ 2×), and warm resolution of the board

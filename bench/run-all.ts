@@ -1,8 +1,8 @@
 // `npm run bench`: runs every benchmark in dist/bench one after another; each prints its figures,
 // and the run ends with the table of issue 27: every `RESULT` row, with its goal and the load
-// average while it was measured. Then, when the Node 22 of test/setup/node22 is installed, the Uno
-// rows again under it (22 and 24 are the supported lines, README), each against `node -e 0` of the
-// same binary.
+// average while it was measured. Then, when the Node 22 of test/setup/node22 is installed, the
+// context command's rows again under it, the Uno's and the 32-bit boards' (22 and 24 are the
+// supported lines, README), each against `node -e 0` of the same binary.
 //
 // A figure is read only from the code it names: a compiled bench older than its source, or a CLI
 // bundle older than the sources it is built from (`tsc` run without scripts/bundle-cli.mjs), stops
@@ -43,10 +43,10 @@ for (const file of readdirSync(here).filter((f) => f.endsWith('.js') && f !== 'r
 }
 if (existsSync(node22)) {
   const version = await nodeOf(node22);
-  process.stdout.write(`\n== arduino-context, Uno rows under Node ${version} (${node22})\n`);
-  await benchRows(node22, version, [path.join(here, 'arduino-context.js'), '--uno-only'], 'arduino-context --uno-only');
+  process.stdout.write(`\n== arduino-context, the command line's rows under Node ${version} (${node22})\n`);
+  await benchRows(node22, version, [path.join(here, 'arduino-context.js'), '--cli-only'], 'arduino-context --cli-only');
 } else {
-  process.stdout.write(`\n(no Node 22 at ${node22}: npm install --prefix test/setup/node22 gives the Uno rows under it)\n`);
+  process.stdout.write(`\n(no Node 22 at ${node22}: npm install --prefix test/setup/node22 gives the context rows under it)\n`);
 }
 
 process.stdout.write(`\n| figure | Node | ratio | goal | load average while measured (1 min, start–end) |\n|---|---|---|---|---|\n`);

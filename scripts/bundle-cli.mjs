@@ -5,8 +5,8 @@
 // (native bindings, packages that read their own files beside them).
 // `context` is also context.cjs, one CommonJS script that main.ts runs with V8's code cache
 // (bridge/cli/code-cache.ts) for a plain `boardbridge context` command line.
-//   node scripts/bundle-cli.mjs [outdir]     (default dist/cli: boardbridge.cjs, chunks/, context.cjs)
-import { readFileSync, rmSync } from 'node:fs';
+//   node scripts/bundle-cli.mjs [outdir]     (default dist/cli: boardbridge.cjs, shell.cjs, chunks/, context.cjs)
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -91,7 +91,7 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
     minifyWhitespace: true,
     minifySyntax: true,
   });
-  // The shell (main.ts) is a CommonJS script, boardbridge.cjs in a "type": "module" package, so a
+  // The shell (main.ts) is a CommonJS script, shell.cjs in a "type": "module" package, so a
   // plain `context` command line needs no ES module loader: it holds the stored-context path and
   // the code cache, and runs context.cjs; every other command imports the commands' ES module
   // (program.ts, chunks/program.js).
@@ -109,9 +109,16 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
       },
     ],
     external: Object.keys(manifest.dependencies),
-    entryPoints: { boardbridge: main },
+    entryPoints: { shell: main },
     ...commonJsScript(outdir),
   });
+  // The bin only turns Node's compile cache on (Node >= 22.1) before it requires the shell, so
+  // the shell's compiled code is kept too, not only what the shell loads after it turned it on.
+  writeFileSync(
+    path.join(outdir, 'boardbridge.cjs'),
+    "#!/usr/bin/env node\n// boardbridge's command line (scripts/bundle-cli.mjs): Node's compile cache first, then the shell.\nrequire('node:module').enableCompileCache?.();\nrequire('./shell.cjs');\n",
+    { mode: 0o755 },
+  );
   await build({
     // The npm package installs its dependencies beside it: the bundle holds boardbridge's own code
     // and START_UP's only. The .vsix has no node_modules of its own but EXTERNAL's, so it bundles the rest.

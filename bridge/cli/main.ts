@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The boardbridge command line: faces for people and scripts over the bridge core. Bundled
-// (scripts/bundle-cli.mjs), this file is a CommonJS script with the stored-context path and the
+// (scripts/bundle-cli.mjs), this file is shell.cjs, which the bin (boardbridge.cjs) requires once
+// it has turned Node's compile cache on: a CommonJS script with the stored-context path and the
 // code cache inlined (their imports below are evaluated only when reached): a plain `boardbridge
 // context` needs no ES module loader, which costs a start some milliseconds before it loads
 // anything, nor the ES module view of node:fs, whose fs.promises loads streams and readline;
@@ -9,7 +10,8 @@ import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 // V8 keeps the code it compiled for the next start where the runtime can (Node >= 22.1); the
-// commands' chunks, loaded below, are what it saves. Older runtimes have no such function.
+// commands' chunks, loaded below, are what it saves (bundled, the bin turned it on already, and
+// this call does nothing). Older runtimes have no such function.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 async function main(): Promise<void> {

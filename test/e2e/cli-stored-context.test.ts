@@ -1,4 +1,4 @@
-// `boardbridge context` on a sketch whose context is stored: the shell (dist/cli/boardbridge.cjs,
+// `boardbridge context` on a sketch whose context is stored: the shell (dist/cli/shell.cjs,
 // which holds bridge/cli/stored-context.ts) prints it without loading commander, a command's
 // chunk or the context command's script, prints exactly what building it prints, and builds again when any input changed: the
 // sketch, a file added to its folder, the platform (a boards.local.txt appearing), the
@@ -91,13 +91,13 @@ describe('a stored context from the command line', () => {
         const storing = run(bundle, args);
         expect(storing.stdout).toBe(expected.stdout);
         // Built: by the context command's script, still without an ES module of the bundle's.
-        expect(ownModules(storing)).toEqual(['boardbridge.cjs', 'context.cjs']);
+        expect(ownModules(storing)).toEqual(['boardbridge.cjs', 'shell.cjs', 'context.cjs']);
       }
       const hit = run(bundle, args);
       expect(hit.status, hit.stderr).toBe(0);
       expect(hit.stdout).toBe(expected.stdout);
       expect(hit.stderr).toBe('');
-      expect(ownModules(hit)).toEqual(['boardbridge.cjs']);
+      expect(ownModules(hit)).toEqual(['boardbridge.cjs', 'shell.cjs']);
     }
   }, 120_000);
 
@@ -115,7 +115,7 @@ describe('a stored context from the command line', () => {
     const stored = () => {
       run(bundle, args);
       const hit = run(bundle, args);
-      expect(ownModules(hit)).toEqual(['boardbridge.cjs']);
+      expect(ownModules(hit)).toEqual(['boardbridge.cjs', 'shell.cjs']);
       return hit.stdout;
     };
     const before = stored();
@@ -143,7 +143,7 @@ describe('a stored context from the command line', () => {
     expect(other.status, other.stderr).toBe(0);
     expect(other.stdout).toBe(built(bundle, args, copy).stdout);
     expect(other.stdout).not.toBe(afterEdit);
-    expect(ownModules(run(bundle, args, copy))).toEqual(['boardbridge.cjs']);
+    expect(ownModules(run(bundle, args, copy))).toEqual(['boardbridge.cjs', 'shell.cjs']);
 
     // That folder's platform gets a boards.local.txt that changes the Uno's flash.
     const platform = path.join(dataDir, 'packages', 'arduino', 'hardware', 'avr', '1.8.3');

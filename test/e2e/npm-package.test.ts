@@ -20,7 +20,7 @@ import { repoRoot } from './run-cli.js';
  * the bundle inlines the cited boards/data files it imports, which also ship as the context cites
  * them by line.
  */
-// 700 kB: the CLI bundle's chunks, plus its shell dist/cli/boardbridge.cjs (35 kB, a stored context's whole path in one file,
+// 700 kB: the CLI bundle's chunks, plus its shell dist/cli/shell.cjs (35 kB, a stored context's whole path in one file,
 // so it repeats code the chunks have: that is its point), the circuit still's rasterizer, and dist/cli/context.cjs (705 kB,
 // 188 kB packed, measured 2026-12-03: the context command as one script for V8's code cache, bridge/cli/code-cache.ts,
 // with the yaml package inside; it too repeats the chunks' code, which the tarball then holds twice: 664 kB in all).
