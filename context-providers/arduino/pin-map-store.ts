@@ -5,7 +5,7 @@
 // and the two folders (a header added there is a change). The map's live parts are stored as
 // data: the variant header's macro and constant tables (variantHeaderOf makes its evaluators
 // again), the core's check as its rule and input (restoreCoreCheck). A map whose core check is
-// a closure over live tables (esp32, stm32) is not stored.
+// a closure over live tables (esp32) is not stored.
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import type { Token } from './c-tokens.js';
 import { restoreCoreCheck, type StoredCoreCheck } from './core-tables/core-checks.js';

@@ -177,7 +177,7 @@ describe('a stored pin map', () => {
   // A preload that writes down every file the process opens through node:fs.
   const opens = path.join(root, 'opens.mjs');
   const env = { ARDUINO_DIRECTORIES_DATA: data32, BOARDBRIDGE_CACHE_DIR: path.join(root, 'pin-map-cache') };
-  const args = (folder: string) => ['--json', '--fqbn', 'rp2040:rp2040:rpipico', folder];
+  const args = (folder: string, fqbn = 'rp2040:rp2040:rpipico') => ['--json', '--fqbn', fqbn, folder];
 
   beforeAll(() => {
     cpSync(path.join(platforms, 'packages', 'rp2040'), path.join(data32, 'packages', 'rp2040'), { recursive: true });
@@ -188,9 +188,9 @@ describe('a stored pin map', () => {
     );
   });
 
-  const context = (folder: string, extra: Record<string, string | undefined> = {}): { json: string; read: string[] } => {
+  const context = (folder: string, extra: Record<string, string | undefined> = {}, fqbn?: string): { json: string; read: string[] } => {
     rmSync(readList, { force: true });
-    const r = spawnSync(process.execPath, ['--import', opens, bundle, 'context', ...args(folder)], { encoding: 'utf8', env: { ...process.env, BOARDBRIDGE_NO_CACHE: undefined, BB_READ_LIST: readList, ...env, ...extra } });
+    const r = spawnSync(process.execPath, ['--import', opens, bundle, 'context', ...args(folder, fqbn)], { encoding: 'utf8', env: { ...process.env, BOARDBRIDGE_NO_CACHE: undefined, BB_READ_LIST: readList, ...env, ...extra } });
     expect(r.status, r.stderr).toBe(0);
     let read: string[] = [];
     try {
@@ -200,7 +200,7 @@ describe('a stored pin map', () => {
     }
     return { json: r.stdout, read };
   };
-  const fresh = (folder: string): string => context(folder, { BOARDBRIDGE_NO_CACHE: '1' }).json;
+  const fresh = (folder: string, extra: Record<string, string | undefined> = {}, fqbn?: string): string => context(folder, { ...extra, BOARDBRIDGE_NO_CACHE: '1' }, fqbn).json;
   const pinsOf = (json: string): Array<{ number: number; names: string[] }> => JSON.parse(json).pins;
 
   it('gives a new sketch on a board seen before the same context without reading the variant again', () => {
@@ -213,6 +213,34 @@ describe('a stored pin map', () => {
       expect(next.read).not.toContain(header);
       expect(next.json).toBe(fresh(path.join(root, 'pico', name)));
     }
+  }, 120_000);
+
+  it("keeps the STM32 core's tables and check too: a new sketch on the Nucleo reads no PeripheralPins.c and gets the same findings", () => {
+    // The shared fixture's platforms, read only; a cache of its own.
+    const nucleo = 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE';
+    const stm32 = { ARDUINO_DIRECTORIES_DATA: platforms, BOARDBRIDGE_CACHE_DIR: path.join(root, 'stm32-pin-map-cache') };
+    const sketches = {
+      // One timer asked for two frequencies; two pins on one EXTI line with tone() on a PWM pin's timer.
+      Frequencies: 'void setup() {\n  analogWriteFrequency(1000);\n  analogWrite(3, 1);\n  analogWriteFrequency(5000);\n  analogWrite(13, 1);\n}\nvoid loop() {}\n',
+      Interrupts: 'void a() {}\nvoid b() {}\nvoid setup() {\n  attachInterrupt(digitalPinToInterrupt(46), a, RISING);\n  attachInterrupt(digitalPinToInterrupt(49), b, RISING);\n  attachInterrupt(A1, b, RISING);\n  analogWrite(A0, 1);\n}\nvoid loop() {}\n',
+    };
+    const folders = Object.entries(sketches).map(([name, text]) => {
+      const folder = path.join(root, 'nucleo', name);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, `${name}.ino`), text);
+      return folder;
+    });
+    const first = context(path.join(root, 'pico', 'Blink'), stm32, nucleo);
+    expect(first.read.some((file) => /PeripheralPins[^/]*\.c$/.test(file))).toBe(true);
+    expect(readdirSync(path.join(stm32.BOARDBRIDGE_CACHE_DIR, 'pin-maps'))).toHaveLength(1);
+    const codes = folders.map((folder) => {
+      const next = context(folder, stm32, nucleo);
+      expect(next.read.filter((file) => /PeripheralPins[^/]*\.c$|variant_[^/]*\.cpp$/.test(file))).toEqual([]);
+      expect(next.json).toBe(fresh(folder, stm32, nucleo));
+      return (JSON.parse(next.json) as { findings: Array<{ code: string }> }).findings.map((finding) => finding.code);
+    });
+    expect(codes[0]).toContain('stm32-timer-frequency');
+    expect(codes[1]).toContain('stm32-exti-shared');
   }, 120_000);
 
   it('reads the variant again after its header or boards.txt changed', () => {

@@ -3,14 +3,35 @@
 // interrupt pins on one EXTI line.
 import type { Finding, SourceRef } from '../../types.js';
 import type { CorePin, CoreSketchView, SketchCall } from './core-facts.js';
-import type { Stm32Tables } from './stm32-variant.js';
 
+/**
+ * How a sketch's pin value reaches digitalPin[] (the core's pins_arduino.h): a D-number below
+ * `count` as it is; A<n> and PYn (PNUM_ANALOG_BASE + n) through analogInputPin[n & PNUM_ANALOG_INDEX].
+ * Plain data (null where analogInputPin[] names no pin), so a stored check reads it as the reader did.
+ */
+export interface Stm32PinNumbers {
+  count: number;
+  analogBase?: number;
+  analogIndex?: number;
+  analogPins: Array<number | null>;
+}
+
+/** The digitalPin[] index a sketch's pin value names, or undefined for none. */
+export function stm32PinOf(numbers: Stm32PinNumbers, value: number | undefined): number | undefined {
+  if (value === undefined || value < 0) return undefined;
+  if (value < numbers.count) return value;
+  const { analogBase: base, analogIndex: index } = numbers;
+  if (base !== undefined && index !== undefined && (value & base) === base && value < 0x100) return numbers.analogPins[value & index] ?? undefined;
+  return undefined;
+}
+
+/** What the check reads, all of it JSON: the reader's pins, how values reach them, and the timers tone() and Servo take (TIMER_TONE, TIMER_SERVO). */
 export interface Stm32CheckFacts {
   pins: CorePin[];
-  toPin(value: number | undefined): number | undefined;
+  numbers: Stm32PinNumbers;
   analogCount: number;
   analogSource?: SourceRef;
-  tables: Stm32Tables;
+  timerMacros: Record<string, { timer: string; source?: SourceRef }>;
 }
 
 const cite = (source: SourceRef | undefined): string => (source ? ` (${source.file}${source.line ? `:${source.line}` : ''})` : '');
@@ -49,7 +70,7 @@ function pwmPinsOf(sketch: CoreSketchView, facts: Stm32CheckFacts): Map<number, 
   const pins = new Map<number, SketchCall>();
   for (const call of freeCalls(sketch, 'analogWrite')) {
     for (const value of call.values[0] ?? []) {
-      const number = facts.toPin(value);
+      const number = stm32PinOf(facts.numbers, value);
       if (number !== undefined && facts.pins[number]?.pwm && !pins.has(number)) pins.set(number, call);
     }
   }
@@ -64,8 +85,8 @@ function checkTimers(sketch: CoreSketchView, facts: Stm32CheckFacts): Finding[] 
     { macro: 'TIMER_SERVO', user: 'Servo', used: sketch.identifiers.has('Servo') },
   ];
   for (const owner of owners) {
-    const macro = facts.tables.macros.get(owner.macro);
-    const timer = macro?.body.map((token) => token.text).join('');
+    const macro = facts.timerMacros[owner.macro];
+    const timer = macro?.timer;
     if (!owner.used || !timer) continue;
     for (const [number, call] of pwm) {
       const pin = facts.pins[number];
@@ -101,7 +122,7 @@ function checkExti(sketch: CoreSketchView, facts: Stm32CheckFacts): Finding[] {
   const byLine = new Map<string, Array<{ pin: CorePin; call: SketchCall }>>();
   for (const call of freeCalls(sketch, 'attachInterrupt')) {
     for (const value of call.values[0] ?? []) {
-      const number = facts.toPin(value);
+      const number = stm32PinOf(facts.numbers, value);
       const pin = number === undefined ? undefined : facts.pins[number];
       if (!pin?.interrupt?.line) continue;
       const entries = byLine.get(pin.interrupt.line) ?? [];

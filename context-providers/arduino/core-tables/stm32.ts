@@ -12,9 +12,12 @@ import type { CoreFacts, CorePin, CoreTableReader } from './core-facts.js';
 import { StampedCache } from '../cache.js';
 import { sharedTimersOf } from './shared-timers.js';
 import { unknownFacts } from './unknown-facts.js';
-import { checkStm32Sketch } from './stm32-check.js';
+import { defineCoreCheck } from './core-checks.js';
+import { checkStm32Sketch, stm32PinOf, type Stm32CheckFacts, type Stm32PinNumbers } from './stm32-check.js';
 import { readStm32Serial } from './stm32-serial.js';
 import { readStm32Variant, type PinMapRow, type Stm32Tables } from './stm32-variant.js';
+
+const stm32Check = defineCoreCheck('stm32', (sketch, facts: Stm32CheckFacts) => checkStm32Sketch(sketch, facts));
 
 export const readStm32Tables: CoreTableReader = (board, variant) => {
   const halConf = join(board.corePath, 'stm32', 'stm32yyxx_hal_conf.h');
@@ -57,7 +60,8 @@ function readStm32Facts(board: ResolvedBoard, variant: VariantHeader): CoreFacts
   const digitalPins = tables.digitalPins;
   const rowFor = (map: string, name: string): PinMapRow | undefined => tables.pinMaps.get(map)?.find((row) => row.pin === name);
   const macroSource = (name: string): SourceRef | undefined => tables.macros.get(name)?.source;
-  const toPin = pinNumberOf(tables);
+  const numbers = pinNumbersOf(tables);
+  const toPin = (value: number | undefined): number | undefined => stm32PinOf(numbers, value);
   const interruptSource = macroSource('digitalPinToInterrupt');
 
   const pins: CorePin[] = [];
@@ -124,20 +128,30 @@ function readStm32Facts(board: ResolvedBoard, variant: VariantHeader): CoreFacts
     notes: stm32Notes(tables, pins, analogCount, interruptSource),
     files: [...files, ...serial.files],
     warnings: tables.warnings,
-    check: (sketch) => checkStm32Sketch(sketch, { pins, toPin, analogCount, analogSource: macroSource('analogInputToDigitalPin'), tables }),
+    check: stm32Check({ pins, numbers, analogCount, ...(macroSource('analogInputToDigitalPin') ? { analogSource: macroSource('analogInputToDigitalPin') } : {}), timerMacros: timerMacrosOf(tables) }),
   };
 }
 
-/** A sketch's pin value → digitalPin[] index: D-numbers as they are, A<n>/PYn (PNUM_ANALOG_BASE + n) through analogInputPin[]. */
-function pinNumberOf(tables: Stm32Tables): (value: number | undefined) => number | undefined {
-  const count = tables.digitalPins?.length ?? 0;
-  const base = tables.evaluate('PNUM_ANALOG_BASE');
-  const index = tables.evaluate('PNUM_ANALOG_INDEX');
-  return (value) => {
-    if (value === undefined || value < 0) return undefined;
-    if (value < count) return value;
-    if (base !== undefined && index !== undefined && (value & base) === base && value < 0x100) return tables.analogInputPins?.[value & index]?.pin;
-    return undefined;
+/** The timers TIMER_TONE and TIMER_SERVO name (the macro's text, `TIM10`), with where each is defined. */
+function timerMacrosOf(tables: Stm32Tables): Stm32CheckFacts['timerMacros'] {
+  const timers: Stm32CheckFacts['timerMacros'] = {};
+  for (const name of ['TIMER_TONE', 'TIMER_SERVO']) {
+    const macro = tables.macros.get(name);
+    const timer = macro?.body.map((token) => token.text).join('');
+    if (macro && timer) timers[name] = { timer, ...(macro.source ? { source: macro.source } : {}) };
+  }
+  return timers;
+}
+
+/** How the board's pin values reach digitalPin[]: its count, PNUM_ANALOG_BASE and _INDEX, and analogInputPin[]. */
+function pinNumbersOf(tables: Stm32Tables): Stm32PinNumbers {
+  const analogBase = tables.evaluate('PNUM_ANALOG_BASE');
+  const analogIndex = tables.evaluate('PNUM_ANALOG_INDEX');
+  return {
+    count: tables.digitalPins?.length ?? 0,
+    ...(analogBase !== undefined ? { analogBase } : {}),
+    ...(analogIndex !== undefined ? { analogIndex } : {}),
+    analogPins: (tables.analogInputPins ?? []).map((entry) => entry.pin ?? null),
   };
 }
 
