@@ -245,7 +245,11 @@ describe.skipIf(skipCodeServer)(`the panel in code-server with the default setti
     const frame = panel();
     await frame.fill('#prompt', 'try the fade in the simulator');
     await frame.press('#prompt', 'Enter');
-    await frame.waitForFunction(() => document.querySelectorAll('#log .line.stop').length >= 3, undefined, WAIT);
+    // A turn that never ends says what the person saw of it: the tool card's state, or an error line.
+    await frame.waitForFunction(() => document.querySelectorAll('#log .line.stop').length >= 3, undefined, WAIT).catch(async (error: Error) => {
+      const seen = await frame.locator('#log').innerText().catch((reason: Error) => `(the conversation could not be read: ${reason.message})`);
+      throw new Error(`${error.message}\nthe conversation's end when the turn had not stopped:\n${seen.slice(-3000)}`);
+    });
     const card = frame.locator('#log .card.tool', { hasText: 'Simulate' }).last();
     expect(await card.locator(':scope > summary .title').textContent()).toBe('Simulate Blink on Arduino UNO for 2.2s');
     if (await frame.locator('#views-close').isVisible()) await frame.click('#views-close');
