@@ -108,7 +108,8 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
         },
       },
     ],
-    external: Object.keys(manifest.dependencies),
+    // It holds no package today; one it came to import would be found as the chunks find theirs.
+    external: dependencies === 'external' ? Object.keys(manifest.dependencies) : EXTERNAL,
     entryPoints: { shell: main },
     ...commonJsScript(outdir),
   });

@@ -3,6 +3,7 @@
 // command's path needs no ES module loader at all), with the command modules it loads by name.
 import type { Command } from 'commander';
 
+// main.ts prints a failure with it, from this module, so the CommonJS shell does not hold errors.ts too.
 export { printError } from './errors.js';
 
 type Register = (program: Command) => void;

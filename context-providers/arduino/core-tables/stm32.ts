@@ -63,6 +63,7 @@ function readStm32Facts(board: ResolvedBoard, variant: VariantHeader): CoreFacts
   const numbers = pinNumbersOf(tables);
   const toPin = (value: number | undefined): number | undefined => stm32PinOf(numbers, value);
   const interruptSource = macroSource('digitalPinToInterrupt');
+  const analogSource = macroSource('analogInputToDigitalPin');
 
   const pins: CorePin[] = [];
   digitalPins.forEach((entry, number) => {
@@ -128,7 +129,7 @@ function readStm32Facts(board: ResolvedBoard, variant: VariantHeader): CoreFacts
     notes: stm32Notes(tables, pins, analogCount, interruptSource),
     files: [...files, ...serial.files],
     warnings: tables.warnings,
-    check: stm32Check({ pins, numbers, analogCount, ...(macroSource('analogInputToDigitalPin') ? { analogSource: macroSource('analogInputToDigitalPin') } : {}), timerMacros: timerMacrosOf(tables) }),
+    check: stm32Check({ pins, numbers, analogCount, ...(analogSource ? { analogSource } : {}), timerMacros: timerMacrosOf(tables) }),
   };
 }
 
