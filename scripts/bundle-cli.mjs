@@ -6,7 +6,7 @@
 // `context` is also context.cjs, one CommonJS script that main.ts runs with V8's code cache
 // (bridge/cli/code-cache.ts) for a plain `boardbridge context` command line.
 //   node scripts/bundle-cli.mjs [outdir]     (default dist/cli: boardbridge.cjs, shell.cjs, chunks/, context.cjs)
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -56,6 +56,12 @@ function commonJsScript(outdir) {
     banner: { js: "'use strict';\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   };
+}
+
+/** An executable script, as npm's bin links need it, whatever mode an earlier build left there. */
+function writeBin(file, body) {
+  writeFileSync(file, `#!/usr/bin/env node\n${body}`);
+  chmodSync(file, 0o755);
 }
 
 /**
@@ -115,11 +121,10 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
   });
   // The bin only turns Node's compile cache on (Node >= 22.1) before it requires the shell, so
   // the shell's compiled code is kept too, not only what the shell loads after it turned it on.
-  writeFileSync(
-    path.join(outdir, 'boardbridge.cjs'),
-    "#!/usr/bin/env node\n// boardbridge's command line (scripts/bundle-cli.mjs): Node's compile cache first, then the shell.\nrequire('node:module').enableCompileCache?.();\nrequire('./shell.cjs');\n",
-    { mode: 0o755 },
-  );
+  writeBin(path.join(outdir, 'boardbridge.cjs'), "// boardbridge's command line (scripts/bundle-cli.mjs): Node's compile cache first, then the shell.\nrequire('node:module').enableCompileCache?.();\nrequire('./shell.cjs');\n");
+  // The bin's name before it was a CommonJS file. npx keeps the bin link it made in its cache for
+  // as long as the clone's path is the same, and a global link stays too: both still point here.
+  writeBin(path.join(outdir, 'boardbridge.js'), "// The bin's earlier name (scripts/bundle-cli.mjs): links made to it run the bin.\nimport { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./boardbridge.cjs');\n");
   await build({
     // The npm package installs its dependencies beside it: the bundle holds boardbridge's own code
     // and START_UP's only. The .vsix has no node_modules of its own but EXTERNAL's, so it bundles the rest.
@@ -136,8 +141,8 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
     banner: { js: "import { createRequire as __boardbridgeRequire } from 'node:module';\nconst require = __boardbridgeRequire(import.meta.url);" },
     logLevel: 'warning',
   });
-  // What earlier builds wrote there and this one does not: the stored-context file and the ES module shell.
-  for (const stale of ['stored-context.js', 'boardbridge.js']) rmSync(path.join(outdir, stale), { force: true });
+  // What earlier builds wrote there and this one does not: the stored-context file.
+  for (const stale of ['stored-context.js']) rmSync(path.join(outdir, stale), { force: true });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

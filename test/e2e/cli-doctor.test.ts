@@ -2,7 +2,7 @@
 // logins as they run where they are shown: the real CLI (the npm bin, dist/cli/boardbridge.cjs),
 // a fresh HOME, the agents installed in boardbridge's own node_modules.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,8 +80,21 @@ describe('messages name boardbridge as it was started', () => {
   it('inside the clone: npx boardbridge, which runs this CLI there', () => {
     const r = cli(['agents']);
     expect(r.stdout).toContain('yet: npx boardbridge chat lists the options.');
-    const npx = spawnSync('npx', ['--offline', 'boardbridge', '--version'], { cwd: path.join(repoRoot, 'examples', 'Blink'), encoding: 'utf8', env: { ...process.env, PATH } });
-    expect(npx.stdout.trim(), npx.stderr).toBe(cli(['--version']).stdout.trim());
+    // npx links the clone into its own cache once per clone path: a cache of the test's own, as a new clone has.
+    const cache = mkdtempSync(path.join(os.tmpdir(), 'bb-npm-cache-'));
+    const npx = () => spawnSync('npx', ['--offline', 'boardbridge', '--version'], { cwd: path.join(repoRoot, 'examples', 'Blink'), encoding: 'utf8', env: { ...process.env, PATH, npm_config_cache: cache } });
+    const version = cli(['--version']).stdout.trim();
+    const first = npx();
+    expect(first.stdout.trim(), first.stderr).toBe(version);
+    // That link stays while the clone's path does. One made when the bin was dist/cli/boardbridge.js
+    // (before 218c83b) is not remade by a build that renamed it: the old name still runs this CLI.
+    const [made] = readdirSync(path.join(cache, '_npx'));
+    const link = path.join(cache, '_npx', made!, 'node_modules', '.bin', 'boardbridge');
+    expect(readlinkSync(link)).toBe(path.join('..', 'boardbridge', 'dist', 'cli', 'boardbridge.cjs'));
+    rmSync(link);
+    symlinkSync(path.join('..', 'boardbridge', 'dist', 'cli', 'boardbridge.js'), link);
+    const stale = npx();
+    expect(stale.stdout.trim(), stale.stderr).toBe(version);
   });
 
   it("the logins shown run where they are shown: each adapter's own, by a path that exists", () => {
