@@ -1,6 +1,6 @@
 // Where a cited data file of boards/data/ is: the package's own copy, never the one tsc writes
 // into dist/ (tsc re-indents the JSON it copies, so the line numbers facts cite would be wrong).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,4 +28,38 @@ export function dataFile(name: string): string {
   let path = found.get(name);
   if (!path) found.set(name, (path = locate(name)));
   return path;
+}
+
+const parsed = new Map<string, unknown>();
+
+/**
+ * `boards/data/<name>` parsed, read when a caller first needs it rather than at start-up, so a
+ * command pays only for the data files it uses. The type comes from the file itself:
+ * `dataJson<typeof import('…/x.json')>('x.json')` (a type-only reference the build erases).
+ */
+export function dataJson<T>(name: string): T {
+  let value = parsed.get(name);
+  if (value === undefined) {
+    const path = dataFile(name);
+    try {
+      value = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      throw new Error(`${path}: ${(error as Error).message}; the boardbridge package is damaged, reinstall it`);
+    }
+    parsed.set(name, value);
+  }
+  return value as T;
+}
+
+/** A value built from data files the first time it is asked for, then kept. */
+export function lazily<T>(make: () => T): () => T {
+  let made = false;
+  let value: T;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value;
+  };
 }

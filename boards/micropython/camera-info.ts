@@ -1,8 +1,8 @@
 // What a connected camera says about itself: firmware version, arch string (and so the board),
 // sensor and script state. Over usbdbg (OpenMV 4.x, without disturbing a running script) or over
 // the raw REPL (any MicroPython; it interrupts a running script to ask).
-import boardData from '../data/openmv-boards.json' with { type: 'json' };
-import apiData from '../data/openmv-camera-api.json' with { type: 'json' };
+import { boardsByArch } from '../../context-providers/openmv/board-facts.js';
+import { sensorForId } from '../../context-providers/openmv/camera-api.js';
 import type { RunnerDeps } from './run-script.js';
 import { RawRepl } from './raw-repl.js';
 import { UsbdbgClient, USBDBG_BAUD_FAST } from './usbdbg.js';
@@ -38,16 +38,9 @@ const INFO_SCRIPT = [
   '',
 ].join('\n');
 
-const ARCH_SUFFIX = / \[[^\]]*\]$/;
-
 function boardForArch(arch: string): CameraInfo['board'] {
-  const bare = arch.replace(ARCH_SUFFIX, '');
-  const board = boardData.boards.find((b) => b.firmware['4'].arch === bare || b.firmware['5'].arch === bare);
+  const board = boardsByArch(arch)[0]?.board;
   return board ? { id: board.id, name: board.name } : undefined;
-}
-
-function sensorName(id: number): string | undefined {
-  return (apiData.sensorIds as Record<string, string>)[`0x${id.toString(16).toUpperCase()}`];
 }
 
 export async function cameraInfoOverUsbdbg(port: string, deps: RunnerDeps, baudRate = USBDBG_BAUD_FAST): Promise<CameraInfo> {
@@ -66,7 +59,7 @@ export async function cameraInfoOverUsbdbg(port: string, deps: RunnerDeps, baudR
       arch: arch.arch,
       boardType: arch.type,
       board: boardForArch(arch.arch),
-      sensor: sensor === undefined ? undefined : { id: sensor, name: sensorName(sensor) },
+      sensor: sensor === undefined ? undefined : { id: sensor, name: sensorForId(sensor) },
       scriptRunning,
     };
   } finally {

@@ -1,15 +1,15 @@
 // OpenMV cameras by USB identity, for the serial hub's port list (boards/serial/port-list.ts), so a
 // connected camera shows up as a board. 5.x cameras enumerate with a PID per board; every
 // OpenMV-made camera on 4.x firmware shares 1209:ABD1, so only camera-info can tell which it is.
-import boardData from '../data/openmv-boards.json' with { type: 'json' };
+import { knownBoards } from '../../context-providers/openmv/board-facts.js';
 import type { BoardIdentification } from '../serial/port-list.js';
 
 export function openmvUsbBoards(): BoardIdentification[] {
   const boards: BoardIdentification[] = [];
   const seen = new Set<string>();
-  for (const board of boardData.boards) {
+  for (const board of knownBoards()) {
     for (const generation of ['4', '5'] as const) {
-      const usb = (board.firmware[generation] as { usb?: { vid: string; pid: string } }).usb;
+      const usb = board.firmware[generation].usb;
       if (!usb) continue;
       const key = `${usb.vid}:${usb.pid}`.toLowerCase();
       if (seen.has(key)) continue;

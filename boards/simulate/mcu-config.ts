@@ -29,10 +29,9 @@ import {
   type AVRTimerConfig,
   type WatchdogConfig,
 } from 'avr8js';
-import chipData from '../data/avr-chips.json' with { type: 'json' };
-import { dataFile } from '../../platform/data-files.js';
+import { dataFile, dataJson } from '../../platform/data-files.js';
 import { keyLines } from '../../context-providers/arduino/core-tables/rp2040-chips.js';
-import { SIMULATED_MCUS } from '../../context-providers/arduino/simulated-mcu.js';
+import { simulatedMcus } from '../../context-providers/arduino/simulated-mcu.js';
 import type { SourceRef } from '../../platform/finding.js';
 import { AvrHeaderError, readAvrIoHeader, type AvrIoHeader } from './avr-io-header.js';
 
@@ -95,8 +94,8 @@ export function mcuConfig(mcu: string, includeDirs: string[]): McuConfig {
 
 /** Builds a chip's configuration from its header; exported so a test can build the 328P's and compare. */
 export function buildMcuConfig(mcu: string, header: AvrIoHeader, facts?: ChipFacts): McuConfig {
-  const chip = facts ?? (chipData as unknown as Record<string, ChipFacts>)[mcu];
-  if (!chip) throw new AvrHeaderError(mcu, `${AVR_CHIPS_FILE} has no entry for this chip (it has ${SIMULATED_MCUS.slice(1).join(', ')})`);
+  const chip = facts ?? dataJson<Record<string, ChipFacts>>('avr-chips.json')[mcu];
+  if (!chip) throw new AvrHeaderError(mcu, `${AVR_CHIPS_FILE} has no entry for this chip (it has ${simulatedMcus().slice(1).join(', ')})`);
   const lines = keyLines(readFileSync(AVR_CHIPS_FILE, 'utf8'));
   const sources = new Map<string, SourceRef>();
   const value = (what: string, name: string): number => {

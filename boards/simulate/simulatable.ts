@@ -1,12 +1,12 @@
 // Which boards the simulator can run, from the installed boards.txt: those whose resolved
-// `build.mcu` is one of SIMULATED_MCUS — the ATmega328P, whose peripheral configurations avr8js
+// `build.mcu` is one of simulatedMcus() — the ATmega328P, whose peripheral configurations avr8js
 // ships, and the ATmega2560, whose configurations mcu-config.ts builds from avr-libc's header
 // next to the board's compiler (avr8js's own carry the 328P's addresses and vectors: Timer0
 // overflow is vector 16 there, vector 23 in iom2560.h).
 import type { InstalledPlatforms } from '../../platform/arduino/platforms.js';
 import { fullFqbn, resolveFqbn, type ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { toolchainIncludeDirs } from '../../context-providers/arduino/includes.js';
-import { isSimulatedMcu, SIMULATED_MCUS } from '../../context-providers/arduino/simulated-mcu.js';
+import { isSimulatedMcu, simulatedMcus } from '../../context-providers/arduino/simulated-mcu.js';
 import { readVariantHeader } from '../../context-providers/arduino/variant-header.js';
 import type { PinNaming } from '../../platform/circuit/board-part.js';
 import { pinName } from './inputs.js';
@@ -30,7 +30,7 @@ export interface SimulatedBoard {
 export class NotSimulatableError extends Error {
   constructor(what: string, simulatable: string[]) {
     super(
-      `not simulatable: ${what}. The simulator (avr8js) runs ${SIMULATED_MCUS.map(chipName).join(' and ')} boards; installed ones: ${simulatable.join(', ') || 'none'}`,
+      `not simulatable: ${what}. The simulator (avr8js) runs ${simulatedMcus().map(chipName).join(' and ')} boards; installed ones: ${simulatable.join(', ') || 'none'}`,
     );
     this.name = 'NotSimulatableError';
   }

@@ -2,7 +2,7 @@
 // -isystem, -iprefix/-iwithprefixbefore) and the response files (@defines.txt, @includes.txt) the
 // mbed, Renesas and arduino-pico recipes keep them in, plus the macros the compiler itself
 // predefines for the target (boards/data/gcc-target-macros.json).
-import targetMacros from '../../boards/data/gcc-target-macros.json' with { type: 'json' };
+import { dataJson } from '../../platform/data-files.js';
 import type { Finding } from '../types.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { readRegularFileSync } from '../../platform/regular-file.js';
@@ -18,32 +18,53 @@ export interface CompileFlags {
 
 const MAX_RESPONSE_DEPTH = 4;
 
-/** Splits a recipe command line into arguments, honouring "double" and 'single' quotes. */
+// Whitespace as /\s/ has it; the common ASCII cases are tested without a regular expression.
+const isSpace = (line: string, at: number): boolean => {
+  const code = line.charCodeAt(at);
+  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(line[at]));
+};
+
+/**
+ * Splits a recipe command line into arguments, honouring "double" and 'single' quotes. Runs of
+ * plain characters are taken as slices: a recipe is thousands of characters (stm32's), split
+ * cold on every first context.
+ */
 export function splitCommandLine(line: string): string[] {
   const args: string[] = [];
   let current = '';
-  let quote: string | undefined;
   let started = false;
-  for (const char of line) {
-    if (quote) {
-      if (char === quote) quote = undefined;
-      else current += char;
-    } else if (char === '"' || char === "'") {
-      quote = char;
+  let at = 0;
+  while (at < line.length) {
+    const code = line.charCodeAt(at);
+    if (code === 34 || code === 39) {
+      // A quote runs to the same quote character, or to the end of the line when it is not closed.
+      const close = line.indexOf(line[at], at + 1);
+      const end = close < 0 ? line.length : close;
+      current += line.slice(at + 1, end);
       started = true;
-    } else if (/\s/.test(char)) {
+      at = end + 1;
+    } else if (isSpace(line, at)) {
       if (started || current) args.push(current);
       current = '';
       started = false;
+      at++;
     } else {
-      current += char;
+      let end = at + 1;
+      while (end < line.length && line.charCodeAt(end) !== 34 && line.charCodeAt(end) !== 39 && !isSpace(line, end)) end++;
+      current += line.slice(at, end);
+      at = end;
     }
   }
   if (started || current) args.push(current);
   return args;
 }
 
-const CPU_MACROS: Record<string, Record<string, string>> = targetMacros.cpus;
+interface TargetMacros {
+  cpus: Record<string, Record<string, string>>;
+  compilers: Array<{ match: string; macros: Record<string, string> }>;
+}
+
+const targetMacros = (): TargetMacros => dataJson<TargetMacros>('gcc-target-macros.json');
 
 const CPLUSPLUS: Record<string, string> = { '11': '201103L', '14': '201402L', '17': '201703L', '20': '202002L', '23': '202302L', '2a': '202002L', '2b': '202302L' };
 
@@ -94,7 +115,7 @@ export function compileFlags(board: ResolvedBoard, recipeKey: 'recipe.cpp.o.patt
       const std = /^-std=(?:gnu|c)\+\+(\w+)$/.exec(arg);
       if (std && CPLUSPLUS[std[1]]) flags.defines.__cplusplus = CPLUSPLUS[std[1]];
       const cpu = /^-mcpu=(.+)$/.exec(arg);
-      if (cpu) Object.assign(flags.defines, CPU_MACROS[cpu[1]] ?? {});
+      if (cpu) Object.assign(flags.defines, targetMacros().cpus[cpu[1]] ?? {});
     }
   };
   const readResponseFile = (file: string, depth: number, from: string | undefined): void => {
@@ -111,7 +132,7 @@ export function compileFlags(board: ResolvedBoard, recipeKey: 'recipe.cpp.o.patt
   };
   const args = splitCommandLine(recipe);
   const compiler = args[0] ?? '';
-  for (const entry of targetMacros.compilers) if (compiler.includes(entry.match)) Object.assign(flags.defines, entry.macros);
+  for (const entry of targetMacros().compilers) if (compiler.includes(entry.match)) Object.assign(flags.defines, entry.macros);
   take(args.slice(1), 0, undefined);
   return flags;
 }

@@ -2,7 +2,7 @@
 // boards/data/library-pins.json: each entry's Library Manager name is the `name=` of that
 // library's library.properties at the commit it cites. Only these names are known; any other
 // missing header gets a search hint, never a guessed name.
-import pinData from '../../boards/data/library-pins.json' with { type: 'json' };
+import { dataJson } from '../../platform/data-files.js';
 
 export interface LibraryIndexEntry {
   library: string;
@@ -14,9 +14,12 @@ export interface LibraryIndexEntry {
   declarations?: string;
 }
 
-export const LIBRARY_INDEX: readonly LibraryIndexEntry[] = (pinData as { libraries: LibraryIndexEntry[] }).libraries;
+/** The cited entries, read from the data file the first time a header is looked up. */
+export function libraryIndex(): readonly LibraryIndexEntry[] {
+  return dataJson<{ libraries: LibraryIndexEntry[] }>('library-pins.json').libraries;
+}
 
 /** The Library Manager name of the library a header belongs to, when the cited data file knows it. */
 export function libraryIndexName(header: string): LibraryIndexEntry | undefined {
-  return LIBRARY_INDEX.find((entry) => entry.header === header);
+  return libraryIndex().find((entry) => entry.header === header);
 }

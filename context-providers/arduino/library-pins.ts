@@ -7,7 +7,7 @@
 // (library-declarations.ts); where the library is not installed, from the declarations quoted in
 // boards/data/library-pins.json, each citing the header at a named commit.
 import type { Token } from './c-tokens.js';
-import { LIBRARY_INDEX } from './library-index.js';
+import { libraryIndex } from './library-index.js';
 import { declarationsFromText, PIN_MEMBERS, type DeclaredOverload, type LibraryDeclarations, type PinRole } from './library-declarations.js';
 import { expandMacros } from './preprocessor.js';
 import type { SketchSymbols } from './sketch-symbols.js';
@@ -27,12 +27,10 @@ export interface LibraryPinUse {
   at: number;
 }
 
-const ENTRIES = LIBRARY_INDEX;
-
 /** The declarations of the cited data file for the libraries whose header the sketch includes and no installed file declares. */
 export function citedDeclarations(includes: string[], installed: LibraryDeclarations): LibraryDeclarations {
   const cited: LibraryDeclarations = { classes: new Map(), objects: new Map(), classTemplates: new Map(), enums: new Map() };
-  for (const entry of ENTRIES) {
+  for (const entry of libraryIndex()) {
     if (!entry.declarations || !includes.includes(entry.header)) continue;
     const own: LibraryDeclarations = { classes: new Map(), objects: new Map(), classTemplates: new Map(), enums: new Map() };
     declarationsFromText(entry.declarations, `${entry.source.repository}@${entry.source.commit.slice(0, 7)}:${entry.source.file}${entry.source.lines ? `:${entry.source.lines}` : ''}`, own);

@@ -2,9 +2,8 @@
 // installed device file's <device architecture> when there is one (AVR/SAM
 // .atdf), else from the cited family table boards/data/microchip-families.json
 // by name prefix. A name the table does not cover stays unknown.
-import familyData from '../../boards/data/microchip-families.json' with { type: 'json' };
 import type { SourceRef } from '../types.js';
-import { dataFile } from '../../platform/data-files.js';
+import { dataFile, dataJson, lazily } from '../../platform/data-files.js';
 
 export interface DeviceFamily {
   /** `PIC18`, `megaAVR`, `AVR Dx`, `dsPIC33A`, `PIC32MX`, `PIC32CM`, `SAM D5x/E5x`. */
@@ -27,7 +26,7 @@ interface FamilyRow {
 
 export const FAMILY_TABLE = dataFile('microchip-families.json');
 
-const rows = (familyData.families as FamilyRow[]).map((row) => ({ ...row, match: new RegExp(row.pattern) }));
+const rows = lazily(() => dataJson<{ families: FamilyRow[] }>('microchip-families.json').families.map((row) => ({ ...row, match: new RegExp(row.pattern) })));
 
 // `.atdf` <device architecture> values and the CPU they name.
 const atdfCores: Record<string, { core: string; bits: number }> = {
@@ -48,7 +47,7 @@ const atdfCores: Record<string, { core: string; bits: number }> = {
 /** The family of `device`; `deviceFile` is the installed .atdf's architecture attribute and path, when there is one. */
 export function deviceFamily(device: string, deviceFile?: { architecture?: string; file: string }): DeviceFamily | undefined {
   const name = device.trim().toUpperCase();
-  const row = rows.find((r) => r.match.test(name));
+  const row = rows().find((r) => r.match.test(name));
   const fromFile = deviceFile?.architecture ? atdfCores[deviceFile.architecture.toUpperCase()] : undefined;
   if (fromFile && deviceFile) return { family: row?.family ?? (deviceFile.architecture as string), ...fromFile, source: { file: deviceFile.file } };
   if (!row) return undefined;

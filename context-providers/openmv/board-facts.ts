@@ -1,6 +1,6 @@
 // OpenMV board facts (boards/data/openmv-boards.json) and pure look-ups by board id, product
-// name, USB identity and the arch string a camera reports. No I/O: the data is imported.
-import boardData from '../../boards/data/openmv-boards.json' with { type: 'json' };
+// name, USB identity and the arch string a camera reports. The data file is read on first use.
+import { dataJson, lazily } from '../../platform/data-files.js';
 import { editDistance } from '../../platform/edit-distance.js';
 
 /** The two camera firmware generations: 4.x (`sensor`, usbdbg) and 5.x (`csi`, OpenMV Protocol). */
@@ -62,11 +62,11 @@ export type BoardLookup =
   | { ok: true; board: OpenMvBoard; generation?: Generation; alternatives: OpenMvBoard[] }
   | { ok: false; message: string; known: string[]; nearest?: string };
 
-const boards: readonly OpenMvBoard[] = boardData.boards as OpenMvBoard[];
+const boards = lazily((): readonly OpenMvBoard[] => dataJson<{ boards: OpenMvBoard[] }>('openmv-boards.json').boards);
 const GENERATIONS: Generation[] = ['4', '5'];
 
 export function knownBoards(): readonly OpenMvBoard[] {
-  return boards;
+  return boards();
 }
 
 const normalise = (text: string): string => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
@@ -78,7 +78,7 @@ const hex = (value: string | number): string =>
 export function boardsByUsb(vid: string | number, pid: string | number): BoardMatch[] {
   const wanted = { vid: hex(vid), pid: hex(pid) };
   const matches: BoardMatch[] = [];
-  for (const board of boards) {
+  for (const board of boards()) {
     for (const generation of GENERATIONS) {
       const usb = board.firmware[generation].usb;
       if (usb && usb.vid === wanted.vid && usb.pid === wanted.pid) matches.push({ board, generation });
@@ -94,7 +94,7 @@ const ARCH_SUFFIX = /\s*\[[^\]]*\]\s*$/;
 export function boardsByArch(arch: string): BoardMatch[] {
   const bare = arch.replace(/\0.*$/s, '').replace(ARCH_SUFFIX, '').trim();
   const type = /\[([^:\]]+):/.exec(arch)?.[1];
-  const matches = boards.filter((board) => GENERATIONS.some((g) => board.firmware[g].arch === bare));
+  const matches = boards().filter((board) => GENERATIONS.some((g) => board.firmware[g].arch === bare));
   // "PICO M0" is shared by the Pico and the Nano RP2040 Connect; the type cannot split them either.
   const byType = type ? matches.filter((board) => board.type === type) : matches;
   return (byType.length > 0 ? byType : matches).map((board) => ({ board }));
@@ -112,7 +112,7 @@ export function lookupBoard(query: string): BoardLookup {
     matches = boardsByUsb(usb[1], usb[2]);
   } else {
     const key = normalise(text);
-    matches = boards.filter((b) => normalise(b.id) === key || normalise(b.name) === key).map((board) => ({ board }));
+    matches = boards().filter((b) => normalise(b.id) === key || normalise(b.name) === key).map((board) => ({ board }));
     if (matches.length === 0) matches = boardsByArch(text);
   }
   if (matches.length > 0) {
@@ -125,7 +125,7 @@ export function lookupBoard(query: string): BoardLookup {
       alternatives: rest.map((m) => m.board).filter((b) => b !== first.board),
     };
   }
-  const known = boards.map((b) => b.id);
+  const known = boards().map((b) => b.id);
   const nearest = nearestBoard(text);
   const hint = nearest ? ` Did you mean ${nearest}?` : '';
   return {
@@ -140,7 +140,7 @@ function nearestBoard(text: string): string | undefined {
   const key = normalise(text);
   if (key === '') return undefined;
   let best: { id: string; distance: number } | undefined;
-  for (const board of boards) {
+  for (const board of boards()) {
     for (const candidate of [board.id, board.name, board.firmware['4'].arch]) {
       const distance = editDistance(key, normalise(candidate));
       if (!best || distance < best.distance) best = { id: board.id, distance };

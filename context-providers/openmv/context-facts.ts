@@ -5,7 +5,8 @@ import { basename } from 'node:path';
 import type { HardwareContext, SourceRef } from '../types.js';
 import type { ScriptAnalysis } from './analyze-script.js';
 import { frameBufferBudget, type Generation, type OpenMvBoard } from './board-facts.js';
-import { CSI_FIRST_FIRMWARE } from './camera-api.js';
+import { cameraApi } from './camera-api.js';
+import type { ScriptApi } from './script-checks.js';
 import { bytesText, largestFits, sizeText } from './frame-budget.js';
 import type { OpenMvConfig } from './openmv-config.js';
 import { isBefore47 } from './script-checks.js';
@@ -19,12 +20,13 @@ export function upstreamRef(text: string): SourceRef {
   return { file: `${repository}@${tag}/${file}`, ...(Number.isInteger(number) && number > 0 ? { line: number } : {}) };
 }
 
-const API_TEXT = {
-  sensor: 'the sensor module (firmware 4.x API)',
-  csi: `csi.CSI() objects (firmware 5.x API, present since ${CSI_FIRST_FIRMWARE})`,
-  mixed: 'both the sensor module and csi.CSI() objects',
-  none: 'no camera calls',
-};
+const apiText = (api: ScriptApi): string =>
+  ({
+    sensor: 'the sensor module (firmware 4.x API)',
+    csi: `csi.CSI() objects (firmware 5.x API, present since ${cameraApi().csiFirstFirmware})`,
+    mixed: 'both the sensor module and csi.CSI() objects',
+    none: 'no camera calls',
+  })[api];
 
 export function boardFacts(
   context: HardwareContext,
@@ -41,7 +43,7 @@ export function boardFacts(
     ? `the camera runs firmware ${firmware} (${generation === '5' ? 'csi.CSI() API; sensor kept for old scripts' : 'sensor API'})`
     : 'the camera firmware is unknown (4.x runs the sensor API, 5.x csi.CSI() with sensor kept)';
   for (const analysis of analyses) {
-    notes.push({ topic: 'camera API', text: `${analysis.file ? basename(analysis.file) : 'the script'} uses ${API_TEXT[analysis.api]}; ${cameraFirmware}` });
+    notes.push({ topic: 'camera API', text: `${analysis.file ? basename(analysis.file) : 'the script'} uses ${apiText(analysis.api)}; ${cameraFirmware}` });
   }
   if (analyses.length === 0) notes.push({ topic: 'camera API', text: cameraFirmware });
 

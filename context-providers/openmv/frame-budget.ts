@@ -2,13 +2,7 @@
 // and the nearest change that makes an oversized frame fit. The firmware refuses a frame when
 // width × height × bytes per pixel exceeds the frame buffer divided by the number of buffers
 // ("Frame buffer overflow, try reducing the frame size."); headers make the real limit a bit lower.
-import {
-  FRAME_SIZES,
-  frameBytes,
-  frameSizesLargestFirst,
-  PIXEL_FORMATS,
-  type PixelFormat,
-} from './camera-api.js';
+import { cameraApi, frameBytes, frameSizesLargestFirst, type PixelFormat } from './camera-api.js';
 
 export interface Frame {
   /** Frame size constant, absent for a window or a (w, h) tuple. */
@@ -57,7 +51,7 @@ const is4by3 = (w: number, h: number): boolean => w * 3 === h * 4;
 /** For each pixel format, the largest frame size that fits `budget` (one frame buffer). */
 export function largestFits(budget: number): FitsEntry[] {
   // BINARY is an image format, not a capture format worth budgeting for.
-  return PIXEL_FORMATS.filter((format) => format !== 'BINARY').map((format) => {
+  return cameraApi().pixelFormats.filter((format) => format !== 'BINARY').map((format) => {
     const largest = largestFitting(format, budget, () => true);
     const largest4by3 = largestFitting(format, budget, is4by3);
     return { format, largest, largest4by3: largest4by3?.name !== largest?.name ? largest4by3 : undefined };
@@ -93,6 +87,6 @@ export function fittingAlternatives(frame: Frame, budget: number): string[] {
 }
 
 export function frameSize(name: string): { width: number; height: number } | undefined {
-  const size = FRAME_SIZES[name];
+  const size = cameraApi().frameSizes[name];
   return size ? { width: size[0], height: size[1] } : undefined;
 }

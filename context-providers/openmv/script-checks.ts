@@ -2,18 +2,8 @@
 // targets, calls of the other generation's API, and sensor controls the camera's sensor lacks.
 import type { Finding } from '../types.js';
 import type { Generation, OpenMvBoard } from './board-facts.js';
-import {
-  API_SOURCES,
-  CSI_CONSTANTS,
-  CSI_FIRST_FIRMWARE,
-  CSI_METHODS,
-  csiMethodFor,
-  SENSOR_CONSTANTS,
-  SENSOR_FUNCTIONS,
-  sensorFunctionFor,
-  SENSORS,
-  SOFTWARE_CONTROLS,
-} from './camera-api.js';
+import { cameraApi, csiMethodFor, sensorFunctionFor } from './camera-api.js';
+import { lazily } from '../../platform/data-files.js';
 import { argument, type CameraCall, type CameraUse } from './camera-calls.js';
 import { frameSize } from './frame-budget.js';
 import type { PyValue } from './python-source.js';
@@ -56,11 +46,14 @@ const SENSOR_FAMILY: Record<string, string> = {
 const sensorFamily = (name: string): string => SENSOR_FAMILY[name] ?? name;
 
 // Driver controls whose absence makes the call fail; the firmware does some in software instead.
-const CONTROLS = new Set(
-  Object.values(SENSORS)
-    .flatMap((s) => s.controls)
-    .filter((control) => !SOFTWARE_CONTROLS.has(control) && control !== 'set_pixformat' && control !== 'set_framesize'),
-);
+const failingControls = lazily((): ReadonlySet<string> => {
+  const api = cameraApi();
+  return new Set(
+    Object.values(api.sensors)
+      .flatMap((s) => s.controls)
+      .filter((control) => !api.softwareControls.has(control) && control !== 'set_pixformat' && control !== 'set_framesize'),
+  );
+});
 
 interface CheckContext {
   board: OpenMvBoard;
@@ -72,9 +65,10 @@ interface CheckContext {
 }
 
 export function apiFindings(use: CameraUse, context: CheckContext): Finding[] {
+  const api = cameraApi();
   const findings: Finding[] = [];
   const firmware = version(context.firmware);
-  const csiMissing = firmware && before(firmware, version(CSI_FIRST_FIRMWARE)!) < 0;
+  const csiMissing = firmware && before(firmware, version(api.csiFirstFirmware)!) < 0;
   // The camera's firmware as far as it is known: a version, or only its generation (`5.x`).
   const cameraFirmware = context.firmware ?? (context.generationKnown ? `${context.generation}.x` : undefined);
   let sensorOnV5Reported = false;
@@ -83,7 +77,7 @@ export function apiFindings(use: CameraUse, context: CheckContext): Finding[] {
     if (call.api === 'csi' && call.target === 'module' && call.name === 'CSI' && csiMissing) {
       findings.push({
         code: 'wrong-generation', severity: 'error', ...at,
-        message: `csi.CSI() does not exist in firmware ${context.firmware}: it arrived in ${CSI_FIRST_FIRMWARE}`,
+        message: `csi.CSI() does not exist in firmware ${context.firmware}: it arrived in ${api.csiFirstFirmware}`,
         suggestion: 'update the camera firmware, or write the set-up with the sensor module (sensor.reset(), sensor.set_pixformat(...))',
       });
     }
@@ -100,9 +94,9 @@ export function apiFindings(use: CameraUse, context: CheckContext): Finding[] {
     findings.push(...sensorFindings(call, context));
   }
   for (const constant of use.constants) {
-    const known = constant.module === 'sensor' ? SENSOR_CONSTANTS : CSI_CONSTANTS;
+    const known = constant.module === 'sensor' ? api.sensorConstants : api.csiConstants;
     if (known.has(constant.name)) continue;
-    const otherHasIt = (constant.module === 'sensor' ? CSI_CONSTANTS : SENSOR_CONSTANTS).has(constant.name);
+    const otherHasIt = (constant.module === 'sensor' ? api.csiConstants : api.sensorConstants).has(constant.name);
     findings.push({
       code: otherHasIt ? 'wrong-generation' : 'unknown-api',
       severity: 'error',
@@ -116,14 +110,15 @@ export function apiFindings(use: CameraUse, context: CheckContext): Finding[] {
 }
 
 function unknownName(call: CameraCall): Pick<Finding, 'message' | 'suggestion'> | undefined {
+  const api = cameraApi();
   if (call.api === 'sensor') {
-    if (SENSOR_FUNCTIONS.has(call.name)) return undefined;
-    const csiName = CSI_METHODS.has(call.name) ? sensorFunctionFor(call.name) : undefined;
+    if (api.sensorFunctions.has(call.name)) return undefined;
+    const csiName = api.csiMethods.has(call.name) ? sensorFunctionFor(call.name) : undefined;
     return {
-      message: `sensor.${call.name}() does not exist (${API_SOURCES.sensor})`,
+      message: `sensor.${call.name}() does not exist (${api.sources.sensor})`,
       suggestion: csiName
         ? `${call.name}() is a csi.CSI method; the sensor module calls it sensor.${csiName}()`
-        : nearestHint(call.name, SENSOR_FUNCTIONS, 'sensor.', '()'),
+        : nearestHint(call.name, api.sensorFunctions, 'sensor.', '()'),
     };
   }
   if (call.target === 'module') {
@@ -133,24 +128,26 @@ function unknownName(call: CameraCall): Pick<Finding, 'message' | 'suggestion'> 
       suggestion: `csi0 = csi.CSI(); csi0.${csiMethodFor(call.name) ?? call.name}(...)`,
     };
   }
-  if (CSI_METHODS.has(call.name)) return undefined;
+  if (api.csiMethods.has(call.name)) return undefined;
   const method = csiMethodFor(call.name);
   return {
-    message: `csi.CSI objects have no ${call.name}() (${API_SOURCES.csi})`,
+    message: `csi.CSI objects have no ${call.name}() (${api.sources.csi})`,
     suggestion: method
       ? `sensor.${call.name}() is the 4.x name; on a csi.CSI object it is .${method}()`
-      : nearestHint(call.name, CSI_METHODS, '.', '()'),
+      : nearestHint(call.name, api.csiMethods, '.', '()'),
   };
 }
 
 /** The sensors the call can meet: the one named, the object's cid, or every sensor the board supports. */
 function candidateSensors(call: CameraCall, context: CheckContext): { names: string[]; known: boolean } {
+  const api = cameraApi();
   const named = context.sensor ?? (call.cid?.kind === 'constant' ? call.cid.name : undefined);
-  if (named) return { names: [sensorFamily(named)].filter((s) => s in SENSORS), known: true };
-  return { names: context.board.firmware[context.generation].sensors.filter((s) => s in SENSORS), known: false };
+  if (named) return { names: [sensorFamily(named)].filter((s) => s in api.sensors), known: true };
+  return { names: context.board.firmware[context.generation].sensors.filter((s) => s in api.sensors), known: false };
 }
 
 function sensorFindings(call: CameraCall, context: CheckContext): Finding[] {
+  const api = cameraApi();
   const control = call.api === 'sensor' ? call.name : `set_${call.name}`;
   const { names, known } = candidateSensors(call, context);
   if (names.length === 0) return [];
@@ -158,12 +155,12 @@ function sensorFindings(call: CameraCall, context: CheckContext): Finding[] {
   const which = known
     ? `the ${names[0]} sensor`
     : `the ${context.board.name}'s ${names.length > 1 ? 'sensors' : 'sensor'} (${names.join(', ')})`;
-  if (CONTROLS.has(control)) {
-    const lacking = names.filter((s) => !SENSORS[s].controls.includes(control));
+  if (failingControls().has(control)) {
+    const lacking = names.filter((s) => !api.sensors[s].controls.includes(control));
     if (lacking.length === names.length) {
       return [{
         code: 'sensor-feature', severity: 'warning', ...at,
-        message: `${which} ${names.length > 1 ? 'do' : 'does'} not implement ${control}: the call fails on this camera (${SENSORS[names[0]].source})`,
+        message: `${which} ${names.length > 1 ? 'do' : 'does'} not implement ${control}: the call fails on this camera (${api.sensors[names[0]].source})`,
         suggestion: 'remove the call or guard it with try/except',
       }];
     }
@@ -176,7 +173,7 @@ function sensorFindings(call: CameraCall, context: CheckContext): Finding[] {
     }
   }
   const format = pixelFormatArgument(call);
-  if (format === 'JPEG' && names.every((s) => !SENSORS[s].hardwareJpeg)) {
+  if (format === 'JPEG' && names.every((s) => !api.sensors[s].hardwareJpeg)) {
     return [{
       code: 'sensor-feature', severity: 'error', ...at,
       message: `${which} cannot output JPEG (only OV2640 and OV5640 compress in the sensor)`,
@@ -184,7 +181,7 @@ function sensorFindings(call: CameraCall, context: CheckContext): Finding[] {
     }];
   }
   const size = frameSizeArgument(call);
-  const max = known ? SENSORS[names[0]].maxResolution : undefined;
+  const max = known ? api.sensors[names[0]].maxResolution : undefined;
   if (size && max && (size.width > max.width || size.height > max.height)) {
     return [{
       code: 'sensor-resolution', severity: 'warning', ...at,

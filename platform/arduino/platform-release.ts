@@ -160,38 +160,45 @@ function convertVidPid(props: Properties): void {
 }
 
 // upload.tool → upload.tool.default (also for bootloader and program, and per menu option).
+const TOOL_ACTIONS = ['upload.tool', 'bootloader.tool', 'program.tool'];
+
 function convertUploadTools(props: Properties): void {
+  const pending = TOOL_ACTIONS.filter((action) => !props.has(`${action}.default`));
+  if (pending.length === 0) return;
+  // One pass over the board's keys (thousands, with its menu options) finds menu.<menu>.<option>.<action>.
+  const inMenus = new Map<string, Array<[string, string]>>(pending.map((action) => [action, []]));
+  for (const [key, value] of props.entries()) {
+    if (!key.startsWith('menu.') || !key.endsWith('.tool')) continue;
+    const parts = key.split('.');
+    if (parts.length === 5) inMenus.get(`${parts[3]}.${parts[4]}`)?.push([key, value]);
+  }
   const additions = new Properties();
-  for (const action of ['upload.tool', 'bootloader.tool', 'program.tool']) {
-    const defaultKey = `${action}.default`;
-    if (props.has(defaultKey)) continue;
-    for (const [key, value] of props.entries()) {
-      const parts = key.split('.');
-      if (parts.length === 5 && parts[0] === 'menu' && `${parts[3]}.${parts[4]}` === action) {
-        additions.set(`${parts.slice(0, 3).join('.')}.${defaultKey}`, value, props.source(key));
-      }
-    }
+  for (const action of pending) {
+    for (const [key, value] of inMenus.get(action)!) additions.set(`${key.slice(0, -action.length)}${action}.default`, value, props.source(key));
     const tool = props.get(action);
-    if (tool !== undefined) additions.set(defaultKey, tool, props.source(action));
+    if (tool !== undefined) additions.set(`${action}.default`, tool, props.source(action));
   }
   props.merge(additions);
 }
 
 // serial.disableDTR/RTS → monitor_port.serial.dtr/rts = off|on (also inside menu options).
+const SERIAL_LINES = [
+  ['serial.disableDTR', 'monitor_port.serial.dtr'],
+  ['serial.disableRTS', 'monitor_port.serial.rts'],
+] as const;
+
 function convertSerialRtsDtr(props: Properties): void {
   const onOff = (key: string): string => (props.get(key) === 'true' ? 'off' : 'on');
-  for (const [legacy, modern] of [
-    ['serial.disableDTR', 'monitor_port.serial.dtr'],
-    ['serial.disableRTS', 'monitor_port.serial.rts'],
-  ]) {
+  for (const [legacy, modern] of SERIAL_LINES) {
     if (props.has(legacy)) props.set(modern, onOff(legacy), props.source(legacy));
   }
+  // A board has thousands of keys (its menu options'): one cheap test each before the suffixes.
   for (const key of props.keys()) {
-    for (const [suffix, modern] of [
-      ['.serial.disableDTR', '.monitor_port.serial.dtr'],
-      ['.serial.disableRTS', '.monitor_port.serial.rts'],
-    ]) {
-      if (key.endsWith(suffix)) props.set(key.slice(0, -suffix.length) + modern, onOff(key), props.source(key));
+    if (!key.endsWith('DTR') && !key.endsWith('RTS')) continue;
+    for (const [legacy, modern] of SERIAL_LINES) {
+      if (key.length > legacy.length && key.endsWith(legacy) && key[key.length - legacy.length - 1] === '.') {
+        props.set(key.slice(0, -legacy.length) + modern, onOff(key), props.source(key));
+      }
     }
   }
 }

@@ -203,7 +203,15 @@ export function expandReferences(text: string, lookup: (key: string) => string |
  * cycle once, as its path of keys (`a → b → a` is ['a', 'b']). At most `limit` cycles.
  */
 export function referenceCycles(keys: Iterable<string>, lookup: (key: string) => string | undefined, limit = 20): string[][] {
-  const refs = (key: string) => [...new Set([...(lookup(key) ?? '').matchAll(REFERENCE)].map((m) => m[1]))].filter((k) => lookup(k) !== undefined);
+  // The keys a value refers to that have values, each once, in the order they appear. Most values
+  // refer to none: a board's thousands of keys are looked at in every first context.
+  const refs = (key: string): string[] => {
+    const value = lookup(key);
+    if (value === undefined || !value.includes('{')) return [];
+    const found: string[] = [];
+    for (const match of value.matchAll(REFERENCE)) if (!found.includes(match[1]) && lookup(match[1]) !== undefined) found.push(match[1]);
+    return found;
+  };
   const done = new Set<string>();
   const onPath = new Map<string, number>();
   const cycles: string[][] = [];

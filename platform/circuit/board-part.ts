@@ -1,7 +1,7 @@
 // The Arduino board part of a diagram (`wokwi-arduino-uno`, …): which board it names and what
 // each of its pin names is on the installed variant. Numbered and analog pins go through the
 // variant's own pin numbers; supplies and second header pins come from boards/data/wokwi-boards.json.
-import data from '../../boards/data/wokwi-boards.json' with { type: 'json' };
+import { dataJson } from '../data-files.js';
 
 /** How a variant names its pins: what a board part's pin names and `--pin` inputs resolve to. */
 export interface PinNaming {
@@ -28,19 +28,21 @@ interface BoardEntry {
   aliases: Record<string, string>;
 }
 
-const BOARDS = data.boards as Record<string, BoardEntry>;
+function boards(): Record<string, BoardEntry> {
+  return dataJson<{ boards: Record<string, BoardEntry> }>('wokwi-boards.json').boards;
+}
 
 export function isBoardPart(type: string): boolean {
-  return type in BOARDS;
+  return type in boards();
 }
 
 export function boardPartTypes(): string[] {
-  return Object.keys(BOARDS);
+  return Object.keys(boards());
 }
 
 /** The FQBN a board part stands for when nothing else names one. */
 export function boardPartFqbn(type: string): string | undefined {
-  return BOARDS[type]?.fqbn;
+  return boards()[type]?.fqbn;
 }
 
 /**
@@ -48,7 +50,7 @@ export function boardPartFqbn(type: string): string | undefined {
  * them (the Nano's A6, A7) is an ADC channel only.
  */
 export function boardPin(type: string, name: string, naming: PinNaming): BoardPin | undefined {
-  const entry = BOARDS[type];
+  const entry = boards()[type];
   if (!entry) return undefined;
   const supply = entry.supplies[name];
   if (supply) return { kind: 'supply', supply: supply as Supply };
@@ -71,7 +73,7 @@ export function boardPin(type: string, name: string, naming: PinNaming): BoardPi
 
 /** The names the board part has, for an error about a pin it does not. */
 export function boardPinNames(type: string, naming: PinNaming): string[] {
-  const entry = BOARDS[type];
+  const entry = boards()[type];
   if (!entry) return [];
   const numbers = Array.from({ length: naming.pinCount }, (_, i) => String(i)).filter((n) => ![...naming.analogPins.values()].includes(Number(n)));
   const analog = [...naming.analogPins.keys()].filter((name) => Number(name.slice(1)) < entry.analogPins);

@@ -2,6 +2,7 @@
 // the tests mostly run tsc's build (dist/bridge/cli/main.js). The two must say the same thing:
 // the whole context JSON on five boards and three sketches, and every command's help.
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixtures.js';
@@ -46,4 +47,27 @@ describe('the bundled command line', () => {
     }
     // A dozen processes one after another: on a loaded machine that is more than the default minute.
   }, 300_000);
+
+  it('carries none of the data files of boards/data: a command reads the ones it needs when it needs them', () => {
+    const dist = path.join(repoRoot, 'dist', 'cli');
+    const bundled = [path.join(dist, 'context.cjs'), path.join(dist, 'shell.cjs'), ...readdirSync(path.join(dist, 'chunks')).map((name) => path.join(dist, 'chunks', name))]
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    const dataDir = path.join(repoRoot, 'boards', 'data');
+    const files = readdirSync(dataDir).filter((name) => name.endsWith('.json'));
+    expect(files.length).toBeGreaterThanOrEqual(10);
+    for (const name of files) {
+      // The file's longest plain string (a citation, a description): a bundled copy would hold it verbatim.
+      const strings: string[] = [];
+      const collect = (value: unknown): void => {
+        if (typeof value === 'string') strings.push(value);
+        else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+      };
+      collect(JSON.parse(readFileSync(path.join(dataDir, name), 'utf8')));
+      const plain = strings.filter((text) => /^[\x20-\x7e]+$/.test(text) && !/["\\]/.test(text)).sort((a, b) => b.length - a.length)[0];
+      expect(plain?.length ?? 0, name).toBeGreaterThan(30);
+      expect(bundled.includes(plain!), `${name}: "${plain}" is in the bundle`).toBe(false);
+    }
+  });
 });
+

@@ -119,7 +119,11 @@ describe('a stand-in hostile agent against boardbridge run', () => {
     rmSync(src, { recursive: true, force: true });
     symlinkSync(outside, src);
     const undo = await runCli(['undo', '--force', '--workspace', sketch], { env });
-    expect(undo.stdout + undo.stderr).toMatch(/left src\/out\.h alone: .*symbolic link/);
+    // Which of the agent's files landed depends on where the swapper was at each write (on a busy
+    // machine every out.h write can fall on a swapped folder): undo leaves each one that did alone.
+    const landed = [...new Set(ofType(run.events, 'file_written').map((e) => path.basename(e.path)))];
+    expect(landed.length).toBeGreaterThan(0);
+    for (const name of landed) expect(undo.stdout + undo.stderr).toMatch(new RegExp(`left src/${name.replace(/\./g, '\\.')} alone: .*symbolic link`));
     expect(readdirSync(outside).map((n) => [n, statSync(path.join(outside, n)).ino, readFileSync(path.join(outside, n), 'utf8')])).toEqual(outsideBefore);
   });
 

@@ -4,7 +4,6 @@
 // written out rather than a zod schema: every Arduino context loads this module, and loading zod
 // took ~45 ms of a cold one that is not an ESP32.
 import { readFileSync } from 'node:fs';
-import chipData from '../../../boards/data/esp32-chips.json' with { type: 'json' };
 import type { SourceRef } from '../../types.js';
 import { dataFile } from '../../../platform/data-files.js';
 
@@ -134,16 +133,20 @@ let loaded: { chips: Map<string, Esp32Chip>; lines: string[] } | undefined;
 
 function load(): { chips: Map<string, Esp32Chip>; lines: string[] } {
   if (loaded) return loaded;
+  // Read when an ESP32 board first needs it: the text gives both the facts and their lines.
+  let text: string;
+  let chipData: unknown;
+  try {
+    text = readFileSync(ESP32_CHIPS_FILE, 'utf8');
+    chipData = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${ESP32_CHIPS_FILE}: ${(error as Error).message}; the boardbridge package is damaged, reinstall it`);
+  }
   const problem = chipFileProblem(chipData);
   if (problem) throw new Error(`${ESP32_CHIPS_FILE}: ${problem}`);
-  const data = chipData as unknown as { chips: Record<string, ChipFacts> };
+  const data = chipData as { chips: Record<string, ChipFacts> };
   const chips = new Map(Object.entries(data.chips).map(([id, chip]) => [id, { ...chip, id }]));
-  let lines: string[] = [];
-  try {
-    lines = readFileSync(ESP32_CHIPS_FILE, 'utf8').split('\n');
-  } catch {
-    // Without the text the facts stay; their SourceRefs lose the line only.
-  }
+  const lines = text.split('\n');
   loaded = { chips, lines };
   return loaded;
 }

@@ -4,7 +4,6 @@
 // have PWM — mbed decides that inside its HAL, which releases ship compiled.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import rules from '../../../boards/data/mbed-pwm-rules.json' with { type: 'json' };
 import type { ContextNote, Finding, SourceRef } from '../../types.js';
 import { preprocess } from '../preprocessor.js';
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
@@ -15,20 +14,21 @@ import { coreVendor } from './core-vendor.js';
 import type { CorePin, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
 import { analogWritePins, checkSharedPwmOutputs, groupPwmPins } from './pwm-groups.js';
 import { uartObjects } from './uart-objects.js';
-import { dataFile } from '../../../platform/data-files.js';
+import { dataFile, dataJson } from '../../../platform/data-files.js';
 import { defineCoreCheck } from './core-checks.js';
 
-type Family = (typeof rules.families)[number];
+type Rules = typeof import('../../../boards/data/mbed-pwm-rules.json', { with: { type: 'json' } });
+type Family = Rules['families'][number];
+const RULES = 'mbed-pwm-rules.json';
 
 const mbedCheck = defineCoreCheck('mbed', (sketch, { pins, family }: { pins: CorePin[]; family: Family }) => checkPwm(sketch, pins, family));
 
-const RULES_FILE = dataFile('mbed-pwm-rules.json');
-
 /** The rules file's line that names the family's target, so a fact cites the entry that states it. */
 function ruleSource(family: Family): SourceRef {
-  const lines = existsSync(RULES_FILE) ? readFileSync(RULES_FILE, 'utf8').split('\n') : [];
+  const file = dataFile(RULES);
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
   const index = lines.findIndex((line) => line.includes(`"target": "${family.target}"`));
-  return { file: RULES_FILE, ...(index >= 0 ? { line: index + 1 } : {}) };
+  return { file, ...(index >= 0 ? { line: index + 1 } : {}) };
 }
 
 function isMbedCore(board: ResolvedBoard): boolean {
@@ -56,7 +56,7 @@ export const readMbedTables: CoreTableReader = (board, variant) => {
   const variantDir = board.variantPath;
   const variantCpp = variantDir ? join(variantDir, 'variant.cpp') : undefined;
   const flags = targetFlags(variantDir);
-  const family = rules.families.find((entry) => flags.has(entry.target));
+  const family = dataJson<Rules>(RULES).families.find((entry) => flags.has(entry.target));
   if (!variantCpp || !existsSync(variantCpp)) {
     const reason = `${variantCpp ?? `${board.fqbn} names no variant`}: variant.cpp not found, so the pin table cannot be read`;
     const unknown: Knowledge = { known: false, reason };

@@ -2,9 +2,7 @@
 // data file that cites its datasheet section or pico-sdk line.
 import { readFileSync } from 'node:fs';
 import type { SourceRef } from '../../types.js';
-// Imported so that tsc copies the file beside the build; read again for its line numbers.
-import chipData from '../../../boards/data/rp2-chips.json' with { type: 'json' };
-import { dataFile } from '../../../platform/data-files.js';
+import { dataFile, lazily } from '../../../platform/data-files.js';
 
 export const RP2_CHIPS_FILE = dataFile('rp2-chips.json');
 
@@ -52,10 +50,25 @@ export interface Cyw43Pins {
 let chips: Map<string, Rp2Chip> | undefined;
 let cyw43: Cyw43Pins | undefined;
 
+interface RawFile {
+  cyw43: { firstPin: number; count: number };
+  chips: Record<string, RawChip>;
+}
+
+// Read when an RP2 board first needs it: one read gives the facts and the line of each key.
+const chipFile = lazily((): { data: RawFile; lines: Map<string, number> } => {
+  const text = readFileSync(RP2_CHIPS_FILE, 'utf8');
+  try {
+    return { data: JSON.parse(text) as RawFile, lines: keyLines(text) };
+  } catch (error) {
+    throw new Error(`${RP2_CHIPS_FILE}: ${(error as Error).message}; the boardbridge package is damaged, reinstall it`);
+  }
+});
+
 export function cyw43Pins(): Cyw43Pins {
   if (!cyw43) {
-    const raw = (chipData as { cyw43: { firstPin: number; count: number } }).cyw43;
-    cyw43 = { firstPin: raw.firstPin, count: raw.count, source: { file: RP2_CHIPS_FILE, line: keyLines(readFileSync(RP2_CHIPS_FILE, 'utf8')).get('cyw43.source') } };
+    const { data, lines } = chipFile();
+    cyw43 = { firstPin: data.cyw43.firstPin, count: data.cyw43.count, source: { file: RP2_CHIPS_FILE, line: lines.get('cyw43.source') } };
   }
   return cyw43;
 }
@@ -67,8 +80,8 @@ export function rp2Chip(id: string | undefined): Rp2Chip | undefined {
 }
 
 function loadChips(): Map<string, Rp2Chip> {
-  const raw = (chipData as { chips: Record<string, RawChip> }).chips;
-  const lines = keyLines(readFileSync(RP2_CHIPS_FILE, 'utf8'));
+  const { data, lines } = chipFile();
+  const raw = data.chips;
   const at = (path: string): SourceRef => ({ file: RP2_CHIPS_FILE, line: lines.get(path) });
   const result = new Map<string, Rp2Chip>();
   for (const [id, entry] of Object.entries(raw)) {

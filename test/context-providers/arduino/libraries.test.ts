@@ -1,3 +1,4 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { resolveIncludes } from '../../../context-providers/arduino/includes.js';
@@ -26,6 +27,30 @@ describe('library.properties', () => {
     expect(scan.libraries.some((library) => library.name === 'Broken')).toBe(true);
     expect(scan.warnings.find((warning) => warning.code === 'properties-malformed-line')).toMatchObject({ file, line: 2 });
     expect(scan.warnings.some((warning) => warning.file === file && warning.message.includes('missing "version"'))).toBe(true);
+  });
+
+  test('a library linked into the sketchbook (a library under development) is read like a copied one; a linked file is not a library', () => {
+    mkdirSync(TMP, { recursive: true });
+    const dir = mkdtempSync(join(TMP, 'linked-libraries-'));
+    try {
+      cpSync(join(SKETCHBOOK, 'libraries', 'Servo'), join(dir, 'work', 'Servo'), { recursive: true });
+      cpSync(join(SKETCHBOOK, 'libraries', 'FlatLib'), join(dir, 'work', 'FlatLib'), { recursive: true });
+      mkdirSync(join(dir, 'libraries'));
+      symlinkSync(join(dir, 'work', 'Servo'), join(dir, 'libraries', 'Servo'));
+      symlinkSync(join(dir, 'work', 'FlatLib'), join(dir, 'libraries', 'FlatLib'));
+      writeFileSync(join(dir, 'work', 'notes.h'), '#pragma once\n');
+      symlinkSync(join(dir, 'work', 'notes.h'), join(dir, 'libraries', 'notes.h'));
+      symlinkSync(join(dir, 'work', 'gone'), join(dir, 'libraries', 'Dangling'));
+      const linked = scanLibraries([{ dir: join(dir, 'libraries'), location: 'user' }]).libraries;
+      const copied = scanLibraries([{ dir: join(dir, 'work'), location: 'user' }]).libraries;
+      expect(linked.map((library) => library.name)).toEqual(['FlatLib', 'Servo']);
+      expect(linked.map(({ name, layout, headers, version }) => ({ name, layout, headers, version }))).toEqual(
+        copied.map(({ name, layout, headers, version }) => ({ name, layout, headers, version })),
+      );
+      expect(linked.find((library) => library.name === 'Servo')!.sourceDir).toBe(join(dir, 'libraries', 'Servo', 'src'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('depends constraints parse with comparison, not, and, or and parentheses', () => {

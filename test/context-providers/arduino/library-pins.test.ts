@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { LIBRARY_INDEX } from '../../../context-providers/arduino/library-index.js';
+import { libraryIndex } from '../../../context-providers/arduino/library-index.js';
 import { DATA_DIR_32BIT } from './paths.js';
 import { findings, shown, sketch } from './sketch-findings.js';
 
@@ -88,12 +88,12 @@ describe('pins of libraries not installed here, from the cited declarations', ()
 // checked here against the files themselves; the others were read at their commits.
 describe('the library index names the library of a missing header', () => {
   const CM_COPY = join(DATA_DIR_32BIT, 'packages/cm/hardware/esp32/1.7.5');
-  const vendored = LIBRARY_INDEX.filter((entry) => entry.source.repository === 'CircuitMess/Arduino-ESP32');
+  const vendored = libraryIndex().filter((entry) => entry.source.repository === 'CircuitMess/Arduino-ESP32');
 
   test('every entry cites its source and, where added from the registry, the line that registers it', () => {
-    expect(LIBRARY_INDEX.length).toBeGreaterThanOrEqual(28);
-    expect(new Set(LIBRARY_INDEX.map((entry) => entry.header)).size).toBe(LIBRARY_INDEX.length);
-    for (const entry of LIBRARY_INDEX) expect(entry.source.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(libraryIndex().length).toBeGreaterThanOrEqual(28);
+    expect(new Set(libraryIndex().map((entry) => entry.header)).size).toBe(libraryIndex().length);
+    for (const entry of libraryIndex()) expect(entry.source.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(vendored.map((entry) => entry.library)).toEqual(['ArduinoJson', 'TFT_eSPI', 'JPEGDecoder', 'HttpClient', 'SerialFlash']);
   });
 

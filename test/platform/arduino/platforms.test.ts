@@ -31,6 +31,28 @@ describe('platform discovery and resolution on the shared fixtures', () => {
     expect(installed.platforms.get('arduino:avr')!.version).toBe('1.8.3');
   });
 
+  test("a board's serial.disableDTR/RTS becomes the serial monitor's dtr/rts setting, as arduino-cli converts it, citing the line", async () => {
+    const installed = await discover();
+    const board = resolveFqbn('esp8266:esp8266:generic', installed);
+    const boardsTxt = join(DATA_DIR, 'packages/esp8266/hardware/esp8266/3.0.2/boards.txt');
+    expect(board.properties.get('serial.disableDTR')).toBe('true');
+    expect(board.properties.get('monitor_port.serial.dtr')).toBe('off');
+    expect(board.properties.get('monitor_port.serial.rts')).toBe('off');
+    expect(board.sources.get('monitor_port.serial.dtr')).toEqual(board.sources.get('serial.disableDTR'));
+    expect(board.sources.get('monitor_port.serial.dtr')).toMatchObject({ file: boardsTxt, line: 37 });
+  });
+
+  test("a pre-pluggable core's upload.tool, also a menu option's, gains the upload.tool.default arduino-cli gives it, citing the line", async () => {
+    const installed = await discover();
+    const boardsTxt = join(DATA_DIR, 'packages/esp8266/hardware/esp8266/3.0.2/boards.txt');
+    const ota = resolveFqbn('esp8266:esp8266:espduino:UploadTool=espota', installed);
+    expect(ota.properties.get('upload.tool.default')).toBe('espota');
+    expect(ota.sources.get('upload.tool.default')).toMatchObject({ file: boardsTxt, line: 2428 });
+    const serial = resolveFqbn('esp8266:esp8266:espduino:UploadTool=esptool', installed);
+    expect(serial.properties.get('upload.tool.default')).toBe('esptool');
+    expect(serial.sources.get('upload.tool.default')).toMatchObject({ file: boardsTxt, line: 2430 });
+  });
+
   test('a sketchbook board referring to arduino:arduino and arduino:yun takes core and variant from the arduino platform', async () => {
     const installed = await discover();
     const board = resolveFqbn('my_avr_platform:avr:custom_yun', installed);
