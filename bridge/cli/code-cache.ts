@@ -5,7 +5,9 @@
 // cachedData), on every runtime down to the Arduino IDE's. The cache is taken after the
 // command ran, so it holds the functions that run compiled, not only the top level.
 //
-// It is kept in <boardbridge cache>/code/, one file per bundle, Node version and architecture.
+// It is kept in <boardbridge cache>/code/, one file per bundle, Node version and architecture;
+// a bundle is its path too, so two installs on one runtime (a global one and npx's, a checkout)
+// keep a cache each instead of replacing each other's at every run.
 // $NODE_DISABLE_COMPILE_CACHE (Node's own switch for its compile cache) turns it off. V8 checks
 // a cache against its own version, flags and the source's length and refuses one that does not
 // fit (then the bundle compiles as if there were none, and a new cache replaces the refused one);
@@ -13,7 +15,7 @@
 // cache of the one before it. A cache holds what the runs that wrote it compiled: another kind
 // of run (another core's tables and checks) compiles its own functions each time, so the caller
 // names the kind, and a kind the cache does not cover yet writes it again, with both.
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -27,6 +29,16 @@ export interface CachedBundle<T> {
    * this `kind` yet; never throws (a cache that cannot be written is only slower).
    */
   save(kind: string): void;
+}
+
+/** Another install's cache not written for this long is taken to be of an install that is gone. */
+const UNUSED_INSTALL_MS = 30 * 24 * 3600 * 1000;
+
+/** A short name for the bundle's path (FNV-1a; node:crypto costs a cold command line 4 ms). */
+function pathTag(file: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < file.length; index++) hash = Math.imul(hash ^ file.charCodeAt(index), 0x01000193);
+  return (hash >>> 0).toString(36);
 }
 
 /** The folder of the code caches, or undefined when $NODE_DISABLE_COMPILE_CACHE turns them off. */
@@ -56,8 +68,10 @@ export function loadCachedBundle<T>(file: string): CachedBundle<T> | undefined {
     closeSync(fd);
   }
   const dir = codeCacheDir();
-  // One bundle on one runtime has one cache; the ones of its earlier builds are removed when it is written.
-  const prefix = `${path.basename(file).replace(/\.c?js$/, '')}-${process.version}-${process.arch}-`;
+  // One bundle (at one path) on one runtime has one cache; the ones of its earlier builds are removed
+  // when it is written, and those of other installs that have not been written for a month.
+  const runtime = `${path.basename(file).replace(/\.c?js$/, '')}-${process.version}-${process.arch}-`;
+  const prefix = `${runtime}${pathTag(path.resolve(file))}-`;
   const cacheFile = dir ? path.join(dir, `${prefix}${stamp}.bin`) : undefined;
   const coversFile = cacheFile?.replace(/\.bin$/, '.covers');
   let cachedData: Buffer | undefined;
@@ -84,9 +98,11 @@ export function loadCachedBundle<T>(file: string): CachedBundle<T> | undefined {
         // The code first, then the kinds it covers: a reader between the two finds fewer kinds, never more.
         writeAtomically(cacheFile, script.createCachedData());
         writeAtomically(coversFile!, kinds.join('\n') + '\n');
+        const now = Date.now();
         for (const name of readdirSync(dir)) {
-          const own = path.join(dir, name) === cacheFile || path.join(dir, name) === coversFile;
-          if (name.startsWith(prefix) && !own && /\.(bin|covers)$/.test(name)) rmSync(path.join(dir, name), { force: true });
+          const entry = path.join(dir, name);
+          if (entry === cacheFile || entry === coversFile || !name.startsWith(runtime) || !/\.(bin|covers)$/.test(name)) continue;
+          if (name.startsWith(prefix) || now - statSync(entry).mtimeMs > UNUSED_INSTALL_MS) rmSync(entry, { force: true });
         }
       } catch {
         // Only slower next time.

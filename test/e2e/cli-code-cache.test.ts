@@ -100,6 +100,43 @@ describe("the context command's code cache", () => {
   });
 });
 
+describe("the code caches of two installs on one runtime", () => {
+  it('each install keeps its own cache: running one never rewrites the other\'s; one unused for a month goes', () => {
+    // Two copies of the bundle, as a global install and npx's copy are, inside the repository so
+    // that they find boards/data as dist/cli does.
+    const installs = [0, 1, 2].map(() => {
+      const copy = mkdtempSync(path.join(work, 'install-'));
+      cpSync(path.join(repoRoot, 'dist', 'cli'), copy, { recursive: true });
+      return path.join(copy, 'boardbridge.cjs');
+    });
+    const cacheDir = mkdtempSync(path.join(work, 'cache-'));
+    const dir = path.join(cacheDir, 'code');
+    const expected = context(installs[0], cacheDir, 'arduino:avr:uno');
+    const first = caches(cacheDir).bin;
+    expect(first).toHaveLength(1);
+    expect(context(installs[1], cacheDir, 'arduino:avr:uno')).toBe(expected);
+    const both = caches(cacheDir).bin;
+    expect(both).toHaveLength(2);
+    const written = new Map(both.map((name) => [name, statSync(path.join(dir, name))]));
+    for (const cli of [installs[0], installs[1], installs[0]]) expect(context(cli, cacheDir, 'arduino:avr:uno')).toBe(expected);
+    for (const [name, stats] of written) {
+      expect(statSync(path.join(dir, name)).ino, name).toBe(stats.ino);
+      expect(statSync(path.join(dir, name)).mtimeMs, name).toBe(stats.mtimeMs);
+    }
+    // The second install's files, last written 31 days ago, go when the third writes its cache;
+    // the first install's, written today, stay.
+    const second = both.find((name) => name !== first[0])!;
+    const old = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+    for (const name of [second, second.replace(/\.bin$/, '.covers')]) utimesSync(path.join(dir, name), old, old);
+    expect(context(installs[2], cacheDir, 'arduino:avr:uno')).toBe(expected);
+    const after = caches(cacheDir);
+    expect(after.bin).toHaveLength(2);
+    expect(after.bin).toContain(first[0]);
+    expect(after.bin).not.toContain(second);
+    expect(after.covers.sort()).toEqual(after.bin.map((name) => name.replace(/\.bin$/, '.covers')).sort());
+  });
+});
+
 describe("the context command's process", () => {
   // The built-in modules a run loaded (process.moduleLoadList) and the files it required
   // ("required <file>"), written at its exit by a preload.
