@@ -5,22 +5,33 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const found = new Map<string, string>();
+let dataDirs: string[] | undefined;
+
+// The boards/data folders above this module, outermost first, found in one walk up (a command
+// asks for several data files; each walk is a stat per folder level).
+function candidateDirs(): string[] {
+  if (dataDirs) return dataDirs;
+  const dirs: string[] = [];
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'boards', 'data');
+    if (existsSync(candidate)) dirs.unshift(candidate);
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return (dataDirs = dirs);
+}
 
 // The outermost folder above this module that holds boards/data/<name>: in a checkout that is
 // the repository (not dist/, whose copy tsc re-indented), in the npm package and the .vsix the
 // package's own copy.
 function locate(name: string): string {
-  let best: string | undefined;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'boards', 'data', name);
-    if (existsSync(candidate)) best = candidate;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
+  for (const dir of candidateDirs()) {
+    const candidate = join(dir, name);
+    if (existsSync(candidate)) return candidate;
   }
-  if (!best) throw new Error(`boards/data/${name} not found above ${fileURLToPath(import.meta.url)}: the boardbridge package is incomplete`);
-  return best;
+  throw new Error(`boards/data/${name} not found above ${fileURLToPath(import.meta.url)}: the boardbridge package is incomplete`);
 }
 
 /** The absolute path of `boards/data/<name>` in the installed package. */

@@ -65,9 +65,10 @@ const list = (item: Check): Check => (value, path) => {
   return undefined;
 };
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const record = (item: Check): Check => (value, path) => {
+const record = (item: Check, keyPattern?: RegExp): Check => (value, path) => {
   if (!isObject(value)) return `${path}: expected an object`;
   for (const [key, entry] of Object.entries(value)) {
+    if (keyPattern && !keyPattern.test(key)) return `${at(path, key)}: not a name matching ${keyPattern}`;
     const problem = item(entry, at(path, key));
     if (problem) return problem;
   }
@@ -120,7 +121,11 @@ const chipCheck = object(
   ['psram', 'octalFlashPsram', 'adc2WithWifi', 'adc2Oneshot', 'lpUarts'],
 );
 
-const fileCheck = object({ $comment: text(), espIdf: object({ tag: text(), commit: text(40, /^[0-9a-f]{40}$/) }), chips: record(chipCheck) });
+// A chip is an ESP-IDF target as `build.mcu` names it (esp32, esp32s3, esp32c6, …): so a board whose
+// build.mcu is no such name (every non-ESP32 board) is told apart without reading the file.
+const CHIP_ID = /^esp32[a-z0-9]*$/;
+
+const fileCheck = object({ $comment: text(), espIdf: object({ tag: text(), commit: text(40, /^[0-9a-f]{40}$/) }), chips: record(chipCheck, CHIP_ID) });
 
 /** The first problem of a chip file's content as `path: what` (`chips.esp32.uarts.value: expected an integer from 1`), or undefined. */
 export function chipFileProblem(data: unknown): string | undefined {
@@ -153,7 +158,8 @@ function load(): { chips: Map<string, Esp32Chip>; lines: string[] } {
 
 /** The chip of a `build.mcu` value (`esp32s3`), or undefined when the data file has none. */
 export function esp32Chip(mcu: string | undefined): Esp32Chip | undefined {
-  return mcu ? load().chips.get(mcu.toLowerCase()) : undefined;
+  const id = mcu?.toLowerCase();
+  return id && CHIP_ID.test(id) ? load().chips.get(id) : undefined;
 }
 
 export function knownEsp32Chips(): string[] {

@@ -69,6 +69,10 @@ describe('esp32-chips.json', () => {
     const noSource = data();
     delete noSource.chips.esp32s3.strapping.source;
     expect(chipFileProblem(noSource)).toBe('chips.esp32s3.strapping.source: missing');
+    // Chips are ESP-IDF target names, which is how a board that is no ESP32 is told apart unread.
+    const otherName = data();
+    otherName.chips.rp2040 = otherName.chips.esp32;
+    expect(chipFileProblem(otherName)).toBe('chips.rp2040: not a name matching /^esp32[a-z0-9]*$/');
     const optionalLeftOut = data();
     delete optionalLeftOut.chips.esp32.psram;
     expect(chipFileProblem(optionalLeftOut)).toBeUndefined();
