@@ -41,25 +41,38 @@ export function dataFile(name: string): string {
   return path;
 }
 
-const parsed = new Map<string, unknown>();
+export interface DataSource<T> {
+  file: string;
+  /** The file's text, for the line a fact cites. */
+  text: string;
+  data: T;
+}
+
+const read = new Map<string, DataSource<unknown>>();
 
 /**
- * `boards/data/<name>` parsed, read when a caller first needs it rather than at start-up, so a
- * command pays only for the data files it uses. The type comes from the file itself:
- * `dataJson<typeof import('…/x.json')>('x.json')` (a type-only reference the build erases).
+ * `boards/data/<name>`, read and parsed when a caller first needs it rather than at start-up, so
+ * a command pays only for the data files it uses; the text is kept for the lines facts cite. The
+ * type comes from the file itself: `typeof import('…/x.json', …)` (type-only, the build erases it).
  */
-export function dataJson<T>(name: string): T {
-  let value = parsed.get(name);
-  if (value === undefined) {
-    const path = dataFile(name);
+export function dataSource<T>(name: string): DataSource<T> {
+  let source = read.get(name);
+  if (!source) {
+    const file = dataFile(name);
     try {
-      value = JSON.parse(readFileSync(path, 'utf8'));
+      const text = readFileSync(file, 'utf8');
+      source = { file, text, data: JSON.parse(text) };
     } catch (error) {
-      throw new Error(`${path}: ${(error as Error).message}; the boardbridge package is damaged, reinstall it`);
+      throw new Error(`${file}: ${(error as Error).message}; the boardbridge package is damaged, reinstall it`);
     }
-    parsed.set(name, value);
+    read.set(name, source);
   }
-  return value as T;
+  return source as DataSource<T>;
+}
+
+/** The parsed content of `boards/data/<name>` (dataSource's). */
+export function dataJson<T>(name: string): T {
+  return dataSource<T>(name).data;
 }
 
 /** A value built from data files the first time it is asked for, then kept. */

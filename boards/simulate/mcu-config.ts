@@ -4,7 +4,6 @@
 // its header line), and the facts no header carries (which pin each timer output and interrupt
 // is on, the ADC's input selections, the timer prescalers) from boards/data/avr-chips.json, which
 // cites the datasheet for each.
-import { readFileSync } from 'node:fs';
 import {
   adcConfig,
   ADCMuxInputType,
@@ -29,7 +28,7 @@ import {
   type AVRTimerConfig,
   type WatchdogConfig,
 } from 'avr8js';
-import { dataFile, dataJson } from '../../platform/data-files.js';
+import { dataFile, dataSource } from '../../platform/data-files.js';
 import { keyLines } from '../../context-providers/arduino/core-tables/rp2040-chips.js';
 import { simulatedMcus } from '../../context-providers/arduino/simulated-mcu.js';
 import type { SourceRef } from '../../platform/finding.js';
@@ -94,9 +93,10 @@ export function mcuConfig(mcu: string, includeDirs: string[]): McuConfig {
 
 /** Builds a chip's configuration from its header; exported so a test can build the 328P's and compare. */
 export function buildMcuConfig(mcu: string, header: AvrIoHeader, facts?: ChipFacts): McuConfig {
-  const chip = facts ?? dataJson<Record<string, ChipFacts>>('avr-chips.json')[mcu];
+  const chipFile = dataSource<Record<string, ChipFacts>>('avr-chips.json');
+  const chip = facts ?? chipFile.data[mcu];
   if (!chip) throw new AvrHeaderError(mcu, `${AVR_CHIPS_FILE} has no entry for this chip (it has ${simulatedMcus().slice(1).join(', ')})`);
-  const lines = keyLines(readFileSync(AVR_CHIPS_FILE, 'utf8'));
+  const lines = keyLines(chipFile.text);
   const sources = new Map<string, SourceRef>();
   const value = (what: string, name: string): number => {
     const found = header.value(name);

@@ -3,9 +3,8 @@
 // the JSON line that states it, so the agent can follow it to the cited SDK line. The check is
 // written out rather than a zod schema: every Arduino context loads this module, and loading zod
 // took ~45 ms of a cold one that is not an ESP32.
-import { readFileSync } from 'node:fs';
 import type { SourceRef } from '../../types.js';
-import { dataFile } from '../../../platform/data-files.js';
+import { dataFile, dataSource } from '../../../platform/data-files.js';
 
 interface Figure<T> {
   value: T;
@@ -139,14 +138,7 @@ let loaded: { chips: Map<string, Esp32Chip>; lines: string[] } | undefined;
 function load(): { chips: Map<string, Esp32Chip>; lines: string[] } {
   if (loaded) return loaded;
   // Read when an ESP32 board first needs it: the text gives both the facts and their lines.
-  let text: string;
-  let chipData: unknown;
-  try {
-    text = readFileSync(ESP32_CHIPS_FILE, 'utf8');
-    chipData = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${ESP32_CHIPS_FILE}: ${(error as Error).message}; the boardbridge package is damaged, reinstall it`);
-  }
+  const { text, data: chipData } = dataSource<unknown>('esp32-chips.json');
   const problem = chipFileProblem(chipData);
   if (problem) throw new Error(`${ESP32_CHIPS_FILE}: ${problem}`);
   const data = chipData as { chips: Record<string, ChipFacts> };

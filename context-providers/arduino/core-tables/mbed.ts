@@ -14,7 +14,7 @@ import { coreVendor } from './core-vendor.js';
 import type { CorePin, CoreSketchView, CoreTableReader, Knowledge } from './core-facts.js';
 import { analogWritePins, checkSharedPwmOutputs, groupPwmPins } from './pwm-groups.js';
 import { uartObjects } from './uart-objects.js';
-import { dataFile, dataJson } from '../../../platform/data-files.js';
+import { dataJson, dataSource } from '../../../platform/data-files.js';
 import { defineCoreCheck } from './core-checks.js';
 
 type Rules = typeof import('../../../boards/data/mbed-pwm-rules.json', { with: { type: 'json' } });
@@ -25,8 +25,8 @@ const mbedCheck = defineCoreCheck('mbed', (sketch, { pins, family }: { pins: Cor
 
 /** The rules file's line that names the family's target, so a fact cites the entry that states it. */
 function ruleSource(family: Family): SourceRef {
-  const file = dataFile(RULES);
-  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
+  const { file, text } = dataSource<Rules>(RULES);
+  const lines = text.split('\n');
   const index = lines.findIndex((line) => line.includes(`"target": "${family.target}"`));
   return { file, ...(index >= 0 ? { line: index + 1 } : {}) };
 }

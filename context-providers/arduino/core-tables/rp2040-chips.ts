@@ -1,8 +1,7 @@
 // The RP2040/RP2350 facts of boards/data/rp2-chips.json, by build.chip, each with the line of the
 // data file that cites its datasheet section or pico-sdk line.
-import { readFileSync } from 'node:fs';
 import type { SourceRef } from '../../types.js';
-import { dataFile, lazily } from '../../../platform/data-files.js';
+import { dataFile, dataSource, lazily } from '../../../platform/data-files.js';
 
 export const RP2_CHIPS_FILE = dataFile('rp2-chips.json');
 
@@ -57,12 +56,8 @@ interface RawFile {
 
 // Read when an RP2 board first needs it: one read gives the facts and the line of each key.
 const chipFile = lazily((): { data: RawFile; lines: Map<string, number> } => {
-  const text = readFileSync(RP2_CHIPS_FILE, 'utf8');
-  try {
-    return { data: JSON.parse(text) as RawFile, lines: keyLines(text) };
-  } catch (error) {
-    throw new Error(`${RP2_CHIPS_FILE}: ${(error as Error).message}; the boardbridge package is damaged, reinstall it`);
-  }
+  const { data, text } = dataSource<RawFile>('rp2-chips.json');
+  return { data, lines: keyLines(text) };
 });
 
 export function cyw43Pins(): Cyw43Pins {
