@@ -11,6 +11,20 @@ interface Citer {
   (ref: SourceRef | undefined): string;
 }
 
+/** A path with no empty, `.` or `..` segment and no trailing slash: one that path.normalize leaves as it is. */
+const NORMAL_PATH = /^\/?(?:[^/]+\/)*[^/]+$/;
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
+const isNormal = (file: string): boolean => NORMAL_PATH.test(file) && !DOT_SEGMENT.test(file);
+
+/**
+ * `file` relative to `dir`, which it starts with (`dir/`): the rest of the string when both are
+ * already normal absolute paths (what path.relative would give, without resolving both against
+ * the working folder for each of a context's hundreds of citations), else path.relative's answer.
+ */
+function below(dir: string, file: string): string {
+  return dir.startsWith('/') && isNormal(dir) && isNormal(file) ? file.slice(dir.length + 1) : relative(dir, file);
+}
+
 /** Paths inside the platform print as `P/…`, inside the sketch as relative paths. */
 function makeCiter(context: HardwareContext): Citer {
   const platform = context.toolchain?.path;
@@ -18,8 +32,8 @@ function makeCiter(context: HardwareContext): Citer {
   const sketchDir = sketchMain ? dirname(sketchMain) : undefined;
   const short = (file: string): string => {
     if (platform && file === platform) return 'P';
-    if (platform && file.startsWith(`${platform}/`)) return `P/${relative(platform, file)}`;
-    if (sketchDir && file.startsWith(`${sketchDir}/`)) return relative(sketchDir, file);
+    if (platform && file.startsWith(`${platform}/`)) return `P/${below(platform, file)}`;
+    if (sketchDir && file.startsWith(`${sketchDir}/`)) return below(sketchDir, file);
     // boardbridge's own cited data files (chip facts no Arduino file holds).
     const data = file.lastIndexOf('/boards/data/');
     if (data >= 0) return `boardbridge ${file.slice(data + 1)}`;
