@@ -21,8 +21,6 @@ interface Entry<T> {
   value: T;
 }
 
-let code: string | undefined;
-
 /**
  * A cache file's name for a key: 64 bits of FNV-1a over its UTF-16 code units, in hex. Not
  * node:crypto, whose loading is a tenth of a stored context's time; a name two keys share is only
@@ -44,19 +42,36 @@ export function fileNameOf(key: string): string {
 
 // The code that builds contexts: every module of this folder, the shared ones above it, and the
 // data files it reads, each named with its stamp; the whole list, not a digest of it, so two
-// builds never pass for one. Taken once per process: contexts and boards share it.
+// builds never pass for one. Taken once per process and folder of code: contexts and boards share
+// it, and so do the two copies of this module a command line holds (shell.cjs, which looks for a
+// stored context, and context.cjs beside it, which builds the context on a miss), which is why it
+// is kept on the process, under the folders read, rather than in a module variable.
+const FINGERPRINTS = Symbol.for('boardbridge.codeFingerprints');
+
+interface CodeFolders {
+  dirs: string[];
+  /** The bundle's chunks folder, whose files are named by their content's hash. */
+  chunks?: string;
+  key: string;
+}
+
+let codeFolders: CodeFolders | undefined;
+
 function codeFingerprint(): string {
-  code ??= takeCodeFingerprint();
+  codeFolders ??= codeFoldersOfThisCopy();
+  const holder = process as unknown as { [FINGERPRINTS]?: Map<string, string> };
+  const taken = (holder[FINGERPRINTS] ??= new Map<string, string>());
+  let code = taken.get(codeFolders.key);
+  if (code === undefined) taken.set(codeFolders.key, (code = takeCodeFingerprint(codeFolders)));
   return code;
 }
 
 /** A chunk esbuild named by its content's hash (chunkNames '[name]-[hash]'); the entry chunks/program.js is not. */
 const HASHED_CHUNK = /-[A-Z0-9]{8}\.js$/;
 
-function takeCodeFingerprint(): string {
+function codeFoldersOfThisCopy(): CodeFolders {
   const file = fileURLToPath(import.meta.url);
   const here = dirname(file);
-  const lines: string[] = [];
   // Bundled (dist/cli/boardbridge.cjs and its chunks), this code is inlined in a chunk: the bundle's
   // files are the code.
   const bundled = !/^disk-cache\.[jt]s$/.test(basename(file));
@@ -65,8 +80,14 @@ function takeCodeFingerprint(): string {
   // (a bundle has some hundred and fifty; stat-ing each was most of a stored context's own time);
   // the few files there not so named are stamped.
   const chunks = bundled ? join(cli, 'chunks') : undefined;
-  const folders = bundled ? [cli, chunks!, dirname(dataFile('esp32-chips.json'))] : [here, join(here, 'core-tables'), join(here, '..'), join(here, '../../boards/data')];
-  for (const dir of folders) {
+  const dirs = bundled ? [cli, chunks!] : [here, join(here, 'core-tables'), join(here, '..'), join(here, '../../boards/data')];
+  return { dirs, chunks, key: JSON.stringify([dirs, chunks ?? null]) };
+}
+
+function takeCodeFingerprint({ dirs, chunks }: CodeFolders): string {
+  const lines: string[] = [];
+  // A bundle's data files are the ones it reads, found above its folder (the same for each copy there).
+  for (const dir of chunks ? [...dirs, dirname(dataFile('esp32-chips.json'))] : dirs) {
     let names: string[] = [];
     try {
       names = readdirSync(dir).sort();

@@ -243,6 +243,45 @@ describe('a stored pin map', () => {
     expect(codes[1]).toContain('stm32-exti-shared');
   }, 120_000);
 
+  // The code's fingerprint (disk-cache.ts) is every file name of the bundle's folder and its
+  // chunks: the shell takes it to look for the stored context, and context.cjs, which builds on a
+  // miss, takes the same one from the process instead of listing the folders again.
+  it('lists the bundle and its chunks once when an edited sketch misses its stored context', () => {
+    const listed = path.join(root, 'listed.txt');
+    const lists = path.join(root, 'lists.mjs');
+    writeFileSync(
+      lists,
+      "import fs from 'node:fs';\nimport { syncBuiltinESMExports } from 'node:module';\nconst list = fs.readdirSync;\nfs.readdirSync = (dir, ...rest) => { if (typeof dir === 'string') fs.appendFileSync(process.env.BB_LISTED, dir + '\\n'); return list(dir, ...rest); };\nsyncBuiltinESMExports();\n",
+    );
+    const folder = path.join(root, 'pico', 'Listed');
+    const main = path.join(folder, 'Listed.ino');
+    cpSync(path.join(repoRoot, 'test', 'fixtures', 'arduino', 'sketches', 'Blink', 'Blink.ino'), main);
+    const listedBy = (sketchFolder: string): { json: string; dirs: string[] } => {
+      rmSync(listed, { force: true });
+      const r = spawnSync(process.execPath, ['--import', lists, bundle, 'context', ...args(sketchFolder)], { encoding: 'utf8', env: { ...process.env, BOARDBRIDGE_NO_CACHE: undefined, BB_LISTED: listed, ...env } });
+      expect(r.status, r.stderr).toBe(0);
+      return { json: r.stdout, dirs: readFileSync(listed, 'utf8').split('\n').filter(Boolean) };
+    };
+    const chunks = path.join(repoRoot, 'dist', 'cli', 'chunks');
+    const cli = path.join(repoRoot, 'dist', 'cli');
+    const once = (dirs: string[]): void => {
+      expect(dirs.filter((dir) => dir === chunks)).toEqual([chunks]);
+      expect(dirs.filter((dir) => dir === cli)).toEqual([cli]);
+    };
+    // Stored: the shell alone lists them, once.
+    const built = listedBy(folder);
+    const hit = listedBy(folder);
+    expect(hit.json).toBe(built.json);
+    once(hit.dirs);
+    // Edited: the shell finds the stored context out of date, and context.cjs builds it again.
+    appendFileSync(main, '\nvoid unused() { pinMode(99, OUTPUT); }\n');
+    later(main, 5);
+    const miss = listedBy(folder);
+    once(miss.dirs);
+    expect(miss.json).not.toBe(built.json);
+    expect(miss.json).toBe(fresh(folder));
+  }, 120_000);
+
   it('reads the variant again after its header or boards.txt changed', () => {
     const sketchDir = path.join(root, 'pico', 'PinChecks');
     const before = context(sketchDir).json;
