@@ -13,7 +13,7 @@
 //    compile cache is); the "no code cache either" rows are the first command after an install or
 //    upgrade (NODE_DISABLE_COMPILE_CACHE=1).
 // `--cli-only`: the command line's RESULT rows alone, parts 2 and 3 without the provider's own
-// timings (run-all.ts runs it again under Node 22 this way).
+// timings (run-all.ts runs it again under Node 22 and Node 24 this way).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

@@ -1,8 +1,8 @@
 // `npm run bench`: runs every benchmark in dist/bench one after another; each prints its figures,
 // and the run ends with the table of issue 27: every `RESULT` row, with its goal and the load
-// average while it was measured. Then, when the Node 22 of test/setup/node22 is installed, the
-// context command's rows again under it, the Uno's and the 32-bit boards' (22 and 24 are the
-// supported lines, README), each against `node -e 0` of the same binary.
+// average while it was measured. Then, for each supported line (22 and 24, README) whose Node is
+// installed (test/setup/node22, test/setup/node24), the context command's rows again under it, the
+// Uno's and the 32-bit boards', each against `node -e 0` of the same binary.
 //
 // A figure is read only from the code it names: a compiled bench older than its source, or a CLI
 // bundle older than the sources it is built from (`tsc` run without scripts/bundle-cli.mjs), stops
@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
 const bundle = path.join(repo, 'dist', 'cli', 'boardbridge.cjs');
-const node22 = path.join(repo, 'test', 'setup', 'node22', 'node_modules', 'node', 'bin', 'node');
+/** The supported Node lines the test setup installs, each in a folder of its own. */
+const supported = ['22', '24'].map((line) => ({ line, binary: path.join(repo, 'test', 'setup', `node${line}`, 'node_modules', 'node', 'bin', 'node') }));
 
 interface Row {
   figure: string;
@@ -41,12 +42,14 @@ for (const file of readdirSync(here).filter((f) => f.endsWith('.js') && f !== 'r
   process.stdout.write(`\n== ${file.replace(/\.js$/, '')}\n`);
   await benchRows(process.execPath, thisNode, [path.join(here, file)], file);
 }
-if (existsSync(node22)) {
-  const version = await nodeOf(node22);
-  process.stdout.write(`\n== arduino-context, the command line's rows under Node ${version} (${node22})\n`);
-  await benchRows(node22, version, [path.join(here, 'arduino-context.js'), '--cli-only'], 'arduino-context --cli-only');
-} else {
-  process.stdout.write(`\n(no Node 22 at ${node22}: npm install --prefix test/setup/node22 gives the context rows under it)\n`);
+for (const { line, binary } of supported) {
+  if (existsSync(binary)) {
+    const version = await nodeOf(binary);
+    process.stdout.write(`\n== arduino-context, the command line's rows under Node ${version} (${binary})\n`);
+    await benchRows(binary, version, [path.join(here, 'arduino-context.js'), '--cli-only'], 'arduino-context --cli-only');
+  } else {
+    process.stdout.write(`\n(no Node ${line} at ${binary}: npm ci --prefix test/setup/node${line} gives the context rows under it)\n`);
+  }
 }
 
 process.stdout.write(`\n| figure | Node | ratio | goal | load average while measured (1 min, start–end) |\n|---|---|---|---|---|\n`);
