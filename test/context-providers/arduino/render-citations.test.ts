@@ -17,7 +17,7 @@ describe('citations in the markdown', () => {
   for (const board of ['arduino:avr:uno', 'arduino:renesas_uno:minima']) {
     test(`${board}: each P/ citation is path.relative of the platform and the cited file`, async () => {
       const context = await sketchContext('Citations', board, sketch('Citations', TEXT));
-      const platform = context.toolchain!.path;
+      const platform = context.toolchain!.path!;
       const text = renderArduinoContext(context);
       // The board's facts (MCU, clock, memory, upload) are each shown with their boards.txt line.
       const cited = new Set(
@@ -33,7 +33,7 @@ describe('citations in the markdown', () => {
 
     test(`${board}: paths with ./ and ../ segments and doubled slashes print as their normal form does`, async () => {
       const context = await sketchContext('Citations', board, sketch('Citations', TEXT));
-      const platform = context.toolchain!.path;
+      const platform = context.toolchain!.path!;
       const expected = renderArduinoContext(context);
       const parent = platform.slice(0, platform.lastIndexOf('/'));
       const name = platform.slice(parent.length + 1);
