@@ -24,6 +24,14 @@ async function main(): Promise<void> {
     if (printStoredContext(args)) return exitOnceWritten();
     const plain = plainContextRequest(args);
     if (plain) {
+      // A context built in this process lives some tens of milliseconds: V8's optimizing compiler
+      // (TurboFan, `--opt` on every runtime from 18 on) would spend more compiling its hot functions
+      // than their faster code gives back (the preprocessor's processFile alone takes it 15-19 ms),
+      // on the main thread's time or the other core's. The interpreter and the baseline compiler
+      // carry it (and Maglev, where the runtime has it on). Set before context.cjs is compiled, so
+      // its code cache is made and checked under the same flags. node:v8 is required, not imported:
+      // import() would start the ES module loader this shell does without.
+      (module.createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-opt');
       // Bundled, the command is also a CommonJS file beside this one, run with V8's code cache
       // (code-cache.ts); the unbundled build has none and imports the module.
       const { loadCachedBundle } = await import('./code-cache.js');

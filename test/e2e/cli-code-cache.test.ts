@@ -167,6 +167,25 @@ describe("the context command's process", () => {
     }
   });
 
+  // V8 prints what it optimizes with --trace-opt (to stdout, before the context): a context built in
+  // the process is carried by the interpreter and the baseline compiler, and TurboFan compiles
+  // nothing of it (on the Pico it compiled some thirty functions, the preprocessor among them).
+  it('builds a context without TurboFan, and prints the same context', () => {
+    // The trace shows TurboFan's work where it runs: a hot loop of this runtime's own has some.
+    const control = spawnSync(process.execPath, ['--trace-opt', '-e', 'let s = 0; for (let i = 0; i < 3e7; i++) s += i % 7; console.log(s > 0)'], { encoding: 'utf8' });
+    expect(control.stdout.split('\n').some((line) => /completed (optimizing|compiling).*TURBOFAN/.test(line))).toBe(true);
+    const env = { ...process.env, BOARDBRIDGE_NO_CACHE: '1', BOARDBRIDGE_CACHE_DIR: mkdtempSync(path.join(work, 'cache-')), ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit') };
+    for (const fqbn of ['rp2040:rp2040:rpipico', 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE']) {
+      const plain = spawnSync(process.execPath, [bundle, 'context', '--fqbn', fqbn, blink], { encoding: 'utf8', env, cwd: repoRoot });
+      expect(plain.status, plain.stderr).toBe(0);
+      const traced = spawnSync(process.execPath, ['--trace-opt', bundle, 'context', '--fqbn', fqbn, blink], { encoding: 'utf8', env, cwd: repoRoot });
+      expect(traced.status, traced.stderr).toBe(0);
+      const lines = traced.stdout.split('\n');
+      expect(lines.filter((line) => /completed (optimizing|compiling).*TURBOFAN/.test(line)), fqbn).toEqual([]);
+      expect(lines.filter((line) => !line.startsWith('[')).join('\n')).toBe(plain.stdout);
+    }
+  });
+
   it('ends only once a reader that is slow to start has all of its output, on a pipe left non-blocking too; stops quietly when the reader goes', () => {
     // Over 64 kB of JSON: more than a pipe holds, so the end of it waits in the process when it exits.
     const fqbn = 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE';
