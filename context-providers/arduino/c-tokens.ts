@@ -86,14 +86,23 @@ export function tokenize(source: string, file?: string): Token[] {
   return tokens;
 }
 
+/** Where a lexer starts: a whole text, or a stretch of lines of a text another lexer read (`Lexer.between`). */
+interface Stretch {
+  text: string;
+  lineOf: (offset: number) => number;
+  start: number;
+  end: number;
+}
+
 /**
  * The tokens of one text, one at a time, so a reader can pass over the text it does not need
- * (the preprocessor's skipped `#if` groups) without making their tokens: `skipLine` scans as
+ * (the preprocessor's skipped `#if` groups) without making their tokens: `nextLineStart` scans as
  * `next` does (comments and literals are still recognised) but allocates nothing.
  */
 export class Lexer {
   private readonly text: string;
   private readonly lineOf: (offset: number) => number;
+  private readonly end: number;
   private index = 0;
   private bol = true;
   private space = false;
@@ -102,16 +111,60 @@ export class Lexer {
   private tokenBol = false;
   private tokenSpace = false;
 
-  constructor(source: string, private readonly file?: string) {
-    // Line splices are removed first; `lineOf` maps spliced offsets back to original lines.
-    const { text, lineStarts } = removeSplices(source);
-    this.text = text;
-    this.lineOf = lineStarts;
+  constructor(source: string, file?: string);
+  constructor(source: Stretch, file?: string);
+  constructor(
+    source: string | Stretch,
+    private readonly file?: string,
+  ) {
+    if (typeof source === 'string') {
+      // Line splices are removed first; `lineOf` maps spliced offsets back to original lines.
+      const { text, lineStarts } = removeSplices(source);
+      this.text = text;
+      this.lineOf = lineStarts;
+      this.end = text.length;
+    } else {
+      // A stretch starts at the first token of a line: a newline came before it unless it is the text's start.
+      this.text = source.text;
+      this.lineOf = source.lineOf;
+      this.index = source.start;
+      this.end = source.end;
+      this.space = source.start > 0;
+    }
   }
 
   /** The next token, or undefined at the end of the text. */
   next(): Token | undefined {
     return this.scan() ? this.made() : undefined;
+  }
+
+  /** Where the token last returned starts, in the text without its line splices. */
+  get offset(): number {
+    return this.start;
+  }
+
+  /** The length of the text without its line splices. */
+  get length(): number {
+    return this.end;
+  }
+
+  /**
+   * The text from `start` to `end` and a way to make its tokens later: the tokens `next` gives
+   * there, with their lines. `start` is the offset of a line's first token and `end` the start of a
+   * later line's first token (or the text's end), as `offset` gave them, so no comment or literal
+   * crosses either.
+   */
+  between(start: number, end: number): { text: string; tokens: () => Token[] } {
+    const stretch: Stretch = { text: this.text, lineOf: this.lineOf, start, end };
+    return {
+      text: this.text.slice(start, end),
+      tokens: () => {
+        const lexer = new Lexer(stretch, this.file);
+        const tokens: Token[] = [];
+        for (let token = lexer.next(); token; token = lexer.next()) tokens.push(token);
+        return tokens;
+      },
+    };
   }
 
   /** Passes over the rest of the current logical line; returns its next line's first token (undefined at the end). */
@@ -128,7 +181,7 @@ export class Lexer {
   /** Moves past the next token (its kind, start and flags kept in fields); false at the end. */
   private scan(): boolean {
     const text = this.text;
-    const length = text.length;
+    const length = this.end;
     let index = this.index;
     while (index < length) {
       const c = text.charCodeAt(index);
@@ -240,14 +293,23 @@ function removeSplices(source: string): { text: string; lineStarts: (offset: num
     }
     text += source.slice(last);
   }
-  // Tokens are asked for in increasing offsets, so two cursors replace a search per token.
+  // Tokens are asked for in increasing offsets, so two cursors replace a search per token; a stretch
+  // read again later (Lexer.between) starts them again from the top.
   let line = 1;
   let scanned = 0;
   let breakIndex = 0;
   return {
     text,
     lineStarts: (offset) => {
-      for (; scanned < offset; scanned++) if (text.charCodeAt(scanned) === 10) line++;
+      if (offset < scanned) {
+        line = 1;
+        scanned = 0;
+        breakIndex = 0;
+      }
+      if (scanned < offset) {
+        for (let at = text.indexOf('\n', scanned); at >= 0 && at < offset; at = text.indexOf('\n', at + 1)) line++;
+        scanned = offset;
+      }
       while (breakIndex < breaks.length && breaks[breakIndex] <= offset) {
         breakIndex++;
         line++;

@@ -28,6 +28,21 @@ export interface PreprocessOptions {
   follow(path: string): boolean;
   /** Also resolve `#include <x>` in `includeDirs` (as gcc's -I does); default: only quoted includes. */
   followSystem?: boolean;
+  /**
+   * The files whose active lines (those that are not directives) are made into `tokens`; default
+   * every file. The others' are passed over as a skipped group's are, and kept as `untokenized`
+   * text, for a reader that needs the tokens of a few of them (the lines that declare a serial
+   * port) or none (the core's API around a variant header).
+   */
+  tokensOf?(file: string): boolean;
+}
+
+/** A run of active lines of one file, none a directive, whose tokens were not made: its text and how to make them. */
+export interface UntokenizedLines {
+  file: string;
+  text: string;
+  /** The tokens the run's lines have, as `tokens` would have held them. */
+  tokens(): Token[];
 }
 
 /** An `#include` on an active line: what the compiler would include for this board. */
@@ -40,8 +55,10 @@ export interface ActiveInclude {
 
 export interface PreprocessResult {
   macros: Map<string, Macro>;
-  /** Tokens of active lines that are not directives, with their file. */
+  /** Tokens of active lines that are not directives, with their file (of the files `tokensOf` names). */
   tokens: Token[];
+  /** The active lines that are not directives of the other files, in order, as runs of lines. */
+  untokenized: UntokenizedLines[];
   files: string[];
   /** Every #include on an active line, followed or not. */
   includes: ActiveInclude[];
@@ -58,7 +75,7 @@ export function preprocess(mainFiles: string[], options: PreprocessOptions): Pre
   for (const [name, value] of Object.entries(options.defines)) {
     macros.set(name, { name, body: tokenize(value) });
   }
-  const result: PreprocessResult = { macros, tokens: [], files: [], includes: [], onceFiles: new Set(), warnings: [] };
+  const result: PreprocessResult = { macros, tokens: [], untokenized: [], files: [], includes: [], onceFiles: new Set(), warnings: [] };
   for (const file of mainFiles) {
     // Include guards make a second pass over an already-read header a no-op, as in C.
     processFile(file, options, result, 0);
@@ -87,6 +104,7 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
   // Tokens are made only for active lines and directive lines: a skipped group's other lines
   // are passed over by the lexer (comments and literals still recognised, as the compiler does).
   const lexer = new Lexer(text, file);
+  const tokenized = options.tokensOf?.(file) ?? true;
   // Each entry: is this branch active, has any branch of the group been taken, was the parent active.
   const conditions: Array<{ active: boolean; taken: boolean; parentActive: boolean; line: number }> = [];
   const active = (): boolean => conditions.length === 0 || conditions[conditions.length - 1].active;
@@ -94,11 +112,17 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
   let token = lexer.next();
   while (token) {
     if (!(token.bol && token.text === '#' && token.kind === 'punct')) {
-      if (active()) {
+      if (!active()) {
+        token = lexer.nextLineStart();
+      } else if (tokenized) {
         result.tokens.push(token);
         token = lexer.next();
       } else {
-        token = lexer.nextLineStart();
+        // A line's first token: the line, and the next ones up to a directive, are one run.
+        const start = lexer.offset;
+        do token = lexer.nextLineStart();
+        while (token && !(token.text === '#' && token.kind === 'punct'));
+        result.untokenized.push({ file, ...lexer.between(start, token ? lexer.offset : lexer.length) });
       }
       continue;
     }

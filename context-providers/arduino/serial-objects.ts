@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding, Knowledge } from '../types.js';
-import { tokenize } from './c-tokens.js';
+import { tokenize, type Token } from './c-tokens.js';
 import { preprocess } from './preprocessor.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import { readRegularFileSync } from '../../platform/regular-file.js';
@@ -58,12 +58,32 @@ export function readSerialObjects(board: ResolvedBoard, variant: VariantHeader):
     followSystem: true,
     // ArduinoCore-API (`api/`) holds the classes, never the instances: skipping it halves the work.
     follow: (path) => (isInside(path, board.corePath) && !isInside(path, apiDir)) || (variantDir !== undefined && isInside(path, variantDir)),
+    // Only `extern` declarations are read from the code: the runs of lines that have none are not tokenized.
+    tokensOf: () => false,
   });
-  const tokens = result.tokens;
-  for (let index = 0; index < tokens.length; index++) {
-    if (tokens[index].text !== 'extern') continue;
-    for (let end = index + 1; end < tokens.length && tokens[end].text !== ';' && tokens[end].text !== '{' && tokens[end].text !== '('; end++) {
-      if (tokens[end].kind === 'identifier' && SERIAL_NAME.test(tokens[end].text)) ports.add(tokens[end].text);
+  // Each `extern` declaration up to its `;`, `{` or `(`, in the active code's tokens, made one run at a
+  // time: those of a run whose text holds `extern`, and of the runs after it while a declaration goes on.
+  const runs = result.untokenized;
+  const made = new Map<number, Token[]>();
+  const tokensOfRun = (run: number): Token[] => {
+    let tokens = made.get(run);
+    if (!tokens) made.set(run, (tokens = runs[run].tokens()));
+    return tokens;
+  };
+  for (let run = 0; run < runs.length; run++) {
+    if (!runs[run].text.includes('extern')) continue;
+    const tokens = tokensOfRun(run);
+    for (let index = 0; index < tokens.length; index++) {
+      if (tokens[index].text !== 'extern') continue;
+      for (let at = run, next = index + 1; at < runs.length; at++, next = 0) {
+        const declaration = tokensOfRun(at);
+        for (; next < declaration.length; next++) {
+          const token = declaration[next];
+          if (token.text === ';' || token.text === '{' || token.text === '(') break;
+          if (token.kind === 'identifier' && SERIAL_NAME.test(token.text)) ports.add(token.text);
+        }
+        if (next < declaration.length) break;
+      }
     }
   }
   for (const [name, macro] of result.macros) if (!macro.params && SERIAL_NAME.test(name)) ports.add(name);

@@ -119,11 +119,12 @@ export function readVariantHeader(board: ResolvedBoard): VariantHeader {
     // Only the pin header and what it includes from variant folders: the core's C++ API and
     // the toolchain's headers say nothing about pins.
     follow: (path) => basename(path) === headerName || isInside(path, variantsRoot) || (variantDir !== undefined && isInside(path, variantDir)),
+    // The constants are the variant's: the code of Arduino.h itself is not tokenized.
+    tokensOf: (file) => file !== arduinoH,
   });
   warnings.push(...result.warnings);
 
-  const headerFiles = new Set(result.files.filter((file) => file !== arduinoH));
-  const constants = collectConstants(result.tokens.filter((token) => token.file && headerFiles.has(token.file)), result.macros, warnings);
+  const constants = collectConstants(result.tokens, result.macros, warnings);
   return variantHeaderOf({ ...(header && existsSync(header) ? { header } : {}), defines, macros: result.macros, constants, files: result.files, warnings });
 }
 

@@ -51,9 +51,11 @@ export function readPicoHeader(board: ResolvedBoard, variant: VariantHeader, chi
     includeDirs: variantDir ? [variantDir] : [],
     followSystem: true,
     follow: inVariants,
+    // The constants are the variant's: the core's own code is not tokenized.
+    tokensOf: inVariants,
   });
   warnings.push(...result.warnings);
-  const constants = collectConstants(result.tokens.filter((token) => token.file && inVariants(token.file)), result.macros, warnings);
+  const constants = collectConstants(result.tokens, result.macros, warnings);
   const scope = { identifier: (name: string) => (constants.has(name) ? BigInt(constants.get(name)!.value) : undefined), unknownIsZero: false };
   return {
     macros: result.macros,
