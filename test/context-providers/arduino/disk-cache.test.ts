@@ -3,6 +3,7 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { fileNameOf } from '../../../context-providers/arduino/disk-cache.js';
 import { createArduinoProvider } from '../../../context-providers/arduino/provider.js';
 import { OWN_FIXTURES, TMP } from './paths.js';
 
@@ -39,5 +40,23 @@ describe('the on-disk context cache', () => {
     const context = await provider.load((await provider.detect(sketch))!, { board: 'arduino:avr:uno' });
     expect(context.board.id).toBe('arduino:avr:uno');
     expect(readdirSync(join(cacheDir, 'contexts')).some((name) => readFileSync(join(cacheDir, 'contexts', name), 'utf8').startsWith('{"code"'))).toBe(true);
+  });
+});
+
+// A cache file's name (fileNameOf): 64 bits in hex, the same for a key each time; a pin map's key
+// is its board's whole property set, so two boards whose properties differ in one character, or
+// whose keys differ only in their last bytes (the ones a word at a time leaves over), have files of their own.
+describe('cache file names', () => {
+  const properties = (changed: string) => JSON.stringify(Array.from({ length: 3000 }, (_, index) => [`menu.key${index}`, index === 1500 ? changed : `value ${index}`]));
+  test('a long key is named the same each time, and a one-character change names another file', () => {
+    const key = properties('-Os');
+    expect(key.length).toBeGreaterThan(50_000);
+    expect(fileNameOf(key)).toMatch(/^[0-9a-f]{16}$/);
+    expect(fileNameOf(`${key}`)).toBe(fileNameOf(key));
+    expect(fileNameOf(properties('-O2'))).not.toBe(fileNameOf(key));
+    // The same key again after another one, and keys that differ only in their last one to three characters.
+    expect(fileNameOf(key)).toBe(fileNameOf(properties('-Os')));
+    const names = new Set(['', 'a', 'ab', 'abc', 'abcd', 'abcde', 'abcdf', 'abcdef', 'abcdeg', 'abcdefg', 'abcdefh', 'é', 'ü'].map((text) => fileNameOf(`prefix-${text}`)));
+    expect(names.size).toBe(13);
   });
 });
