@@ -5,7 +5,7 @@
 // cachedData), on every runtime down to the Arduino IDE's. The cache is taken after the
 // command ran, so it holds the functions that run compiled, not only the top level.
 //
-// It is kept in <boardbridge cache>/code/, one file per bundle, Node version and architecture;
+// It is kept in <boardbridge cache>/code/, one file per bundle, V8 flags, Node version and architecture;
 // a bundle is its path too, so two installs on one runtime (a global one and npx's, a checkout)
 // keep a cache each instead of replacing each other's at every run.
 // $NODE_DISABLE_COMPILE_CACHE (Node's own switch for its compile cache) turns it off. V8 checks
@@ -48,9 +48,10 @@ function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined 
 
 /**
  * Runs the CommonJS bundle `file` and returns its exports, or undefined when there is no such file
- * (the unbundled build, which imports the ES module instead).
+ * (the unbundled build, which imports the ES module instead). `flags` names the V8 flags the caller
+ * set for this run, if any: V8 refuses a cache made under other flags, so each set has its own file.
  */
-export function loadCachedBundle<T>(file: string): CachedBundle<T> | undefined {
+export function loadCachedBundle<T>(file: string, flags?: string): CachedBundle<T> | undefined {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -68,9 +69,9 @@ export function loadCachedBundle<T>(file: string): CachedBundle<T> | undefined {
     closeSync(fd);
   }
   const dir = codeCacheDir();
-  // One bundle (at one path) on one runtime has one cache; the ones of its earlier builds are removed
+  // One bundle (at one path) on one runtime under one set of flags has one cache; the ones of its earlier builds are removed
   // when it is written, and those of other installs that have not been written for a month.
-  const runtime = `${path.basename(file).replace(/\.c?js$/, '')}-${process.version}-${process.arch}-`;
+  const runtime = `${path.basename(file).replace(/\.c?js$/, '')}${flags ? `-${flags}` : ''}-${process.version}-${process.arch}-`;
   const prefix = `${runtime}${pathTag(path.resolve(file))}-`;
   const cacheFile = dir ? path.join(dir, `${prefix}${stamp}.bin`) : undefined;
   const coversFile = cacheFile?.replace(/\.bin$/, '.covers');

@@ -21,21 +21,26 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'context') {
     const { plainContextRequest, printStoredContext } = await import('./stored-context.js');
     const args = process.argv.slice(3);
-    if (printStoredContext(args)) return exitOnceWritten();
+    const stored = printStoredContext(args);
+    if (stored === 'printed') return exitOnceWritten();
     const plain = plainContextRequest(args);
     if (plain) {
-      // A context built in this process lives some tens of milliseconds: V8's optimizing compiler
-      // (TurboFan, `--opt` on every runtime from 18 on) would spend more compiling its hot functions
-      // than their faster code gives back (the preprocessor's processFile alone takes it 15-19 ms),
-      // on the main thread's time or the other core's. The interpreter and the baseline compiler
-      // carry it (and Maglev, where the runtime has it on). Set before context.cjs is compiled, so
-      // its code cache is made and checked under the same flags. node:v8 is required, not imported:
-      // import() would start the ES module loader this shell does without.
-      (module.createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-opt');
+      // A context none was stored for reads the board's platform, pin map and libraries (or is told
+      // not to keep them): in a process of some tens of milliseconds V8's optimizing compiler
+      // (TurboFan, `--opt` on every runtime from 18 on) would spend more compiling the preprocessor
+      // than its faster code gives back (processFile alone took it 45 ms on a Nucleo), on the main
+      // thread's time or the other core's; the interpreter and the baseline compiler carry it. An
+      // edited sketch's context (stored, out of date) finds its board and pin map stored: a short
+      // run whose few long loops TurboFan replaces on the stack, and no node:v8 to load (its streams
+      // cost what TurboFan saves there). Set before context.cjs is compiled, and its code cache kept
+      // apart, so each kind of run finds a cache made under its own flags. node:v8 is required, not
+      // imported: import() would start the ES module loader this shell does without.
+      const fresh = stored === 'absent';
+      if (fresh) (module.createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-opt');
       // Bundled, the command is also a CommonJS file beside this one, run with V8's code cache
       // (code-cache.ts); the unbundled build has none and imports the module.
       const { loadCachedBundle } = await import('./code-cache.js');
-      const bundled = loadCachedBundle<typeof import('./context.js')>(fileURLToPath(new URL('./context.cjs', import.meta.url)));
+      const bundled = loadCachedBundle<typeof import('./context.js')>(fileURLToPath(new URL('./context.cjs', import.meta.url)), fresh ? 'no-opt' : undefined);
       const { printContext } = bundled?.exports ?? (await import('./context.js'));
       process.exitCode = await printContext(plain.target, { board: plain.board, json: plain.json });
       // The kind of run is the board's platform (vendor:architecture): each core has its own tables and checks.

@@ -54,15 +54,19 @@ export function plainContextRequest(args: readonly string[]): ContextRequest | u
   return { ...request, target, board: board ?? fqbn };
 }
 
-/** Prints the stored context the command line names and returns true; false when it must be built. */
-export function printStoredContext(args: readonly string[]): boolean {
+/**
+ * Prints the stored context the command line names (`printed`); otherwise says whether one is
+ * stored but out of date (`stale`: an edited sketch, whose board and pin map are most likely
+ * stored too) or none is (`absent`: a new sketch or board, or no cache), for the command to build it.
+ */
+export function printStoredContext(args: readonly string[]): 'printed' | 'stale' | 'absent' {
   const request = plainContextRequest(args);
   const options = cliProviderOptions();
-  if (!request || !options.cacheDir) return false;
+  if (!request || !options.cacheDir) return 'absent';
   const project = detectSketch(path.resolve(request.target ?? process.cwd()));
-  if (!project) return false;
-  const context = readStoredContext(options, project, { board: request.board });
-  if (!context) return false;
+  if (!project) return 'absent';
+  const { context, kept } = readStoredContext(options, project, { board: request.board });
+  if (!context) return kept ? 'stale' : 'absent';
   writeAll(1, contextText(context, renderArduinoContext(context), request.json));
-  return true;
+  return 'printed';
 }

@@ -3,7 +3,7 @@
 // resolved boards, so an edited sketch does not either. An entry holds the stamp (mtime and size,
 // or absence) of every file the value was built from, as StampedCache (cache.ts) does in memory, and the
 // code's own fingerprint: a changed file or a rebuilt boardbridge misses.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataFile } from '../../platform/data-files.js';
@@ -124,6 +124,11 @@ export class DiskCache<T> {
 
   private file(key: string): string {
     return join(this.dir, this.folder, `${fileNameOf(key)}.json`);
+  }
+
+  /** True when an entry is kept under `key`, whether or not its files changed since. */
+  has(key: string): boolean {
+    return existsSync(this.file(key));
   }
 
   /** The stored value and the extra files it watches, when none of the files it was stored with changed. */

@@ -55,9 +55,13 @@ export function storedContextKey(options: DiscoverOptions & { buildSize?: unknow
 
 /**
  * The context a provider made with `options` stored for a project and a selection from no IDE,
- * when none of the files it was built from changed.
+ * when none of the files it was built from changed; `kept` says whether one was stored at all
+ * (an edited sketch's is, but out of date).
  */
-export function readStoredContext(options: DiscoverOptions & { cacheDir?: string }, project: DetectedProject, selection: Omit<Selection, 'arduinoIde'>): HardwareContext | undefined {
+export function readStoredContext(options: DiscoverOptions & { cacheDir?: string }, project: DetectedProject, selection: Omit<Selection, 'arduinoIde'>): { context?: HardwareContext; kept: boolean } {
   const key = options.cacheDir ? storedContextKey(options, project, selection, null) : undefined;
-  return key ? new DiskCache<HardwareContext>(options.cacheDir!, CONTEXTS_FOLDER).get(key)?.value : undefined;
+  if (!key) return { kept: false };
+  const store = new DiskCache<HardwareContext>(options.cacheDir!, CONTEXTS_FOLDER);
+  const context = store.get(key)?.value;
+  return context ? { context, kept: true } : { kept: store.has(key) };
 }

@@ -27,7 +27,9 @@ function context(cli: string, cacheDir: string, fqbn: string, extra: Record<stri
   return result.stdout;
 }
 
-const own = `context-${process.version}-${process.arch}-`;
+// These runs keep no context (BOARDBRIDGE_NO_CACHE): built from scratch without TurboFan, under
+// --no-opt, whose cache is its own (main.ts).
+const own = `context-no-opt-${process.version}-${process.arch}-`;
 function caches(cacheDir: string): { bin: string[]; covers: string[] } {
   const dir = path.join(cacheDir, 'code');
   const names = existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith(own)) : [];
@@ -97,6 +99,46 @@ describe("the context command's code cache", () => {
     expect(after.bin).toHaveLength(1);
     expect(after.bin[0]).not.toBe(before[0]);
     expect(after.covers).toEqual([after.bin[0].replace(/\.bin$/, '.covers')]);
+  });
+});
+
+describe('the code caches of the two kinds of run', () => {
+  it("a new sketch's context (none stored) and an edited sketch's (stored, out of date) each keep and reuse a cache of their own", () => {
+    const cacheDir = mkdtempSync(path.join(work, 'cache-'));
+    const sketch = path.join(mkdtempSync(path.join(work, 'sketch-')), 'Blink');
+    cpSync(blink, sketch, { recursive: true });
+    const { NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
+    const env = { ...inherited, BOARDBRIDGE_NO_CACHE: undefined, BOARDBRIDGE_CACHE_DIR: cacheDir, ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit') };
+    const run = (): string => {
+      const result = spawnSync(process.execPath, [bundle, 'context', '--json', '--fqbn', 'rp2040:rp2040:rpipico', sketch], { encoding: 'utf8', env, cwd: repoRoot });
+      expect(result.status, result.stderr).toBe(0);
+      return result.stdout;
+    };
+    const dir = path.join(cacheDir, 'code');
+    const named = (prefix: string) => readdirSync(dir).filter((name) => name.startsWith(prefix) && name.endsWith('.bin'));
+    const edit = (line: number) => writeFileSync(path.join(sketch, 'Blink.ino'), `${readFileSync(path.join(sketch, 'Blink.ino'), 'utf8')}// edit ${line}\n`);
+    run();
+    expect(named(own)).toHaveLength(1);
+    const plain = `context-${process.version}-${process.arch}-`;
+    expect(named(plain)).toEqual([]);
+    edit(1);
+    run();
+    expect(named(plain)).toHaveLength(1);
+    const written = [path.join(dir, named(own)[0]), path.join(dir, named(plain)[0])].map((file) => [file, statSync(file)] as const);
+    // Another edit, and another sketch none was stored for: each run finds its cache, which stays as it is.
+    edit(2);
+    run();
+    const other = path.join(mkdtempSync(path.join(work, 'sketch-')), 'Other');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(path.join(other, 'Other.ino'), readFileSync(path.join(sketch, 'Blink.ino'), 'utf8'));
+    const result = spawnSync(process.execPath, [bundle, 'context', '--json', '--fqbn', 'rp2040:rp2040:rpipico', other], { encoding: 'utf8', env, cwd: repoRoot });
+    expect(result.status, result.stderr).toBe(0);
+    for (const [file, stats] of written) {
+      expect(statSync(file).ino, file).toBe(stats.ino);
+      expect(statSync(file).mtimeMs, file).toBe(stats.mtimeMs);
+    }
+    expect(named(own)).toHaveLength(1);
+    expect(named(plain)).toHaveLength(1);
   });
 });
 
