@@ -8,6 +8,7 @@
 // every other command imports program.ts, an ES module.
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { markOneCommandProcess } from '../../context-providers/arduino/cache.js';
 
 // V8 keeps the code it compiled for the next start where the runtime can (Node >= 22.1); the
 // commands' chunks, loaded below, are what it saves (bundled, the bin turned it on already, and
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
       // cost what TurboFan saves there). Set before context.cjs is compiled, and its code cache kept
       // apart, so each kind of run finds a cache made under its own flags. node:v8 is required, not
       // imported: import() would start the ES module loader this shell does without.
+      markOneCommandProcess();
       const fresh = stored === 'absent';
       if (fresh) (module.createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-opt');
       // Bundled, the command is also a CommonJS file beside this one, run with V8's code cache

@@ -13,6 +13,24 @@ export function stamp(file: string): string {
   }
 }
 
+// Set on the process, not in this module: the command line's shell and the context script it runs
+// each hold a copy of this module (scripts/bundle-cli.mjs).
+const ONE_COMMAND = Symbol.for('boardbridge.oneCommandProcess');
+
+/**
+ * Marks this process as one that runs a single command and exits (the context command line): its
+ * values are kept for the rest of the command, which reads each file once, without the stamp of
+ * every file they were built from (a context's inputs are a hundred files, stat-ed by each cache
+ * that keeps it) that only a later command in the same process would compare.
+ */
+export function markOneCommandProcess(): void {
+  (process as unknown as Record<symbol, boolean>)[ONE_COMMAND] = true;
+}
+
+function inOneCommandProcess(): boolean {
+  return (process as unknown as Record<symbol, boolean | undefined>)[ONE_COMMAND] === true;
+}
+
 interface Entry<T> {
   stamps: Array<[string, string]>;
   value: T;
@@ -44,7 +62,7 @@ export class StampedCache<T> {
       if (oldest === undefined) break;
       this.entries.delete(oldest);
     }
-    this.entries.set(key, { stamps: [...new Set(files)].map((file) => [file, stamp(file)]), value });
+    this.entries.set(key, { stamps: inOneCommandProcess() ? [] : [...new Set(files)].map((file) => [file, stamp(file)]), value });
     return value;
   }
 

@@ -1,10 +1,9 @@
 // Installed Arduino libraries: library.properties (1.5 format) or the legacy flat layout, found in
 // the sketchbook's libraries/, the board's platforms and the built-in folders.
-import { join } from 'node:path';
 import type { Finding, SourceRef } from '../types.js';
 import { parseDepends, type Dependency } from './library-depends.js';
 import { loadPropertiesFile } from '../../platform/arduino/properties.js';
-import { listDir, listEntries } from '../../platform/arduino/folders.js';
+import { childPath, listDir, listEntries } from '../../platform/arduino/folders.js';
 import { DiskCache } from './disk-cache.js';
 
 /** Lower numbers lose: arduino-cli's library location priority. */
@@ -93,7 +92,7 @@ function scanFolder(folder: LibraryFolder): FolderScan {
   const entries = listEntries(folder.dir).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (entry.name.startsWith('.') || !entry.isDir) continue;
-    const dir = join(folder.dir, entry.name);
+    const dir = childPath(folder.dir, entry.name);
     scan.folders.push(dir);
     const library = readLibrary(dir, folder.location, scan);
     if (library) {
@@ -106,12 +105,12 @@ function scanFolder(folder: LibraryFolder): FolderScan {
 
 export function readLibrary(dir: string, location: LibraryLocation, scan: LibraryScan): Library | undefined {
   const dirName = dir.split(/[\\/]/).pop() ?? dir;
-  const propertiesFile = join(dir, 'library.properties');
+  const propertiesFile = childPath(dir, 'library.properties');
   // One read of the folder says whether it has library.properties and src/, and (flat) its headers.
   const entries = listEntries(dir);
   const hasProperties = entries.some((entry) => entry.name === 'library.properties');
   const layout = hasProperties && entries.some((entry) => entry.name === 'src' && entry.isDir) ? 'recursive' : 'flat';
-  const sourceDir = layout === 'recursive' ? join(dir, 'src') : dir;
+  const sourceDir = layout === 'recursive' ? childPath(dir, 'src') : dir;
   const headers = (layout === 'recursive' ? listDir(sourceDir) : entries.map((entry) => entry.name)).filter((file) => HEADER.test(file));
   if (!hasProperties) {
     // A legacy library is any folder with headers; anything else is not a library.

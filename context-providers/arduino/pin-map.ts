@@ -3,11 +3,11 @@
 // core's own tables where a reader knows the core (core-tables/). A capability the files do not
 // establish is unknown, with the reason, never "none".
 import type { Bus, ContextNote, Finding, Knowledge, Pin, PinCapability, SourceRef } from '../types.js';
-import { stamp } from './cache.js';
+import { StampedCache } from './cache.js';
 import { readCoreFacts, type CoreFacts } from './core-tables/index.js';
 import { readAvrTimers } from './avr-timers.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
-import { readSerialObjects } from './serial-objects.js';
+import { portsOfMacros, readSerialObjects } from './serial-objects.js';
 import { readVariantHeader, type VariantHeader } from './variant-header.js';
 
 export type CapabilityKind = 'pwm' | 'interrupt' | 'analog' | 'dac' | 'serial';
@@ -94,8 +94,7 @@ function byLengthThenName(a: string, b: string): number {
 
 // Pin maps of boards already read, until one of their files changes: sketches of one board share
 // it (the false-finding sweep runs hundreds of sketches per board).
-const cache = new Map<string, { stamps: Array<[string, string]>; map: PinMap }>();
-const CACHE_CAPACITY = 64;
+const cache = new StampedCache<PinMap>(64);
 
 /** Where pin maps read by another process are kept (pin-map-store.ts). */
 export interface PinMapStorage {
@@ -107,14 +106,13 @@ export interface PinMapStorage {
 export function buildPinMap(board: ResolvedBoard, store?: PinMapStorage): PinMap {
   const key = `${board.fqbn}\0${board.corePath}\0${board.variantPath ?? ''}\0${board.properties.get('recipe.cpp.o.pattern') ?? ''}\0${board.expanded('build.extra_flags') ?? ''}`;
   const cached = cache.get(key);
-  if (cached && cached.stamps.every(([file, previous]) => stamp(file) === previous)) return copyOf(cached.map);
+  if (cached) return copyOf(cached);
   let map = store?.get(board);
   if (!map) {
     map = readPinMap(board);
     store?.set(board, map);
   }
-  if (cache.size >= CACHE_CAPACITY) cache.delete(cache.keys().next().value!);
-  cache.set(key, { stamps: [...map.files, ...(board.variantPath ? [board.variantPath] : [])].map((file) => [file, stamp(file)]), map });
+  cache.set(key, map, [...map.files, ...(board.variantPath ? [board.variantPath] : [])]);
   return copyOf(map);
 }
 
@@ -179,13 +177,19 @@ function readPinMap(board: ResolvedBoard): PinMap {
   }
 
   for (const [name, macro] of variant.macros) if (!macro.params && name.startsWith('SERIAL_PORT_') && /^Serial(\d+|USB)?$/.test(variant.expandText(name)?.trim() ?? '')) macroSource(name);
-  const serial = readSerialObjects(board, variant);
-  warnings.push(...serial.warnings);
-  knowledge.serial = serial.knowledge;
-  const serialPorts = new Set(serial.ports);
-  let serialUncertain = serial.uncertain;
-  let buses = busesOf(variant, pinNames, [...serialPorts]);
   const core = readCoreFacts(board, variant);
+  // The core's own rule for its serial ports is the whole statement (below): the headers' extern
+  // declarations are read only when there is no such rule, or it does not establish them.
+  const coreKnowsSerial = core !== undefined && core.known.serial.known && core.serialPorts !== undefined;
+  const serial = coreKnowsSerial ? undefined : readSerialObjects(board, variant);
+  if (serial) {
+    warnings.push(...serial.warnings);
+    knowledge.serial = serial.knowledge;
+  }
+  // Without the headers' reading, the variant's SERIAL_PORT_* macros still name the ports first (the core's rule keeps those it links).
+  const serialPorts = new Set(serial?.ports ?? [...portsOfMacros(variant)].filter((port) => port === 'Serial' || core!.serialPorts!.some((entry) => entry.name === port)));
+  let serialUncertain = serial?.uncertain ?? [];
+  let buses = busesOf(variant, pinNames, [...serialPorts]);
   let timerGroups: PinMap['timerGroups'] = [];
   const pwmTimers: PinMap['pwmTimers'] = new Map();
   let toneTimer: PinMap['toneTimer'];
@@ -234,7 +238,7 @@ function readPinMap(board: ResolvedBoard): PinMap {
     serialUncertain: serialUncertain.filter((name) => !serialPorts.has(name)),
     pinNames,
     sources,
-    files: [...new Set([...variant.files, ...serial.files, ...(core?.files ?? []), ...(avr?.files ?? [])])],
+    files: [...new Set([...variant.files, ...(serial?.files ?? []), ...(core?.files ?? []), ...(avr?.files ?? [])])],
     warnings,
     variant,
     core,

@@ -2,7 +2,8 @@
 // # and ##), #undef, #if/#ifdef/#ifndef/#elif/#else/#endif with `defined`, and quoted #include
 // of files a resolver allows. Macro expansion uses hide sets so recursive macros terminate.
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { childPath } from '../../platform/arduino/folders.js';
 import type { Finding, SourceRef } from '../types.js';
 import { compileExpression, evaluate, type Evaluation } from './c-expression.js';
 import { Lexer, tokenize, type Token } from './c-tokens.js';
@@ -193,8 +194,15 @@ function runDirective(directive: string, args: Token[], file: string, line: numb
 
 // gcc: "x" looks beside the including file first, then the -I folders; <x> only the -I folders.
 function findInclude(name: string, system: boolean, from: string, options: PreprocessOptions): string | undefined {
-  const dirs = system ? options.includeDirs : [dirname(from), ...options.includeDirs];
-  return dirs.map((dir) => join(dir, name)).find((candidate) => existsSync(candidate));
+  if (!system) {
+    const beside = childPath(dirname(from), name);
+    if (existsSync(beside)) return beside;
+  }
+  for (const dir of options.includeDirs) {
+    const candidate = childPath(dir, name);
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
 }
 
 function includeTarget(args: Token[], macros: Map<string, Macro>): { name: string; system: boolean } | undefined {

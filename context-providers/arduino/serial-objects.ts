@@ -27,7 +27,8 @@ const SERIAL_NAME = /^Serial(\d+|USB)?$/;
 // ends where c-tokens.ts ends an identifier (letters, digits, _, $ and any non-ASCII character).
 const SERIAL_WORD = /(?<![\w$\u0080-\uffff])Serial(?:\d+|USB)?(?![\w$\u0080-\uffff])/g;
 
-function fromPortMacros(variant: VariantHeader): Set<string> {
+/** Serial and the ports the variant's SERIAL_PORT_* macros name, in the order they are defined. */
+export function portsOfMacros(variant: VariantHeader): Set<string> {
   const ports = new Set<string>(['Serial']);
   for (const [name, macro] of variant.macros) {
     if (macro.params || !name.startsWith('SERIAL_PORT_')) continue;
@@ -38,7 +39,7 @@ function fromPortMacros(variant: VariantHeader): Set<string> {
 }
 
 export function readSerialObjects(board: ResolvedBoard, variant: VariantHeader): SerialObjects {
-  const ports = fromPortMacros(variant);
+  const ports = portsOfMacros(variant);
   // On AVR the variant's SERIAL_PORT_* macros are the whole statement (the core declares Serial1
   // under avr-libc's UBRR1H, which is the same set); checked against avr-gcc on every Debian board.
   if (board.architecture === 'avr') {

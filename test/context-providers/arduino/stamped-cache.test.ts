@@ -5,7 +5,7 @@ import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import type { CoreFacts } from '../../../context-providers/arduino/core-tables/index.js';
-import { StampedCache } from '../../../context-providers/arduino/cache.js';
+import { markOneCommandProcess, StampedCache } from '../../../context-providers/arduino/cache.js';
 import { TMP } from './paths.js';
 
 test('cached facts last until a file they read is edited or a file they looked for appears', () => {
@@ -37,4 +37,30 @@ test('the cache is bounded: past its capacity the least recently used value goes
   expect([cache.get('a'), cache.get('c'), cache.get('d')]).toEqual([97, 99, 100]);
   for (let i = 0; i < 1000; i++) cache.set(`k${i}`, i, []);
   expect(cache.size).toBe(3);
+});
+
+test('in a process marked as running one command, a value is kept for that command without the stamps of its files', () => {
+  const dir = join(TMP, 'one-command-cache');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const header = join(dir, 'pins_arduino.h');
+  writeFileSync(header, '#define PIN_LED 25\n');
+  const mark = Symbol.for('boardbridge.oneCommandProcess');
+  markOneCommandProcess();
+  try {
+    const cache = new StampedCache<string>(4);
+    cache.set('pico', 'read once', [header]);
+    writeFileSync(header, '#define PIN_LED 24 /* edited */\n');
+    utimesSync(header, new Date(), new Date(Date.now() + 5000));
+    // Not stamped, so not compared: the command that stored it is the only one that asks.
+    expect(cache.get('pico')).toBe('read once');
+  } finally {
+    delete (process as unknown as Record<symbol, unknown>)[mark];
+  }
+  // Unmarked again, a value is stamped and an edit drops it.
+  const cache = new StampedCache<string>(4);
+  cache.set('pico', 'stamped', [header]);
+  writeFileSync(header, '#define PIN_LED 23\n');
+  utimesSync(header, new Date(), new Date(Date.now() + 10000));
+  expect(cache.get('pico')).toBeUndefined();
 });
