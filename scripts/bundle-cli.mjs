@@ -5,7 +5,7 @@
 // (native bindings, packages that read their own files beside them).
 // `context` is also context.cjs, one CommonJS script that main.ts runs with V8's code cache
 // (bridge/cli/code-cache.ts) for a plain `boardbridge context` command line.
-//   node scripts/bundle-cli.mjs [outdir]     (default dist/cli: boardbridge.cjs, shell.cjs, chunks/, context.cjs)
+//   node scripts/bundle-cli.mjs [outdir]     (default dist/cli: boardbridge.cjs, shell.cjs, chunks/, context.cjs and its context-*.cjs)
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,6 +36,20 @@ export const START_UP = ['commander'];
  * (25-35 ms of a first context); in the script it is compiled once into V8's code cache with the rest.
  */
 export const IN_CONTEXT_SCRIPT = ['yaml'];
+
+/**
+ * What the context command's script leaves to scripts of their own beside it, each required the
+ * first time it is imported: the yaml reader (a sketch.yaml or arduino-cli.yaml; the yaml package
+ * is a quarter of the whole), and the MPLAB X and OpenMV providers, which an Arduino sketch never
+ * loads. In context.cjs they would still be read, and their functions made, on every start. Each is
+ * a module of its own (these import only stateless ones: data-files, regular-file, edit-distance),
+ * so the copies a split script holds share no state that could drift.
+ */
+export const CONTEXT_SPLITS = {
+  'context-yaml': 'platform/arduino/yaml.ts',
+  'context-mplabx': 'context-providers/mplabx/index.ts',
+  'context-openmv': 'context-providers/openmv/index.ts',
+};
 
 const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
 
@@ -76,27 +90,38 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
   // (bridge/cli/code-cache.ts): the whole command in one script, its lazy imports inlined. A script
   // run that way cannot import() a package or a built-in module (no importModuleDynamically), so a
   // dynamic import of one fails the build.
-  await build({
+  const splitOf = new Map(Object.entries(CONTEXT_SPLITS).map(([name, source]) => [path.join(repo, source), `./${name}.cjs`]));
+  const contextScript = (entryPoints, splits) => ({
     plugins: [
       {
         name: 'no-dynamic-import-of-packages',
         setup(plugin) {
-          plugin.onResolve({ filter: /.*/ }, (args) =>
-            args.kind === 'dynamic-import' && !args.path.startsWith('.')
-              ? { errors: [{ text: `${args.importer} imports ${args.path} dynamically: context.cjs runs as a script (vm.Script), which cannot import() a package or a built-in module (import it statically in a module imported dynamically)` }] }
-              : undefined,
-          );
+          plugin.onResolve({ filter: /.*/ }, (args) => {
+            if (args.kind !== 'dynamic-import') return undefined;
+            if (!args.path.startsWith('.')) {
+              return { errors: [{ text: `${args.importer} imports ${args.path} dynamically: context.cjs runs as a script (vm.Script), which cannot import() a package or a built-in module (import it statically in a module imported dynamically)` }] };
+            }
+            // A split module is required from its own script, found beside context.cjs (the require it
+            // is run with): a stand-in module that requires it, since an import() left in the script
+            // would need the ES module loader a vm.Script does not have.
+            const split = splits && splitOf.get(path.resolve(path.dirname(args.importer), args.path).replace(/\.js$/, '.ts'));
+            return split ? { path: split, namespace: 'context-split' } : undefined;
+          });
+          plugin.onLoad({ filter: /.*/, namespace: 'context-split' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+          plugin.onResolve({ filter: /^\.\/context-[a-z]+\.cjs$/ }, (args) => (args.namespace === 'context-split' ? { path: args.path, external: true } : undefined));
         },
       },
     ],
     external: dependencies === 'external' ? Object.keys(manifest.dependencies).filter((name) => !IN_CONTEXT_SCRIPT.includes(name)) : EXTERNAL,
-    entryPoints: { context: path.join(repo, 'bridge', 'cli', 'context.ts') },
+    entryPoints,
     ...commonJsScript(outdir),
     // It repeats what the chunks hold, so it goes in the package without its spaces and comments;
     // names are kept, for stack traces.
     minifyWhitespace: true,
     minifySyntax: true,
   });
+  await build(contextScript({ context: path.join(repo, 'bridge', 'cli', 'context.ts') }, true));
+  await build(contextScript(Object.fromEntries(Object.entries(CONTEXT_SPLITS).map(([name, source]) => [name, path.join(repo, source)])), false));
   // The shell (main.ts) is a CommonJS script, shell.cjs in a "type": "module" package, so a
   // plain `context` command line needs no ES module loader: it holds the stored-context path and
   // the code cache, and runs context.cjs; every other command imports the commands' ES module

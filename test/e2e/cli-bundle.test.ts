@@ -1,6 +1,7 @@
 // The npm package's `boardbridge` is the esbuild bundle (dist/cli/boardbridge.cjs and its chunks);
 // the tests mostly run tsc's build (dist/bridge/cli/main.js). The two must say the same thing:
-// the whole context JSON on five boards and three sketches, and every command's help.
+// the whole context JSON on five boards and three sketches, a sketch.yaml's, an MPLAB X project's and
+// an OpenMV script's, and every command's help.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,6 +31,20 @@ describe('the bundled command line', () => {
     }
   });
 
+  // Each reads code context.cjs leaves to a script of its own (context-yaml.cjs, context-mplabx.cjs, context-openmv.cjs).
+  it.each([
+    ['a sketch.yaml', [path.join(repoRoot, 'test', 'fixtures', 'arduino', 'sketches', 'WithYaml')]],
+    ['an MPLAB X project', [fixture('mplabx', 'pic18f47q10-curiosity-hpc-demo-code.X')]],
+    ['an OpenMV script', [path.join(repoRoot, 'test', 'fixtures', 'openmv', 'scripts', 'nicla_jpeg.py'), '--board', 'ARDUINO_NICLA_VISION']],
+  ])('prints the same context --json as the unbundled build for %s', (_what, target) => {
+    const unbundled = run(cliMain, ['context', ...target, '--json']);
+    const bundled = run(bundle, ['context', ...target, '--json']);
+    expect(unbundled.status, unbundled.stderr).toBe(0);
+    expect(bundled.status, bundled.stderr).toBe(0);
+    expect(JSON.parse(bundled.stdout)).toEqual(JSON.parse(unbundled.stdout));
+    expect(bundled.stderr).toBe(unbundled.stderr);
+  });
+
   it('answers --help for every command it lists, without running any of them', () => {
     const top = run(bundle, ['--help']);
     expect(top.status, top.stderr).toBe(0);
@@ -50,7 +65,10 @@ describe('the bundled command line', () => {
 
   it('carries none of the data files of boards/data: a command reads the ones it needs when it needs them', () => {
     const dist = path.join(repoRoot, 'dist', 'cli');
-    const bundled = [path.join(dist, 'context.cjs'), path.join(dist, 'shell.cjs'), ...readdirSync(path.join(dist, 'chunks')).map((name) => path.join(dist, 'chunks', name))]
+    // context.cjs, the scripts split from it (context-*.cjs), the shell and the chunks.
+    const scripts = readdirSync(dist).filter((name) => name.endsWith('.cjs') && name !== 'boardbridge.cjs');
+    expect(scripts).toEqual(expect.arrayContaining(['context.cjs', 'context-yaml.cjs', 'context-mplabx.cjs', 'context-openmv.cjs', 'shell.cjs']));
+    const bundled = [...scripts.map((name) => path.join(dist, name)), ...readdirSync(path.join(dist, 'chunks')).map((name) => path.join(dist, 'chunks', name))]
       .map((file) => readFileSync(file, 'utf8'))
       .join('\n');
     const dataDir = path.join(repoRoot, 'boards', 'data');

@@ -23,7 +23,8 @@ import { repoRoot } from './run-cli.js';
 // 700 kB: the CLI bundle's chunks, plus its shell dist/cli/shell.cjs (35 kB, a stored context's whole path in one file,
 // so it repeats code the chunks have: that is its point), the circuit still's rasterizer, and dist/cli/context.cjs (705 kB,
 // 188 kB packed, measured 2026-12-03: the context command as one script for V8's code cache, bridge/cli/code-cache.ts,
-// with the yaml package inside; it too repeats the chunks' code, which the tarball then holds twice: 664 kB in all).
+// with the yaml package inside; it too repeats the chunks' code, which the tarball then holds twice: 664 kB in all;
+// since 2026-12-06 the yaml reader and the MPLAB X and OpenMV providers are scripts of their own beside it, context-*.cjs).
 const BUDGET = { packedBytes: 700_000, files: 350 };
 /** What a build needs from the checkout; everything else (tests, fixtures, docs) stays out of the copy. */
 const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'bridge', 'boards', 'context-providers', 'platform', 'bench', 'ide-plugins', 'scripts', 'test/support/fixtures.ts'];
