@@ -26,12 +26,19 @@ const SLASH = 47;
 const STAR = 42;
 const DOT = 46;
 
-const isIdentStart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c > 0x7f;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isLetterOrDigit = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || isDigit(c);
-// isIdentStart or isDigit, as a pattern: letters, digits, _, $ and any character above U+007F.
+// An identifier's start (a letter, _, $ or any character above U+007F, as scan tests it) or a digit, as a pattern.
 const IDENTIFIER_REST = /[A-Za-z0-9_$\u0080-\uffff]*/y;
-const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 13 || c === 12 || c === 11;
+// The rest of a pp-number: a signed exponent (e+, E-, p+, P-), a letter, digit, _ or dot, or a digit
+// separator (') before a letter or digit.
+const PP_NUMBER_REST = /(?:[eEpP][+-]|[A-Za-z0-9_.]|'(?=[A-Za-z0-9]))*/y;
+/**
+ * Whole lines, each ended by its newline, that a lexer passing over lines can skip without reading
+ * their tokens: the first character after the line's spaces (space, tab, CR, FF, VT) is not `#` (no directive),
+ * and the line holds no `"` or `'` and no `/*` (no literal or comment that could go on past it, and
+ * none that could hide or open one). A `//` comment is plain. Any other line is read as before.
+ */
+const PLAIN_LINES = /(?:[ \t\r\f\v]*(?:(?:[^\n#"'\/ \t\r\f\v]|\/(?!\*))(?:[^\n"'\/]|\/(?!\*))*)?\n)+/y;
 
 /**
  * The length of the punctuator at `index` (whose first character is `c`): the longest one that
@@ -110,6 +117,8 @@ export class Lexer {
   private start = 0;
   private tokenBol = false;
   private tokenSpace = false;
+  /** Set while nextLineStart passes over lines: at each line's start, plain lines are skipped at once. */
+  private passing = false;
 
   constructor(source: string, file?: string);
   constructor(source: Stretch, file?: string);
@@ -167,10 +176,20 @@ export class Lexer {
     };
   }
 
-  /** Passes over the rest of the current logical line; returns its next line's first token (undefined at the end). */
+  /**
+   * Passes over the rest of the current logical line and returns the first token of a later line
+   * (undefined at the end): the next line, unless it is plain (PLAIN_LINES: it cannot be a directive,
+   * nor start a comment or literal that goes on past it), in which case it and the plain lines after
+   * it are passed over natively too. A reader looking for the next directive line sees every one.
+   */
   nextLineStart(): Token | undefined {
-    while (this.scan()) if (this.tokenBol) return this.made();
-    return undefined;
+    this.passing = true;
+    try {
+      while (this.scan()) if (this.tokenBol) return this.made();
+      return undefined;
+    } finally {
+      this.passing = false;
+    }
   }
 
   private made(): Token {
@@ -189,9 +208,15 @@ export class Lexer {
         this.bol = true;
         this.space = true;
         index++;
+        if (this.passing) {
+          PLAIN_LINES.lastIndex = index;
+          if (PLAIN_LINES.test(text)) index = Math.min(PLAIN_LINES.lastIndex, length);
+        }
         continue;
       }
-      if (isSpace(c)) {
+      // The character tests are written out here, not called: the context command runs without
+      // TurboFan (main.ts), and a call per character is most of a lexer's time in the interpreter.
+      if (c === 32 || c === 9 || c === 13 || c === 12 || c === 11) {
         this.space = true;
         index++;
         continue;
@@ -212,7 +237,7 @@ export class Lexer {
         }
       }
       const start = index;
-      if (isIdentStart(c)) {
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c > 0x7f) {
         // The rest of the identifier, matched natively (most of a header's characters are in identifiers).
         IDENTIFIER_REST.lastIndex = index + 1;
         IDENTIFIER_REST.test(text);
@@ -227,16 +252,11 @@ export class Lexer {
         } else {
           this.kind = 'identifier';
         }
-      } else if (isDigit(c) || (c === DOT && isDigit(text.charCodeAt(index + 1)))) {
-        index++;
-        // pp-number: digits, letters, dots, digit separators and signed exponents.
-        while (index < length) {
-          const d = text.charCodeAt(index);
-          const d1 = text.charCodeAt(index + 1);
-          if ((d === 101 || d === 69 || d === 112 || d === 80) && (d1 === 43 || d1 === 45)) index += 2;
-          else if (isLetterOrDigit(d) || d === 95 || d === DOT || (d === APOSTROPHE && isLetterOrDigit(d1))) index++;
-          else break;
-        }
+      } else if ((c >= 48 && c <= 57) || (c === DOT && isDigit(text.charCodeAt(index + 1)))) {
+        // pp-number: digits, letters, dots, digit separators and signed exponents, matched natively.
+        PP_NUMBER_REST.lastIndex = index + 1;
+        PP_NUMBER_REST.test(text);
+        index = Math.min(PP_NUMBER_REST.lastIndex, length);
         this.kind = 'number';
       } else if (c === QUOTE || c === APOSTROPHE) {
         index = quotedEnd(text, index, c);
