@@ -6,7 +6,6 @@
 // (scripts/bundle-cli.mjs), so a hit loads this one file.
 import path from 'node:path';
 import type { HardwareContext } from '../../context-providers/types.js';
-import { renderArduinoContext } from '../../context-providers/arduino/render.js';
 import { cliProviderOptions, detectSketch, readStoredContext } from '../../context-providers/arduino/stored-context.js';
 import { writeAll } from './direct-output.js';
 
@@ -65,8 +64,8 @@ export function printStoredContext(args: readonly string[]): 'printed' | 'stale'
   if (!request || !options.cacheDir) return 'absent';
   const project = detectSketch(path.resolve(request.target ?? process.cwd()));
   if (!project) return 'absent';
-  const { context, kept } = readStoredContext(options, project, { board: request.board });
-  if (!context) return kept ? 'stale' : 'absent';
-  writeAll(1, contextText(context, renderArduinoContext(context), request.json));
+  const { stored, kept } = readStoredContext(options, project, { board: request.board });
+  if (!stored) return kept ? 'stale' : 'absent';
+  writeAll(1, contextText(stored.context, stored.markdown, request.json));
   return 'printed';
 }

@@ -4,12 +4,11 @@
 import type { ContextProvider, DetectedProject, HardwareContext, Selection, SourceRef } from '../types.js';
 import { StampedCache } from './cache.js';
 import { BoardCache } from './board-cache.js';
-import { DiskCache } from './disk-cache.js';
 import type { DiscoverOptions, InstalledPlatforms } from '../../platform/arduino/platforms.js';
 import { renderArduinoContext } from './render.js';
 import type { BuildSize } from './sketch-check.js';
 import type { SketchProject } from './sketch.js';
-import { cacheEnvironment, cliProviderOptions, CONTEXTS_FOLDER, contextKey, detectSketch, storedContextKey } from './stored-context.js';
+import { cacheEnvironment, cliProviderOptions, contextKey, detectSketch, isStoredContext, storedContextKey, storedContexts } from './stored-context.js';
 
 export interface ArduinoProviderOptions extends DiscoverOptions {
   /** Flash/RAM of the sketch's last build, when the caller knows it (e.g. from compile --json). */
@@ -70,7 +69,15 @@ export function boardCacheKey(options: DiscoverOptions, fqbn: string): string {
 
 export function createArduinoProvider(options: ArduinoProviderOptions = {}): ContextProvider {
   const cache = new StampedCache<HardwareContext>(32);
-  const disk = options.cacheDir ? new DiskCache<HardwareContext>(options.cacheDir, CONTEXTS_FOLDER) : undefined;
+  const disk = options.cacheDir ? storedContexts(options.cacheDir) : undefined;
+  // The markdown of the contexts this provider returned, rendered once: when it stores a context
+  // (with its markdown) and when ContextService asks for it right after.
+  const rendered = new WeakMap<HardwareContext, string>();
+  const render = (context: HardwareContext): string => {
+    let markdown = rendered.get(context);
+    if (markdown === undefined) rendered.set(context, (markdown = renderArduinoContext(context)));
+    return markdown;
+  };
   const boards = options.cacheDir ? new BoardCache(options.cacheDir) : undefined;
 
   async function detect(root: string): Promise<DetectedProject | undefined> {
@@ -85,9 +92,11 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
     if (cached) return cached;
     const diskKey = disk ? storedContextKey(options, project, selection, ideDigest) : undefined;
     const stored = diskKey ? disk!.get(diskKey) : undefined;
-    if (stored) {
-      cache.set(key, stored.value, [...stored.value.inputs, ...stored.watched]);
-      return stored.value;
+    if (stored && isStoredContext(stored.value)) {
+      const { context, markdown } = stored.value;
+      rendered.set(context, markdown);
+      cache.set(key, context, [...context.inputs, ...stored.watched]);
+      return context;
     }
     // What builds a context loads only when it must be built: a stored one needs none of it.
     const [{ buildBoardContext, libraryFolders }, { addLastCompile, applyIdeProperties, ideBuildProperties, lastCompileSize }, { discoverPlatforms }, { ResolveError, resolveFqbn }, { readSketch }] = await Promise.all([
@@ -137,11 +146,11 @@ export function createArduinoProvider(options: ArduinoProviderOptions = {}): Con
     // A boards.local.txt or a new library folder appearing must rebuild too.
     const watched = [...board.platform.files(), ...libraryFolders(board, installed).map((folder) => folder.dir), project.root];
     cache.set(key, context, [...context.inputs, ...watched]);
-    if (diskKey) disk!.set(diskKey, context, context.inputs, watched);
+    if (diskKey) disk!.set(diskKey, { context, markdown: render(context) }, context.inputs, watched);
     return context;
   }
 
-  return { kind: 'arduino', detect, load, render: renderArduinoContext };
+  return { kind: 'arduino', detect, load, render };
 }
 
 export const arduinoProvider: ContextProvider = createArduinoProvider(cliProviderOptions());

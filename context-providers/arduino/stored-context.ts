@@ -14,6 +14,27 @@ import { sketchMainFile } from './sketch-main.js';
 /** The folder of DiskCache that holds built contexts. */
 export const CONTEXTS_FOLDER = 'contexts';
 
+/**
+ * What is kept of a built context: the context, and its markdown as the provider rendered it, so a
+ * stored context is printed without rendering it again (the renderer's code, run cold, was a third
+ * of a stored context's own time).
+ */
+export interface StoredContext {
+  context: HardwareContext;
+  markdown: string;
+}
+
+/** The contexts kept in the cache folder `dir`. */
+export function storedContexts(dir: string): DiskCache<StoredContext> {
+  return new DiskCache<StoredContext>(dir, CONTEXTS_FOLDER);
+}
+
+/** A stored value of the shape StoredContext (an entry that is not is a miss). */
+export function isStoredContext(value: unknown): value is StoredContext {
+  const stored = value as Partial<StoredContext> | null;
+  return typeof stored === 'object' && stored !== null && typeof stored.context === 'object' && stored.context !== null && typeof stored.markdown === 'string';
+}
+
 /** The command line's provider: it keeps its contexts in the cache folder, unless $BOARDBRIDGE_NO_CACHE. */
 export function cliProviderOptions(): DiscoverOptions & { cacheDir?: string } {
   return { cacheDir: process.env.BOARDBRIDGE_NO_CACHE ? undefined : boardbridgeCacheDir() };
@@ -58,10 +79,10 @@ export function storedContextKey(options: DiscoverOptions & { buildSize?: unknow
  * when none of the files it was built from changed; `kept` says whether one was stored at all
  * (an edited sketch's is, but out of date).
  */
-export function readStoredContext(options: DiscoverOptions & { cacheDir?: string }, project: DetectedProject, selection: Omit<Selection, 'arduinoIde'>): { context?: HardwareContext; kept: boolean } {
+export function readStoredContext(options: DiscoverOptions & { cacheDir?: string }, project: DetectedProject, selection: Omit<Selection, 'arduinoIde'>): { stored?: StoredContext; kept: boolean } {
   const key = options.cacheDir ? storedContextKey(options, project, selection, null) : undefined;
   if (!key) return { kept: false };
-  const store = new DiskCache<HardwareContext>(options.cacheDir!, CONTEXTS_FOLDER);
-  const context = store.get(key)?.value;
-  return context ? { context, kept: true } : { kept: store.has(key) };
+  const store = storedContexts(options.cacheDir!);
+  const stored = store.get(key)?.value;
+  return isStoredContext(stored) ? { stored, kept: true } : { kept: store.has(key) };
 }

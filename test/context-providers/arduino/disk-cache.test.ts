@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { fileNameOf } from '../../../context-providers/arduino/disk-cache.js';
 import { createArduinoProvider } from '../../../context-providers/arduino/provider.js';
+import { renderArduinoContext } from '../../../context-providers/arduino/render.js';
 import { OWN_FIXTURES, TMP } from './paths.js';
 
 describe('the on-disk context cache', () => {
@@ -30,6 +31,33 @@ describe('the on-disk context cache', () => {
     const third = await open();
     expect(third.findings.map((finding) => finding.code)).toContain('pwm-pin');
     expect(first.findings.map((finding) => finding.code)).not.toContain('pwm-pin');
+  });
+
+  test('a stored context holds its markdown as the provider rendered it, and a new provider gives that markdown without rendering again', async () => {
+    const provider = createArduinoProvider({ dataDirs: [], sketchbookDirs: [], home: root, cacheDir });
+    const context = await provider.load((await provider.detect(sketch))!, { board: 'arduino:avr:uno' });
+    const entries = readdirSync(join(cacheDir, 'contexts')).map((name) => JSON.parse(readFileSync(join(cacheDir, 'contexts', name), 'utf8')));
+    const entry = entries.find((candidate) => JSON.stringify(candidate.value.context) === JSON.stringify(context));
+    expect(entry?.value.markdown).toBe(renderArduinoContext(context));
+    expect(provider.render(context)).toBe(entry.value.markdown);
+    const again = createArduinoProvider({ dataDirs: [], sketchbookDirs: [], home: root, cacheDir });
+    const stored = await again.load((await again.detect(sketch))!, { board: 'arduino:avr:uno' });
+    expect(stored).toEqual(context);
+    expect(again.render(stored)).toBe(entry.value.markdown);
+  });
+
+  test('an entry of another shape (a context without its markdown, as kept before) is a miss, and is replaced', async () => {
+    const dir = join(cacheDir, 'contexts');
+    for (const name of readdirSync(dir)) {
+      const entry = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+      writeFileSync(join(dir, name), JSON.stringify({ ...entry, value: entry.value.context }));
+    }
+    const provider = createArduinoProvider({ dataDirs: [], sketchbookDirs: [], home: root, cacheDir });
+    const context = await provider.load((await provider.detect(sketch))!, { board: 'arduino:avr:uno' });
+    expect(context.board.id).toBe('arduino:avr:uno');
+    expect(provider.render(context)).toBe(renderArduinoContext(context));
+    const entries = readdirSync(dir).map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')));
+    expect(entries.some((entry) => typeof entry.value.markdown === 'string' && entry.value.context.board.id === 'arduino:avr:uno')).toBe(true);
   });
 
   test('a damaged cache file is a miss, never an error, and is replaced', async () => {
