@@ -10,8 +10,8 @@ export interface BoardDefinition {
   properties: Properties;
   /** Menu id → its options (value id → label), in boards.txt order; the first is the default. */
   menus: Map<string, Map<string, string>>;
-  /** Menu id → option value → the option's sub-keys. */
-  menuProperties: Map<string, Map<string, Properties>>;
+  /** Menu id → option value → the option's sub-keys (each made the first time it is asked for). */
+  menuProperties: Map<string, { get(value: string): Properties | undefined }>;
   /** Menu id → its default: the first option listed that is visible on this OS. */
   defaults: Map<string, string>;
 }
@@ -114,19 +114,20 @@ function readPlatform(dir: string, os?: OsSuffix): PlatformData {
 
 function buildBoard(id: string, properties: Properties): BoardDefinition {
   const menus = new Map<string, Map<string, string>>();
-  const menuProperties = new Map<string, Map<string, Properties>>();
+  const menuProperties: BoardDefinition['menuProperties'] = new Map();
   const defaults = new Map<string, string>();
   for (const [menuId, optionTree] of properties.subTree('menu').firstLevelOf()) {
     const labels = new Map<string, string>();
-    const subKeys = new Map<string, Properties>();
-    const grouped = optionTree.firstLevelOf();
+    // A menu can have a hundred options (an STM32 board's pnum) and a board uses one of each menu:
+    // an option's sub-keys are made when they are asked for.
+    const grouped = optionTree.firstLevelGroups();
     for (const value of optionTree.firstLevelKeys()) {
       const label = optionTree.get(value);
       // An option without a label is hidden (esp8266/ESP32 hide options per OS this way).
       if (label === undefined) continue;
       labels.set(value, label);
-      subKeys.set(value, grouped.get(value) ?? new Properties());
     }
+    const subKeys = { get: (value: string): Properties | undefined => (labels.has(value) ? (grouped.get(value) ?? new Properties()) : undefined) };
     // arduino-cli takes the first key even when it is hidden here, and then refuses its own
     // default (esp8266's eduinowifi on Linux); the IDE offers the first visible option, as we do.
     const firstVisible = labels.keys().next().value;
