@@ -232,8 +232,10 @@ describe('the Arduino IDE extension, against a stand-in for the VS Code and Ardu
     await allow.waitFor(WAIT);
     await allow.click();
     const diff = await until('vscode.diff', () => vscode.executed.find((c) => c[0] === 'vscode.diff'));
-    const [, left, right, title] = diff as [string, { scheme: string; path: string }, { scheme: string; fsPath: string }, string];
+    const [, left, right, title, options] = diff as [string, { scheme: string; path: string }, { scheme: string; fsPath: string }, string, { preserveFocus?: boolean }];
     expect(left.scheme).toBe('boardbridge-original');
+    // Opened without taking the keyboard from the panel's prompt.
+    expect(options).toEqual({ preserveFocus: true });
     expect(right).toMatchObject({ scheme: 'file', fsPath: ino });
     expect(title).toContain('Blink.ino');
     expect(vscode.contentProviders.get('boardbridge-original')!.provideTextDocumentContent(left as never)).toBe(original);

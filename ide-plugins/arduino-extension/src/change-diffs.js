@@ -63,7 +63,9 @@ class ChangeDiffs {
     // The page asks for diffs of its own; only the ones asked for here open an editor.
     if (!this.awaitingDiff.delete(file)) return;
     const name = path.basename(file);
-    await this.vscode.commands.executeCommand('vscode.diff', left, this.vscode.Uri.file(file), `${name}: before the agent ↔ now (boardbridge)`);
+    // The diff opens beside the conversation without taking the keyboard: the person may be typing
+    // the next prompt in the panel, and keys meant for it must not land in the sketch.
+    await this.vscode.commands.executeCommand('vscode.diff', left, this.vscode.Uri.file(file), `${name}: before the agent ↔ now (boardbridge)`, { preserveFocus: true });
   }
 
   /** Accept or reject the change shown in the active diff editor (or the only pending one). */
