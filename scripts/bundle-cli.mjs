@@ -115,10 +115,13 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
     external: dependencies === 'external' ? Object.keys(manifest.dependencies).filter((name) => !IN_CONTEXT_SCRIPT.includes(name)) : EXTERNAL,
     entryPoints,
     ...commonJsScript(outdir),
-    // It repeats what the chunks hold, so it goes in the package without its spaces and comments;
-    // names are kept, for stack traces.
+    // It repeats what the chunks hold, so it goes in the package minified: no spaces or comments,
+    // short local names. Its code cache, read at every start, is that much smaller (an Uno's, 490
+    // to 426 kB); boardbridge prints no stack traces, and the chunks and the unbuilt modules keep
+    // the names for whoever debugs.
     minifyWhitespace: true,
     minifySyntax: true,
+    minifyIdentifiers: true,
   });
   await build(contextScript({ context: path.join(repo, 'bridge', 'cli', 'context.ts') }, true));
   await build(contextScript(Object.fromEntries(Object.entries(CONTEXT_SPLITS).map(([name, source]) => [name, path.join(repo, source)])), false));

@@ -15,12 +15,12 @@
 // cache of the one before it. A cache holds what the runs that wrote it compiled: another kind
 // of run (another core's tables and checks) compiles its own functions each time, so the caller
 // names the kind, and a kind the cache does not cover yet writes it again, with both.
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import { boardbridgeCacheDir } from '../../platform/system-paths.js';
-import { readRegularFileSync } from '../../platform/regular-file.js';
+import { readRegularFileSync, readTextSync } from '../../platform/regular-file.js';
 
 export interface CachedBundle<T> {
   exports: T;
@@ -63,7 +63,7 @@ export function loadCachedBundle<T>(file: string, flags?: string): CachedBundle<
   let stamp: string;
   try {
     const stats = fstatSync(fd);
-    source = readFileSync(fd, 'utf8');
+    source = readTextSync(fd, stats);
     stamp = [stats.size, Math.trunc(stats.mtimeMs), stats.ino].map((n) => n.toString(36)).join('-');
   } finally {
     closeSync(fd);

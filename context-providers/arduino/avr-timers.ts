@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceRef } from '../types.js';
 import type { Token } from './c-tokens.js';
-import { preprocess } from './preprocessor.js';
+import { preprocess, type UntokenizedLines } from './preprocessor.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 import type { VariantHeader } from './variant-header.js';
 
@@ -33,6 +33,23 @@ function arrayElements(tokens: Token[], name: string): Token[][] | undefined {
   return elements.filter((element) => element.length > 0);
 }
 
+/**
+ * The tokens of `name[] = { … }`, from the runs of lines read untokenized: made only for the runs
+ * from the one that declares it on (its initializer may go on across #if lines). Undefined when
+ * no run declares it, or its `}` has not been read yet.
+ */
+function tableTokens(runs: UntokenizedLines[], name: string): Token[] | undefined {
+  for (let index = 0; index < runs.length; index++) {
+    if (!runs[index].text.includes(name)) continue;
+    const tokens = runs.slice(index).flatMap((run) => run.tokens());
+    const at = tokens.findIndex((token, next) => token.text === name && tokens[next + 1]?.text === '[');
+    if (at < 0) continue;
+    const close = tokens.findIndex((token, next) => next > at && token.text === '}');
+    return close < 0 ? undefined : tokens.slice(at, close + 1);
+  }
+  return undefined;
+}
+
 export function readAvrTimers(board: ResolvedBoard, variant: VariantHeader): AvrTimers | undefined {
   if (board.architecture !== 'avr' || !variant.header) return undefined;
   // Variants that include another's table (`#include "../standard/pins_arduino.h"`) are followed.
@@ -55,8 +72,16 @@ export function readAvrTimers(board: ResolvedBoard, variant: VariantHeader): Avr
   const result: AvrTimers = { groups: [...groups.values()], pinTimers, files: pinTable.files };
   const toneFile = join(board.corePath, 'Tone.cpp');
   if (existsSync(toneFile)) {
-    const tone = preprocess([toneFile], { defines: variant.defines, includeDirs: [], follow: () => false });
-    const first = arrayElements(tone.tokens, 'tone_pin_to_timer_PGM')?.[0]?.[0];
+    // The table is a fifth of the way into the file (one for each MCU family, in one #if group):
+    // the reading stops once the table is read, and only its lines are tokenized.
+    const tone = preprocess([toneFile], {
+      defines: variant.defines,
+      includeDirs: [],
+      follow: () => false,
+      tokensOf: () => false,
+      until: (read) => tableTokens(read.untokenized, 'tone_pin_to_timer_PGM') !== undefined,
+    });
+    const first = arrayElements(tableTokens(tone.untokenized, 'tone_pin_to_timer_PGM') ?? [], 'tone_pin_to_timer_PGM')?.[0]?.[0];
     if (first?.kind === 'number') result.tone = { timer: `Timer ${first.text}`, source: { file: toneFile, line: first.line } };
     result.files.push(toneFile);
   }

@@ -21,7 +21,7 @@ type StoredToken = Omit<Token, 'hide'> & { hide?: string[] };
 type StoredMacro = Omit<Macro, 'body'> & { body: StoredToken[] };
 
 interface StoredPinMap extends Omit<PinMap, 'variant' | 'core' | 'pinNames' | 'pwmTimers'> {
-  variant: Omit<VariantHeaderFacts, 'macros' | 'constants'> & { macros: StoredMacro[]; constants: Array<[string, HeaderConstant]> };
+  variant: Omit<VariantHeaderFacts, 'macros' | 'constants' | 'includes'> & { macros: StoredMacro[]; constants: Array<[string, HeaderConstant]> };
   core?: Omit<CoreFacts, 'check'> & { check?: StoredCoreCheck };
   pinNames: Array<[string, number]>;
   pwmTimers: PinMap['pwmTimers'] extends Map<number, infer V> ? Array<[number, V]> : never;
@@ -42,7 +42,7 @@ function toStored(map: PinMap): StoredPinMap | undefined {
   const check = map.core?.check;
   if (check && !check.stored) return undefined;
   const { variant, core, pinNames, pwmTimers, ...rest } = map;
-  const { evaluate: _e, pinFunction: _p, pinPointerTruth: _t, expandText: _x, macros, constants, ...facts } = variant;
+  const { evaluate: _e, pinFunction: _p, pinPointerTruth: _t, expandText: _x, macros, constants, includes: _i, ...facts } = variant;
   return {
     ...rest,
     variant: { ...facts, macros: [...macros.values()].map((macro) => ({ ...macro, body: macro.body.map(storedToken) })), constants: [...constants] },

@@ -36,6 +36,12 @@ export interface PreprocessOptions {
    * port) or none (the core's API around a variant header).
    */
   tokensOf?(file: string): boolean;
+  /**
+   * Asked at each point of a main file where no #if is open, after a directive or a run of other
+   * lines: true ends the reading there, as if the files ended (what comes later cannot change what
+   * was read). For a reader that needs one table near the top of a long file.
+   */
+  until?(result: PreprocessResult): boolean;
 }
 
 /** A run of active lines of one file, none a directive, whose tokens were not made: its text and how to make them. */
@@ -79,7 +85,7 @@ export function preprocess(mainFiles: string[], options: PreprocessOptions): Pre
   const result: PreprocessResult = { macros, tokens: [], untokenized: [], files: [], includes: [], onceFiles: new Set(), warnings: [] };
   for (const file of mainFiles) {
     // Include guards make a second pass over an already-read header a no-op, as in C.
-    processFile(file, options, result, 0);
+    if (processFile(file, options, result, 0)) break;
   }
   return result;
 }
@@ -93,13 +99,14 @@ function warn(result: PreprocessResult, file: string, line: number | undefined, 
   result.warnings.push({ severity: DOUBTS.has(code) ? 'info' : 'warning', code, message: `${file}${line ? `:${line}` : ''}: ${message}`, file, line });
 }
 
-function processFile(file: string, options: PreprocessOptions, result: PreprocessResult, depth: number): void {
+/** Reads `file` into `result`; true when `options.until` ended the reading in it. */
+function processFile(file: string, options: PreprocessOptions, result: PreprocessResult, depth: number): boolean {
   let text: string;
   try {
     text = readRegularFileSync(file, 'utf8');
   } catch (error) {
     warn(result, file, undefined, 'header-unreadable', `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-    return;
+    return false;
   }
   result.files.push(file);
   // Tokens are made only for active lines and directive lines: a skipped group's other lines
@@ -109,6 +116,7 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
   // Each entry: is this branch active, has any branch of the group been taken, was the parent active.
   const conditions: Array<{ active: boolean; taken: boolean; parentActive: boolean; line: number }> = [];
   const active = (): boolean => conditions.length === 0 || conditions[conditions.length - 1].active;
+  const stopsHere = (): boolean => depth === 0 && conditions.length === 0 && options.until !== undefined && options.until(result);
 
   let token = lexer.next();
   while (token) {
@@ -124,6 +132,7 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
         do token = lexer.nextLineStart();
         while (token && !(token.text === '#' && token.kind === 'punct'));
         result.untokenized.push({ file, ...lexer.between(start, token ? lexer.offset : lexer.length) });
+        if (stopsHere()) return true;
       }
       continue;
     }
@@ -163,8 +172,10 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
       default:
         if (active()) runDirective(directive, args, file, line, options, result, depth);
     }
+    if (stopsHere()) return true;
   }
   for (const open of conditions) warn(result, file, open.line, 'preprocessor-unbalanced', '#if without #endif');
+  return false;
 }
 
 function runDirective(directive: string, args: Token[], file: string, line: number, options: PreprocessOptions, result: PreprocessResult, depth: number): void {

@@ -7,7 +7,7 @@ import type { Finding, SourceRef } from '../types.js';
 import { evaluate } from './c-expression.js';
 import { compileFlags } from './compile-flags.js';
 import { tokenize, type Token } from './c-tokens.js';
-import { expandMacros, macroOfArgument, preprocess, type Macro } from './preprocessor.js';
+import { expandMacros, macroOfArgument, preprocess, type ActiveInclude, type Macro } from './preprocessor.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
 
 export interface HeaderConstant {
@@ -24,6 +24,8 @@ export interface VariantHeaderFacts {
   /** `static const uint8_t A0 = PIN_A0;` and similar integer constants, by name. */
   constants: Map<string, HeaderConstant>;
   files: string[];
+  /** The active #include lines of the headers read, when read now (a stored pin map does not keep them). */
+  includes?: ActiveInclude[];
   warnings: Finding[];
 }
 
@@ -125,7 +127,7 @@ export function readVariantHeader(board: ResolvedBoard): VariantHeader {
   warnings.push(...result.warnings);
 
   const constants = collectConstants(result.tokens, result.macros, warnings);
-  return variantHeaderOf({ ...(header && existsSync(header) ? { header } : {}), defines, macros: result.macros, constants, files: result.files, warnings });
+  return variantHeaderOf({ ...(header && existsSync(header) ? { header } : {}), defines, macros: result.macros, constants, files: result.files, includes: result.includes, warnings });
 }
 
 /** The facts read from a variant header (read now, or stored), with the ways to evaluate expressions in them. */

@@ -2,7 +2,7 @@
 // .local.txt companions), as arduino-cli's go-properties-orderedmap reads it. This file knows
 // the format and nothing about boards.
 import type { Finding, SourceRef } from '../finding.js';
-import { readRegularFileSync } from '../regular-file.js';
+import { decodeText, readRegularFileSync } from '../regular-file.js';
 
 /** Operating-system suffix arduino-cli strips from keys (`tools.x.cmd.linux` → `tools.x.cmd`). */
 export type OsSuffix = 'linux' | 'windows' | 'macosx';
@@ -281,7 +281,7 @@ export function parseProperties(text: string, file: string, os: OsSuffix = curre
 function readPropertiesText(file: string): { text?: string; warnings: Finding[] } {
   try {
     // Invalid UTF-8 bytes decode to U+FFFD instead of throwing.
-    return { text: readRegularFileSync(file).toString('utf8'), warnings: [] };
+    return { text: decodeText(readRegularFileSync(file)), warnings: [] };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { warnings: [] };

@@ -25,13 +25,13 @@ export interface PicoHeader {
 
 export function readPicoHeader(board: ResolvedBoard, variant: VariantHeader, chip: Rp2Chip): PicoHeader {
   const warnings: Finding[] = [];
-  const defines = { ...variant.defines };
+  let defines = variant.defines;
   // The recipe's @lib/<chip>/platform_def.txt sets the chip macro; when that file is not
   // installed, the data file gives the macro it sets upstream.
   const platformDef = join(board.corePlatformPath, 'lib', chip.id, 'platform_def.txt');
   const files = [platformDef];
   if (!Object.keys(chip.defines).every((name) => Object.hasOwn(defines, name))) {
-    Object.assign(defines, chip.defines);
+    defines = { ...defines, ...chip.defines };
     warnings.push({
       severity: 'info',
       code: 'rp2-platform-def-missing',
@@ -44,8 +44,22 @@ export function readPicoHeader(board: ResolvedBoard, variant: VariantHeader, chi
   const variantDir = board.variantPath;
   const arduinoH = join(board.corePath, 'Arduino.h');
   const pinsH = variant.header;
-  const mains = existsSync(arduinoH) ? [arduinoH] : pinsH ? [pinsH] : [];
   const inVariants = (path: string): boolean => isInside(path, variantsRoot) || (variantDir !== undefined && isInside(path, variantDir));
+  // The variant header was read this way already (readVariantHeader: Arduino.h whole, with the
+  // compile's -D flags, following the variant's headers on the compile's -I path, core first, as
+  // gcc does): when the chip macro came with those flags, its macros and constants are these.
+  const exists = existsSync(arduinoH);
+  if (exists && defines === variant.defines && variant.includes && pinsH && inVariants(pinsH)) {
+    return {
+      macros: variant.macros,
+      constants: variant.constants,
+      evaluate: variant.evaluate,
+      files: [...files, ...variant.files],
+      includes: variant.includes.filter((include) => inVariants(include.file)),
+      warnings,
+    };
+  }
+  const mains = exists ? [arduinoH] : pinsH ? [pinsH] : [];
   const result = preprocess(mains, {
     defines,
     includeDirs: variantDir ? [variantDir] : [],

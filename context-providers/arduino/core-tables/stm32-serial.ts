@@ -4,6 +4,7 @@
 // and `Serial` is a macro for it, or for SerialUSB when the USB menu enables CDC.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularFileSync } from '../../../platform/regular-file.js';
 import type { SourceRef } from '../../types.js';
 import { tokenize } from '../c-tokens.js';
 import { preprocess, type Macro } from '../preprocessor.js';
@@ -26,7 +27,7 @@ export function readStm32Serial(board: ResolvedBoard, tables: Stm32Tables, toPin
   if (device && existsSync(device)) {
     files.push(device);
     // The device header is large (644 KB for the F401): find the defines in the whole text, count lines only up to each hit.
-    const text = readFileSync(device, 'utf8');
+    const text = readRegularFileSync(device, 'utf8');
     let line = 1;
     let counted = 0;
     for (const match of uartBaseDefines(text)) {

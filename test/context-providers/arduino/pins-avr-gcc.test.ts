@@ -148,6 +148,23 @@ describe("pin capabilities equal what avr-gcc computes from Debian's variant hea
     expect(compared).toBeGreaterThan(200);
   }, 300_000);
 
+  test("the timer tone() takes (Tone.cpp's tone_pin_to_timer_PGM, read only up to that table) is the one avr-gcc compiles into it, for every variant and MCU", async () => {
+    const disagreements: string[] = [];
+    let compared = 0;
+    for (const [index, board] of variantConfigurations(installed).entries()) {
+      const timers = readAvrTimers(board, readVariantHeader(board));
+      if (!timers) continue;
+      // The core's own Tone.cpp, compiled by the board's recipe: -fdata-sections gives the table (internal linkage, so named _ZL…) a section of its own.
+      const tone = join(board.corePath, 'Tone.cpp');
+      const table = await compiledSection(board, `#include "${tone}"\n`, '.progmem.data._ZL21tone_pin_to_timer_PGM', join(TMP, 'tone-probe', String(index)));
+      compared++;
+      if (timers.tone?.timer !== `Timer ${table[0]}`) disagreements.push(`${board.fqbn}: compiler Timer ${table[0]} vs ours ${timers.tone?.timer}`);
+      expect(timers.tone?.source.file).toBe(tone);
+    }
+    expect(disagreements).toEqual([]);
+    expect(compared).toBeGreaterThan(10);
+  }, 300_000);
+
   test('the Uno has PWM on 3, 5, 6, 9, 10, 11 and interrupts on 2 and 3', async () => {
     const map = buildPinMap(resolveFqbn('arduino:avr:uno', installed));
     expect(map.pins.filter((pin) => pin.capabilities.includes('pwm')).map((pin) => pin.number)).toEqual([3, 5, 6, 9, 10, 11]);

@@ -62,6 +62,47 @@ describe('active lines kept as text', () => {
     });
   }
 
+  test('until ends the reading at the first point with no #if open where it says so, in this file and the main files after it', () => {
+    const dir = join(TMP, 'until');
+    mkdirSync(dir, { recursive: true });
+    const first = join(dir, 'first.h');
+    const second = join(dir, 'second.h');
+    const lines = [
+      '#define EARLY 1',
+      'int before;',
+      '#if EARLY',
+      'const int table[] = {',
+      '#if EARLY',
+      '  1,',
+      '#endif',
+      '  2 };',
+      '#endif',
+      '#define LATER 2',
+      'int after;',
+      '#if 1',
+    ];
+    writeFileSync(first, lines.join('\n') + '\n');
+    writeFileSync(second, '#define SECOND 3\nint second;\n');
+    const asked: number[] = [];
+    const untilTable = (result: PreprocessResult): boolean => {
+      asked.push(result.untokenized.length);
+      return result.untokenized.some((run) => run.text.includes('table'));
+    };
+    const untokenized = preprocess([first, second], { defines: {}, includeDirs: [], follow: () => true, tokensOf: () => false, until: untilTable });
+    // Asked after `#define EARLY`, after `int before;`, and after the #if group's #endif; never inside the group.
+    expect(asked).toEqual([0, 1, 4]);
+    expect(untokenized.untokenized.flatMap((run) => run.tokens()).map((token) => token.text).join(' ')).toBe('int before ; const int table [ ] = { 1 , 2 } ;');
+    expect([...untokenized.macros.keys()]).toEqual(['EARLY']);
+    expect(untokenized.files).toEqual([first]);
+    // The #if left open after the stop is not read, so it is no warning.
+    expect(untokenized.warnings).toEqual([]);
+    // Tokenized, it is asked after directives: here it stops after `#define LATER`.
+    const tokenized = preprocess([first, second], { defines: {}, includeDirs: [], follow: () => true, until: (result) => result.macros.has('LATER') });
+    expect(tokenized.tokens.map((token) => token.text)).not.toContain('after');
+    expect(tokenized.tokens.map((token) => token.text)).toContain('table');
+    expect(tokenized.files).toEqual([first]);
+  });
+
   test('splices, comments over lines, raw strings, literals and skipped groups: the same tokens and lines', () => {
     const dir = join(TMP, 'untokenized-lines');
     mkdirSync(dir, { recursive: true });

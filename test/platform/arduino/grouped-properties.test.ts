@@ -2,26 +2,13 @@
 // whole map. It must give what the whole map's firstLevelGroups gives: the same groups in the same
 // order, the same keys in each, in order, with their values and file:line, and the same warnings.
 // Checked on every boards.txt installed here and in the fixtures, and on the format's corners.
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadGroupedWithLocal, loadWithLocal, type FirstLevelGroups, type OsSuffix } from '../../../platform/arduino/properties.js';
+import { installedBoardsFiles } from '../../support/boards-files.js';
 import { fixture } from '../../support/fixtures.js';
-
-function boardsFiles(root: string): string[] {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    // Symbolic links are not followed (Debian's hardware/tools/avr/bin/X11 links to itself).
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.name === 'boards.txt' && entry.isFile()) found.push(path);
-      else if (entry.isDirectory()) walk(path);
-    }
-  };
-  walk(root);
-  return found;
-}
 
 function described(groups: FirstLevelGroups): Array<[string, Array<[string, string, unknown]>]> {
   return [...groups.keys()].map((head) => {
@@ -47,7 +34,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'bb-grouped-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('boards.txt read group by group', () => {
-  const installed = [...boardsFiles('/usr/share/arduino/hardware'), ...boardsFiles(fixture('arduino'))];
+  const installed = installedBoardsFiles();
 
   test('gives every installed boards.txt as the whole map does (Debian, the fixtures\' 32-bit platforms, stm32duino, esp8266)', () => {
     expect(installed.length).toBeGreaterThanOrEqual(10);
