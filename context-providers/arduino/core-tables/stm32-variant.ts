@@ -43,7 +43,8 @@ const CORE_HEADERS = ['stm32/stm32yyxx_hal_conf.h', 'pins_arduino_analog.h', 'pi
 export function readStm32Variant(board: ResolvedBoard, variant: VariantHeader): Stm32Tables {
   const warnings: Finding[] = [];
   const coreHeaders = CORE_HEADERS.map((name) => join(board.corePath, name)).filter((file) => existsSync(file));
-  const core = preprocess(coreHeaders, { defines: {}, macros: variant.macros, includeDirs: [], follow: () => false });
+  // Their macros are what is read (the tables' PinName values, PIN_SERIAL_TX...): their other lines are passed over untokenized.
+  const core = preprocess(coreHeaders, { defines: {}, macros: variant.macros, includeDirs: [], follow: () => false, tokensOf: () => false });
   warnings.push(...core.warnings);
   const macros = core.macros;
   const files = [...core.files];
