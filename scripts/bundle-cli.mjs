@@ -51,6 +51,31 @@ export const CONTEXT_SPLITS = {
   'context-openmv': 'context-providers/openmv/index.ts',
 };
 
+/**
+ * The modules context.cjs and its split scripts may both hold, each its own copy: modules without
+ * state two copies could disagree on (no cache of changing files, no registry, nothing set at run
+ * time; data-files.ts only remembers where the package's own read-only data files are, and what
+ * they hold). A module the splits come to share that is not named here fails the build: import it
+ * from one side only, or name it here once it is known to have no such state.
+ */
+export const SHARED_WITH_SPLITS = ['platform/data-files.ts', 'platform/regular-file.ts', 'platform/edit-distance.ts'];
+
+/**
+ * The repository's own modules (paths from the repository's root) that both builds bundled; a
+ * metafile names its inputs from the folder esbuild ran in (`workingDir`).
+ */
+export function sharedModules(contextMeta, splitsMeta, workingDir = process.cwd()) {
+  const own = (metafile) =>
+    new Set(
+      Object.keys(metafile.inputs)
+        .filter((file) => !file.includes(':'))
+        .map((file) => path.relative(repo, path.resolve(workingDir, file)).split(path.sep).join('/'))
+        .filter((file) => !file.startsWith('node_modules/') && !file.startsWith('../')),
+    );
+  const splitInputs = own(splitsMeta);
+  return [...own(contextMeta)].filter((file) => splitInputs.has(file)).sort();
+}
+
 const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
 
 /** The syntax esbuild may emit: the Arduino IDE's runtime (>= 18.19) must start the bundle. */
@@ -83,14 +108,14 @@ function writeBin(file, body) {
  * Splitting keeps `import()` lazy: a command loads only its own chunk, and the packages left
  * external are imported by the chunks that use them, not at start-up.
  */
-export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
+export async function bundleCli(outdir, { dependencies = 'external', splits: splitSources = CONTEXT_SPLITS } = {}) {
   // The last build's chunks go: the stored contexts' code fingerprint is the chunks' names.
   rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
   // `context` on a plain command line (main.ts) runs this CommonJS file with V8's code cache
   // (bridge/cli/code-cache.ts): the whole command in one script, its lazy imports inlined. A script
   // run that way cannot import() a package or a built-in module (no importModuleDynamically), so a
   // dynamic import of one fails the build.
-  const splitOf = new Map(Object.entries(CONTEXT_SPLITS).map(([name, source]) => [path.join(repo, source), `./${name}.cjs`]));
+  const splitOf = new Map(Object.entries(splitSources).map(([name, source]) => [path.join(repo, source), `./${name}.cjs`]));
   const contextScript = (entryPoints, splits) => ({
     plugins: [
       {
@@ -123,8 +148,12 @@ export async function bundleCli(outdir, { dependencies = 'external' } = {}) {
     minifySyntax: true,
     minifyIdentifiers: true,
   });
-  await build(contextScript({ context: path.join(repo, 'bridge', 'cli', 'context.ts') }, true));
-  await build(contextScript(Object.fromEntries(Object.entries(CONTEXT_SPLITS).map(([name, source]) => [name, path.join(repo, source)])), false));
+  const context = await build({ ...contextScript({ context: path.join(repo, 'bridge', 'cli', 'context.ts') }, true), metafile: true });
+  const splits = await build({ ...contextScript(Object.fromEntries(Object.entries(splitSources).map(([name, source]) => [name, path.join(repo, source)])), false), metafile: true });
+  const shared = sharedModules(context.metafile, splits.metafile).filter((file) => !SHARED_WITH_SPLITS.includes(file));
+  if (shared.length > 0) {
+    throw new Error(`context.cjs and its split scripts would each hold a copy of ${shared.join(', ')}: a module with state must be in one of them only (import it from one side), or, if it has none, be named in SHARED_WITH_SPLITS (scripts/bundle-cli.mjs)`);
+  }
   // The shell (main.ts) is a CommonJS script, shell.cjs in a "type": "module" package, so a
   // plain `context` command line needs no ES module loader: it holds the stored-context path and
   // the code cache, and runs context.cjs; every other command imports the commands' ES module

@@ -3,7 +3,8 @@
 // the whole context JSON on five boards and three sketches, a sketch.yaml's, an MPLAB X project's and
 // an OpenMV script's, and every command's help.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixtures.js';
@@ -19,7 +20,27 @@ function run(cli: string, args: string[]): { status: number | null; stdout: stri
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+interface BundleScript {
+  bundleCli(outdir: string, options?: { splits?: Record<string, string> }): Promise<void>;
+  CONTEXT_SPLITS: Record<string, string>;
+  SHARED_WITH_SPLITS: string[];
+}
+
 describe('the bundled command line', () => {
+  it('fails to build when context.cjs and a script split from it would each hold a copy of a module with state', async () => {
+    const script = (await import(path.join(repoRoot, 'scripts', 'bundle-cli.mjs'))) as BundleScript;
+    const outdir = mkdtempSync(path.join(tmpdir(), 'bb-splits-'));
+    try {
+      // cache.ts keeps the in-process caches (StampedCache): a split that imported it would have its own.
+      await expect(script.bundleCli(outdir, { splits: { ...script.CONTEXT_SPLITS, 'context-cache': 'context-providers/arduino/cache.ts' } })).rejects.toThrow(/each hold a copy of context-providers\/arduino\/cache\.ts/);
+      expect(script.SHARED_WITH_SPLITS).not.toContain('context-providers/arduino/cache.ts');
+      // The splits as they are build.
+      await script.bundleCli(outdir);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+
   it.each(boards)('prints the same context --json as the unbundled build on %s for three sketches', (fqbn) => {
     for (const sketch of sketches) {
       const unbundled = run(cliMain, ['context', sketch, '--fqbn', fqbn, '--json']);
