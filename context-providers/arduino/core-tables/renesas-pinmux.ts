@@ -4,7 +4,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding, SourceRef } from '../../types.js';
-import { preprocess, type Macro } from '../preprocessor.js';
+import { evaluate } from '../c-expression.js';
+import type { Token } from '../c-tokens.js';
+import { expandMacros, preprocess, type Macro } from '../preprocessor.js';
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { isInside, type VariantHeader } from '../variant-header.js';
 import { evaluateTokens, identifierOf, macroFunction, readArrays, type TableElement } from './c-tables.js';
@@ -57,6 +59,7 @@ export function readPinmuxTable(board: ResolvedBoard, variant: VariantHeader): P
   const table = arrays.get('g_pin_cfg');
   if (!table) return { ...empty(`${variantCpp}: no g_pin_cfg[] initialiser found`), files: result.files, warnings: result.warnings };
 
+  const values = new Map<string, bigint | undefined | 'general'>();
   const rows: PinmuxRow[] = table.elements.map((element, number) => {
     const [pinField, listField] = element.fields ?? [];
     const port = portName(pinField?.map((token) => token.text).join('') ?? '');
@@ -81,16 +84,56 @@ export function readPinmuxTable(board: ResolvedBoard, variant: VariantHeader): P
         line: element.source.line,
       });
     }
-    return { number, ...(port ? { port } : {}), list: listName, entries: readEntries(list.elements, result.macros), source: element.source };
+    return { number, ...(port ? { port } : {}), list: listName, entries: readEntries(list.elements, result.macros, values), source: element.source };
   });
   return { rows, source: table.source, macros: result.macros, files: result.files, warnings: result.warnings };
 }
 
-function readEntries(elements: TableElement[], macros: Map<string, Macro>): PinmuxEntry[] | undefined {
+/**
+ * A pinmux word `PIN_PWM|CHANNEL_1|PWM_CHANNEL_A|…` whose names are each an object-like macro that
+ * expands to one operand (one token, or one parenthesised expression, as the core's variant.h
+ * writes them): the OR of the names' values, each evaluated once per table (`values`), which is
+ * what the compiler computes. 'general' for any other word, which is evaluated whole.
+ */
+function orOfNames(tokens: Token[], macros: Map<string, Macro>, values: Map<string, bigint | undefined | 'general'>): bigint | undefined | 'general' {
+  if (tokens.length % 2 === 0) return 'general';
+  let word = 0n;
+  for (let index = 0; index < tokens.length; index += 2) {
+    const name = tokens[index];
+    if (name.kind !== 'identifier' || (index > 0 && tokens[index - 1].text !== '|')) return 'general';
+    let value = values.get(name.text);
+    if (!values.has(name.text)) {
+      const macro = macros.get(name.text);
+      const expanded = macro && !macro.params ? expandMacros([name], macros) : [];
+      const evaluation = isOneOperand(expanded) ? evaluate(expanded, { identifier: () => undefined, unknownIsZero: false }) : undefined;
+      value = evaluation ? (evaluation.ok ? evaluation.value : undefined) : 'general';
+      values.set(name.text, value);
+    }
+    if (value === 'general') return 'general';
+    if (value === undefined) return undefined;
+    word |= value;
+  }
+  return word;
+}
+
+/** One token, or `( … )` whose first parenthesis closes at its end. */
+function isOneOperand(tokens: Token[]): boolean {
+  if (tokens.length === 1) return tokens[0].kind === 'number' || tokens[0].kind === 'identifier';
+  if (tokens.length < 3 || tokens[0].text !== '(') return false;
+  let depth = 0;
+  for (let index = 0; index < tokens.length; index++) {
+    if (tokens[index].text === '(') depth++;
+    else if (tokens[index].text === ')' && --depth === 0) return index === tokens.length - 1;
+  }
+  return false;
+}
+
+function readEntries(elements: TableElement[], macros: Map<string, Macro>, values: Map<string, bigint | undefined | 'general'>): PinmuxEntry[] | undefined {
   const entries: PinmuxEntry[] = [];
   const isLast = macroFunction(macros, 'IS_LAST_ITEM');
   for (const element of elements) {
-    const value = evaluateTokens(element.tokens, macros, () => undefined);
+    const word = orOfNames(element.tokens, macros, values);
+    const value = word === 'general' ? evaluateTokens(element.tokens, macros, () => undefined) : word;
     if (value === undefined) return undefined;
     entries.push({ value, source: element.source });
     // getPinCfgs (ArduinoCore-renesas cores/arduino/variant_helper.cpp) stops at the entry marked LAST_ITEM_GUARD.
