@@ -180,14 +180,14 @@ function readPinMap(board: ResolvedBoard): PinMap {
   const core = readCoreFacts(board, variant);
   // The core's own rule for its serial ports is the whole statement (below): the headers' extern
   // declarations are read only when there is no such rule, or it does not establish them.
-  const coreKnowsSerial = core !== undefined && core.known.serial.known && core.serialPorts !== undefined;
-  const serial = coreKnowsSerial ? undefined : readSerialObjects(board, variant);
+  const coreSerialPorts = core?.known.serial.known ? core.serialPorts : undefined;
+  const serial = coreSerialPorts ? undefined : readSerialObjects(board, variant);
   if (serial) {
     warnings.push(...serial.warnings);
     knowledge.serial = serial.knowledge;
   }
   // Without the headers' reading, the variant's SERIAL_PORT_* macros still name the ports first (the core's rule keeps those it links).
-  const serialPorts = new Set(serial?.ports ?? [...portsOfMacros(variant)].filter((port) => port === 'Serial' || core!.serialPorts!.some((entry) => entry.name === port)));
+  const serialPorts = new Set(serial ? serial.ports : [...portsOfMacros(variant)].filter((port) => port === 'Serial' || coreSerialPorts?.some((entry) => entry.name === port)));
   let serialUncertain = serial?.uncertain ?? [];
   let buses = busesOf(variant, pinNames, [...serialPorts]);
   let timerGroups: PinMap['timerGroups'] = [];
@@ -209,12 +209,12 @@ function readPinMap(board: ResolvedBoard): PinMap {
   if (core) {
     mergeCoreFacts(core, pins, knowledge, variant.header);
     warnings.push(...core.warnings);
-    if (core.known.serial.known && core.serialPorts) {
+    if (coreSerialPorts) {
       // The core's own rule is the whole statement (Renesas declares _UART1_…_UART5_ but links
       // only SERIAL_HOWMANY of them).
       serialPorts.clear();
       serialPorts.add('Serial');
-      for (const port of core.serialPorts) serialPorts.add(port.name);
+      for (const port of coreSerialPorts) serialPorts.add(port.name);
       knowledge.serial = core.known.serial;
       serialUncertain = [];
     } else if (!core.known.serial.known && !knowledge.serial.known) {
