@@ -142,15 +142,15 @@ export async function bundleCli(outdir, { dependencies = 'external', splits: spl
     ...commonJsScript(outdir),
     // It repeats what the chunks hold, so it goes in the package minified: no spaces or comments,
     // short local names. Its code cache, read at every start, is that much smaller (an Uno's, 490
-    // to 426 kB); boardbridge prints no stack traces, and the chunks and the unbuilt modules keep
+    // to 426 kB); boardbridge prints no stack traces, and the chunks and the unbundled modules keep
     // the names for whoever debugs.
     minifyWhitespace: true,
     minifySyntax: true,
     minifyIdentifiers: true,
   });
   const context = await build({ ...contextScript({ context: path.join(repo, 'bridge', 'cli', 'context.ts') }, true), metafile: true });
-  const splits = await build({ ...contextScript(Object.fromEntries(Object.entries(splitSources).map(([name, source]) => [name, path.join(repo, source)])), false), metafile: true });
-  const shared = sharedModules(context.metafile, splits.metafile).filter((file) => !SHARED_WITH_SPLITS.includes(file));
+  const splitScripts = await build({ ...contextScript(Object.fromEntries(Object.entries(splitSources).map(([name, source]) => [name, path.join(repo, source)])), false), metafile: true });
+  const shared = sharedModules(context.metafile, splitScripts.metafile).filter((file) => !SHARED_WITH_SPLITS.includes(file));
   if (shared.length > 0) {
     throw new Error(`context.cjs and its split scripts would each hold a copy of ${shared.join(', ')}: a module with state must be in one of them only (import it from one side), or, if it has none, be named in SHARED_WITH_SPLITS (scripts/bundle-cli.mjs)`);
   }

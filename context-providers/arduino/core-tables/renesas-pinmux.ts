@@ -59,7 +59,7 @@ export function readPinmuxTable(board: ResolvedBoard, variant: VariantHeader): P
   const table = arrays.get('g_pin_cfg');
   if (!table) return { ...empty(`${variantCpp}: no g_pin_cfg[] initialiser found`), files: result.files, warnings: result.warnings };
 
-  const values = new Map<string, bigint | undefined | 'general'>();
+  const values: NameValues = new Map();
   const rows: PinmuxRow[] = table.elements.map((element, number) => {
     const [pinField, listField] = element.fields ?? [];
     const port = portName(pinField?.map((token) => token.text).join('') ?? '');
@@ -89,13 +89,16 @@ export function readPinmuxTable(board: ResolvedBoard, variant: VariantHeader): P
   return { rows, source: table.source, macros: result.macros, files: result.files, warnings: result.warnings };
 }
 
+/** A name's value in a pinmux word, once evaluated: 'general' when the word must be evaluated whole. */
+type NameValues = Map<string, bigint | undefined | 'general'>;
+
 /**
  * A pinmux word `PIN_PWM|CHANNEL_1|PWM_CHANNEL_A|…` whose names are each an object-like macro that
  * expands to one operand (one token, or one parenthesised expression, as the core's variant.h
  * writes them): the OR of the names' values, each evaluated once per table (`values`), which is
  * what the compiler computes. 'general' for any other word, which is evaluated whole.
  */
-function orOfNames(tokens: Token[], macros: Map<string, Macro>, values: Map<string, bigint | undefined | 'general'>): bigint | undefined | 'general' {
+function orOfNames(tokens: Token[], macros: Map<string, Macro>, values: NameValues): bigint | undefined | 'general' {
   if (tokens.length % 2 === 0) return 'general';
   let word = 0n;
   for (let index = 0; index < tokens.length; index += 2) {
@@ -128,7 +131,7 @@ function isOneOperand(tokens: Token[]): boolean {
   return false;
 }
 
-function readEntries(elements: TableElement[], macros: Map<string, Macro>, values: Map<string, bigint | undefined | 'general'>): PinmuxEntry[] | undefined {
+function readEntries(elements: TableElement[], macros: Map<string, Macro>, values: NameValues): PinmuxEntry[] | undefined {
   const entries: PinmuxEntry[] = [];
   const isLast = macroFunction(macros, 'IS_LAST_ITEM');
   for (const element of elements) {

@@ -25,13 +25,13 @@ export interface PicoHeader {
 
 export function readPicoHeader(board: ResolvedBoard, variant: VariantHeader, chip: Rp2Chip): PicoHeader {
   const warnings: Finding[] = [];
-  let defines = variant.defines;
   // The recipe's @lib/<chip>/platform_def.txt sets the chip macro; when that file is not
   // installed, the data file gives the macro it sets upstream.
   const platformDef = join(board.corePlatformPath, 'lib', chip.id, 'platform_def.txt');
   const files = [platformDef];
-  if (!Object.keys(chip.defines).every((name) => Object.hasOwn(defines, name))) {
-    defines = { ...defines, ...chip.defines };
+  const chipFromFlags = Object.keys(chip.defines).every((name) => Object.hasOwn(variant.defines, name));
+  const defines = chipFromFlags ? variant.defines : { ...variant.defines, ...chip.defines };
+  if (!chipFromFlags) {
     warnings.push({
       severity: 'info',
       code: 'rp2-platform-def-missing',
@@ -49,7 +49,7 @@ export function readPicoHeader(board: ResolvedBoard, variant: VariantHeader, chi
   // compile's -D flags, following the variant's headers on the compile's -I path, core first, as
   // gcc does): when the chip macro came with those flags, its macros and constants are these.
   const exists = existsSync(arduinoH);
-  if (exists && defines === variant.defines && variant.includes && pinsH && inVariants(pinsH)) {
+  if (exists && chipFromFlags && variant.includes && pinsH && inVariants(pinsH)) {
     return {
       macros: variant.macros,
       constants: variant.constants,
