@@ -1,11 +1,11 @@
 // Assembles the HardwareContext of one resolved board and (optionally) one sketch: identity,
 // limits, upload, pins and buses, libraries, findings, read-only roots and every input file.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Finding, HardwareContext, Limit, SourceRef } from '../types.js';
 import { EXPANSION_ROUNDS, MAX_EXPANDED_LENGTH, referenceCycles, unresolvedReferences } from '../../platform/arduino/properties.js';
 import { resolveIncludes } from './includes.js';
-import { libraryScanStore, scanLibraries, type LibraryFolder } from './libraries.js';
+import { libraryScanStore, scanLibraries, type LibraryFolder, type LibraryScan } from './libraries.js';
 import { libraryTimerNotes, readLibraryTimers } from './library-timers.js';
 import { buildPinMap } from './pin-map.js';
 import { PinMapStore } from './pin-map-store.js';
@@ -111,11 +111,17 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
   };
 
   if (sketch) {
-    const scan = scanLibraries(libraryFolders(board, installed), input.cacheDir ? libraryScanStore(input.cacheDir) : undefined);
+    // The libraries are scanned when an include needs them (resolveIncludes): a sketch that includes
+    // only its own, the core's and the variant's headers compiles no library, and needs no scan.
+    // The library folders are watched with the context (provider.ts), so a library installed later
+    // makes it read again. What a library.properties says wrong is stated for the libraries the
+    // sketch uses: the others are not compiled, whatever their files say.
+    let scan: LibraryScan | undefined;
     const units = compiledUnits(sketch.files);
-    const resolution = resolveIncludes(units, board, scan.libraries, { macros: pinMap.variant.macros });
+    const resolution = resolveIncludes(units, board, () => (scan ??= scanLibraries(libraryFolders(board, installed), input.cacheDir ? libraryScanStore(input.cacheDir) : undefined)).libraries, { macros: pinMap.variant.macros });
     context.libraries = resolution.libraries;
-    context.warnings.push(...scan.warnings, ...sketch.warnings);
+    const usedDirs = new Set(resolution.used.map((library) => library.dir));
+    context.warnings.push(...(scan?.warnings ?? []).filter((warning) => warning.file !== undefined && usedDirs.has(dirname(warning.file))), ...sketch.warnings);
     const included = resolution.libraries.map((ref) => ref.include);
     const includesComplete = resolution.libraries.every((ref) => ref.location !== undefined);
     const libraryTimers = readLibraryTimers(resolution.used, board, pinMap);
@@ -129,7 +135,7 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
     const timerNotes = libraryTimerNotes(libraryTimers);
     if (timerNotes.length > 0) context.notes = [...(context.notes ?? []), ...timerNotes];
     for (const library of resolution.used) context.readOnlyRoots.push(library.dir);
-    context.inputs.push(...sketch.files, ...(sketch.yaml ? [sketch.yaml.file] : []), ...scan.files, ...resolution.files, ...libraryTimers.flatMap((entry) => entry.files));
+    context.inputs.push(...sketch.files, ...(sketch.yaml ? [sketch.yaml.file] : []), ...(scan?.files ?? []), ...resolution.files, ...libraryTimers.flatMap((entry) => entry.files));
   }
   if (input.buildSize) context.findings.push(...checkBuildSize(input.buildSize, board));
   context.inputs = [...new Set(context.inputs)];

@@ -114,7 +114,13 @@ function missingDir(dir: string): boolean {
   return !existsSync(dir);
 }
 
-export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, libraries: Library[], options: IncludeOptions = {}): IncludeResolution {
+/**
+ * `libraries` is the installed libraries, or a function that scans for them: it is called the
+ * first time an include is found in none of the sketch's, core's or variant's folders, as
+ * arduino-cli looks in libraries only for those; a sketch that includes none needs no scan.
+ */
+export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, libraries: Library[] | (() => Library[]), options: IncludeOptions = {}): IncludeResolution {
+  const installed = typeof libraries === 'function' ? libraries : () => libraries;
   const resolution: IncludeResolution = { libraries: [], used: [], findings: [], files: [] };
   const toolchain = toolchainIncludeDirs(board);
   // The recipe's own -I folders (core/api/deprecated, the SDK's include tree, mbed's includes.txt).
@@ -158,7 +164,7 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
       if (fromSketch) resolution.libraries.push({ ...ref, location: local[0], path: join(local[1]!, directive.header) });
       continue;
     }
-    const candidates = libraries.filter((library) => library.headers.includes(directive.header));
+    const candidates = installed().filter((library) => library.headers.includes(directive.header));
     if (candidates.length === 0) {
       const inPlatform = recipeDirs.find((dir) => existsSync(join(dir, directive.header)));
       if (inPlatform) {
@@ -215,7 +221,7 @@ export function resolveIncludes(sketchFiles: string[], board: ResolvedBoard, lib
     resolution.files.push(headerFile);
     queue.push(...directivesOf(headerFile));
   }
-  resolution.findings.push(...dependencyFindings(resolution.used, libraries));
+  if (resolution.used.length > 0) resolution.findings.push(...dependencyFindings(resolution.used, installed()));
   return resolution;
 }
 

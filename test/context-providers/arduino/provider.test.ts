@@ -131,6 +131,35 @@ describe('the Arduino provider', () => {
       expect(context.inputs).toContain(file);
     }
   });
+
+  test('libraries are read when an include needs them, and what a library.properties says wrong is stated for the libraries the sketch uses', async () => {
+    // The sketchbook's Broken library has a line without '=' and no version.
+    const brokenWarnings = (context: HardwareContext) => context.warnings.filter((warning) => warning.file === join(SKETCHBOOK, 'libraries/Broken/library.properties')).map((warning) => warning.code);
+    const libraryInputs = (context: HardwareContext) => context.inputs.filter((file) => file.endsWith('/library.properties'));
+
+    // Blink includes no header: no library.properties is read, and none is an input of its context.
+    const blink = await load(debianProvider(), join(SKETCHES, 'Blink'), 'arduino:avr:uno');
+    expect(libraryInputs(blink)).toEqual([]);
+    expect(brokenWarnings(blink)).toEqual([]);
+
+    // A sketch that includes only the core's Arduino.h and Servo.h: every library folder is read
+    // (arduino-cli ranks every library that has the header), Broken is not used.
+    const servoOnly = join(TMP, 'ServoOnly');
+    rmSync(servoOnly, { recursive: true, force: true });
+    mkdirSync(servoOnly, { recursive: true });
+    writeFileSync(join(servoOnly, 'ServoOnly.ino'), '#include <Arduino.h>\n#include <Servo.h>\nServo arm;\nvoid setup() { arm.attach(9); }\nvoid loop() {}\n');
+    const servo = await load(debianProvider(), servoOnly, 'arduino:avr:uno');
+    expect(servo.libraries.map((ref) => [ref.include, ref.name, ref.location])).toEqual([
+      ['Arduino.h', undefined, 'core'],
+      ['Servo.h', 'Servo', 'user'],
+    ]);
+    expect(libraryInputs(servo)).toContain(join(SKETCHBOOK, 'libraries/Broken/library.properties'));
+    expect(brokenWarnings(servo)).toEqual([]);
+
+    // The Libraries sketch includes Broken.h: Broken's warnings are its context's.
+    const libraries = await load(debianProvider(), join(SKETCHES, 'Libraries'), 'arduino:avr:uno');
+    expect(brokenWarnings(libraries)).toEqual(['properties-malformed-line', 'library-properties']);
+  });
 });
 
 describe('caching and bad input', () => {
