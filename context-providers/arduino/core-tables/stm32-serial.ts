@@ -2,7 +2,7 @@
 // and, when the chip has that U(S)ART (USARTn_BASE), HAVE_HWSERIALn; Serial.cpp then creates
 // `Uart Serialn(USARTn)` (stm32duino/Arduino_Core_STM32 b4bae0d cores/arduino/Serial.cpp:36-44),
 // and `Serial` is a macro for it, or for SerialUSB when the USB menu enables CDC.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRegularFileSync } from '../../../platform/regular-file.js';
 import type { SourceRef } from '../../types.js';
@@ -65,8 +65,9 @@ export function readStm32Serial(board: ResolvedBoard, tables: Stm32Tables, toPin
   // stm32duino b4bae0d libraries/USBDevice/src/USBSerial.cpp:19-30 creates SerialUSB whenever
   // USBCON and USBD_USE_CDC are set (DISABLE_GENERIC_SERIALUSB only keeps Serial off it).
   if (result.macros.has('USBCON') && result.macros.has('USBD_USE_CDC')) {
-    const line = readFileSync(wserial, 'utf8').split('\n').findIndex((text) => text.includes('#include "USBSerial.h"'));
-    ports.push({ name: 'SerialUSB', kind: 'usb', source: { file: wserial, ...(line >= 0 ? { line: line + 1 } : {}) } });
+    // The source is WSerial.h's #include of USBSerial.h on an active line, as the preprocessor read it.
+    const line = result.includes.find((include) => include.file === wserial && include.header === 'USBSerial.h')?.line;
+    ports.push({ name: 'SerialUSB', kind: 'usb', source: { file: wserial, ...(line !== undefined ? { line } : {}) } });
   }
   const target = ports.find((port) => port.name === aliasTarget);
   if (target && serialAlias) ports.unshift({ ...target, name: 'Serial', ...(serialAlias.source ? { source: serialAlias.source } : {}) });

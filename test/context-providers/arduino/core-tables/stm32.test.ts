@@ -103,6 +103,8 @@ describe('stm32duino core tables', () => {
     const cdc = facts(`${NUCLEO_F401RE},usb=CDCgen`);
     expect(cdc.serialPorts![1].pins).toEqual({ TX: 1, RX: 0 });
     expect(lineAt(cdc.serialPorts![0].source)).toContain('#define Serial SerialUSB');
+    // SerialUSB is cited at WSerial.h's active #include of USBSerial.h.
+    expect(lineAt(cdc.serialPorts!.find((port) => port.name === 'SerialUSB')!.source)).toMatch(/^\s*#\s*include\s+"USBSerial\.h"/);
   });
 
   test('the Blue Pill Serial is Serial1 on PA9/PA10; without its CMSIS header USART1 is known from PinMap_UART', () => {
