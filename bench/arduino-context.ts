@@ -28,7 +28,9 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = join(repo, 'dist', 'cli', 'boardbridge.cjs');
 const stm32 = fixture('arduino', 'stm32duino');
 const sketch = join(repo, 'test', 'fixtures', 'arduino', 'sketches', 'Blink');
-const runs = Number(process.env.BENCH_RUNS ?? 7);
+// Pairs per row. Seven moved a goal row by ±0.15× between runs of one build (a Node 24 stored
+// context read 1.38× once and 1.14× with fifteen pairs); fifteen cost a Node line some 25 s.
+const runs = Number(process.env.BENCH_RUNS ?? 15);
 
 if (process.argv[2] === '--once') {
   const { arduinoProvider } = await import('../context-providers/arduino/provider.js');
