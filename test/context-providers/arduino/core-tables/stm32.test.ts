@@ -1,7 +1,7 @@
 // stm32duino's pin facts read from the real 3.0.0-dev platform in the fixtures (five variant
 // folders installed, 288 missing): each PWM, analog and interrupt fact is checked against the
 // PeripheralPins.c / pins_arduino.h line it cites.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CoreFacts } from '../../../../context-providers/arduino/core-tables/index.js';
@@ -105,6 +105,22 @@ describe('stm32duino core tables', () => {
     expect(lineAt(cdc.serialPorts![0].source)).toContain('#define Serial SerialUSB');
     // SerialUSB is cited at WSerial.h's active #include of USBSerial.h.
     expect(lineAt(cdc.serialPorts!.find((port) => port.name === 'SerialUSB')!.source)).toMatch(/^\s*#\s*include\s+"USBSerial\.h"/);
+  });
+
+  test('SerialUSB is cited at the #include the preprocessor reads, not at a commented-out copy of that line', async () => {
+    // A copy of the platform whose WSerial.h starts with a comment holding the same text.
+    const dataDir = join(TMP, 'stm32-commented-include');
+    const platform = join(dataDir, 'packages/STMicroelectronics/hardware/stm32/3.0.0-dev');
+    rmSync(dataDir, { recursive: true, force: true });
+    cpSync(join(DATA_DIR_32, 'packages/STMicroelectronics'), join(dataDir, 'packages/STMicroelectronics'), { recursive: true });
+    const wserial = join(platform, 'cores/arduino/WSerial.h');
+    chmodSync(wserial, 0o644);
+    writeFileSync(wserial, `// An older core had: #include "USBSerial.h"\n${readFileSync(wserial, 'utf8')}`);
+    const copy = await discoverPlatforms({ dataDirs: [dataDir], sketchbookDirs: [], includeDebian: false, home: TMP });
+    const board = resolveFqbn(`${NUCLEO_F401RE},usb=CDCgen`, copy);
+    const serialUsb = readStm32Tables(board, readVariantHeader(board))!.serialPorts!.find((port) => port.name === 'SerialUSB')!;
+    expect(serialUsb.source?.file).toBe(wserial);
+    expect(lineAt(serialUsb.source)).toMatch(/^\s*#\s*include\s+"USBSerial\.h"/);
   });
 
   test('the Blue Pill Serial is Serial1 on PA9/PA10; without its CMSIS header USART1 is known from PinMap_UART', () => {
