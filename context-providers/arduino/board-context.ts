@@ -117,8 +117,9 @@ export function buildBoardContext(input: BoardContextInput): HardwareContext {
     // makes it read again. What a library.properties says wrong is stated for the libraries the
     // sketch uses: the others are not compiled, whatever their files say.
     let scan: LibraryScan | undefined;
+    const installedLibraries = () => (scan ??= scanLibraries(libraryFolders(board, installed), input.cacheDir ? libraryScanStore(input.cacheDir) : undefined)).libraries;
     const units = compiledUnits(sketch.files);
-    const resolution = resolveIncludes(units, board, () => (scan ??= scanLibraries(libraryFolders(board, installed), input.cacheDir ? libraryScanStore(input.cacheDir) : undefined)).libraries, { macros: pinMap.variant.macros });
+    const resolution = resolveIncludes(units, board, installedLibraries, { macros: pinMap.variant.macros });
     context.libraries = resolution.libraries;
     const usedDirs = new Set(resolution.used.map((library) => library.dir));
     context.warnings.push(...(scan?.warnings ?? []).filter((warning) => warning.file !== undefined && usedDirs.has(dirname(warning.file))), ...sketch.warnings);

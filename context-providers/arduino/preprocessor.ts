@@ -38,8 +38,9 @@ export interface PreprocessOptions {
   tokensOf?(file: string): boolean;
   /**
    * Asked at each point of a main file where no #if is open, after a directive, or after a run of
-   * lines read untokenized (tokensOf): true ends the reading there, as if the files ended (what comes later cannot change what
-   * was read). For a reader that needs one table near the top of a long file.
+   * lines read untokenized (tokensOf): true ends the reading there, as if the files ended (what
+   * comes later cannot change what was read). For a reader that needs one table near the top of a
+   * long file.
    */
   until?(result: PreprocessResult): boolean;
 }
