@@ -2,7 +2,8 @@
 // recorded session/update lines it is given (BENCH_UPDATES, a JSON Lines file),
 // in bursts of ten, one burst every ten BENCH_GAP_US microseconds, each stamped
 // with the monotonic clock in params._meta.sentNs, then answers end_turn (BENCH_GAP_US=0:
-// all at once, unstamped).
+// all at once, unstamped). BENCH_START_MS=<ms>: initialize is answered that long after the agent
+// started, as a real agent answers once it has loaded (claude-code-acp takes some 300 ms here).
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
@@ -33,7 +34,11 @@ function flood(id, sessionId) {
 createInterface({ input: process.stdin }).on('line', (line) => {
   const { id, method, params } = JSON.parse(line);
   if (id === undefined) return;
-  if (method === 'initialize') return send({ jsonrpc: '2.0', id, result: { protocolVersion: 1, agentInfo: { name: 'flood-agent', version: '1' }, agentCapabilities: {} } });
+  if (method === 'initialize') {
+    const answer = () => send({ jsonrpc: '2.0', id, result: { protocolVersion: 1, agentInfo: { name: 'flood-agent', version: '1' }, agentCapabilities: {} } });
+    const wait = Number(process.env.BENCH_START_MS ?? 0) - performance.now();
+    return wait > 0 ? setTimeout(answer, wait) : answer();
+  }
   if (method === 'session/new') return send({ jsonrpc: '2.0', id, result: { sessionId: 'bench-session' } });
   if (method === 'session/prompt') return flood(id, params.sessionId);
   send({ jsonrpc: '2.0', id, error: { code: -32601, message: `${method} is not in the bench agent` } });

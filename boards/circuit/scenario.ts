@@ -3,7 +3,7 @@
 // `write-serial`, `set-control` and `expect-pin`, optionally with a `name`. Everything is checked
 // against the diagram before the run, so a bad key or part is said at its line, not mid-run.
 import { readFileSync } from 'node:fs';
-import { parseYaml, type YamlValue } from '../../platform/arduino/yaml.js';
+import type { YamlValue } from '../../platform/arduino/yaml.js';
 import type { Netlist } from '../../platform/circuit/netlist.js';
 
 export type ScenarioStep = { name?: string; line: number } & (
@@ -31,13 +31,15 @@ const STEP_KEYS = ['delay', 'wait-serial', 'write-serial', 'set-control', 'expec
 /** Wokwi's other steps, which need a screen or a custom chip this simulator does not have. */
 const UNSUPPORTED = ['take-screenshot', 'touch', 'touch-press', 'touch-move', 'touch-release', 'expect-chip-output'];
 
-export function readScenario(file: string, netlist: Netlist | undefined): Scenario {
+/** The YAML reader (the yaml package) loads with the first scenario, not with the board commands. */
+export async function readScenario(file: string, netlist: Netlist | undefined): Promise<Scenario> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new ScenarioError(file, undefined, `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
+  const { parseYaml } = await import('../../platform/arduino/yaml.js');
   const yaml = parseYaml(text, file);
   if (yaml.warnings.length > 0) throw new ScenarioError(file, yaml.warnings[0].line, `not valid YAML: ${yaml.warnings[0].message.replace(/^[^:]*:\d+: /, '').replace(/; the rest.*$/, '')}`);
   const root = yaml.value;

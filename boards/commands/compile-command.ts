@@ -21,7 +21,7 @@ export interface CompileData {
 }
 
 export async function compileRun(input: z.output<z.ZodObject<typeof compileInput>>, deps: OperationContext, io: CommandIo): Promise<Outcome<CompileData>> {
-  const target = sketchTarget(io.cwd, input.sketch, input.fqbn, undefined);
+  const target = await sketchTarget(io.cwd, input.sketch, input.fqbn, undefined);
   const report = await compileForCommand(deps, target.sketch.dir, target.fqbn, io, input.verbose === true);
   const data: CompileData = {
     sketch: target.sketch.dir,

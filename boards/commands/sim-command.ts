@@ -150,7 +150,7 @@ export interface StartedSimulation {
 export async function startLiveSimulation(deps: BoardCommandDeps, io: CommandIo, options: SimStartInput = {}): Promise<StartedSimulation | undefined> {
   let diagram: Diagram | undefined;
   const diagramFile = options.diagram === undefined ? undefined : resolve(io.cwd, options.diagram);
-  const target = sketchTarget(io.cwd, options.sketch, options.fqbn, undefined, (dir) => diagramFqbn((diagram = diagramFor(dir, diagramFile))));
+  const target = await sketchTarget(io.cwd, options.sketch, options.fqbn, undefined, (dir) => diagramFqbn((diagram = diagramFor(dir, diagramFile))));
   diagram ??= diagramFor(target.sketch.dir, diagramFile);
   const board = simulatedBoard(target.fqbn, await (deps.arduinoPlatforms?.() ?? discoverPlatforms()));
   const netlist = diagram ? buildNetlist(diagram, board.naming) : undefined;

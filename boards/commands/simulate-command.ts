@@ -40,7 +40,7 @@ export async function simulateRun(input: z.output<z.ZodObject<typeof simulateInp
       diagramRead = true;
       return diagram;
     };
-    const target = sketchTarget(io.cwd, input.sketch, input.fqbn, undefined, (dir) => diagramFqbn(loadDiagram(dir)));
+    const target = await sketchTarget(io.cwd, input.sketch, input.fqbn, undefined, (dir) => diagramFqbn(loadDiagram(dir)));
     loadDiagram(target.sketch.dir);
     const forMs = parseDuration(input.for ?? (input.scenario ? '30s' : '5s'));
     if (forMs <= 0 || forMs > SIMULATION_LIMITS.simulatedMs) throw new UsageError(`--for ${input.for}: give 1ms to ${SIMULATION_LIMITS.simulatedMs / 60_000}m of simulated time`);
@@ -57,7 +57,7 @@ export async function simulateRun(input: z.output<z.ZodObject<typeof simulateInp
     const board = simulatedBoard(target.fqbn, installed);
     const inputs = (input.pins ?? []).map((spec) => parsePinInput(spec, board.naming, ''));
     const netlist = diagram ? buildNetlist(diagram, board.naming) : undefined;
-    const scenario = input.scenario === undefined ? undefined : readScenario(resolve(io.cwd, input.scenario), netlist);
+    const scenario = input.scenario === undefined ? undefined : await readScenario(resolve(io.cwd, input.scenario), netlist);
     const circuit = netlist ? new Circuit(netlist, traceLimit) : undefined;
     const run = scenario ? new ScenarioRun(scenario, circuit) : undefined;
 

@@ -11,9 +11,9 @@ export interface SketchTarget {
 }
 
 /** `fallback`: a board named by something beside the sketch (a diagram.json's board part), last. */
-export function sketchTarget(cwd: string, path: string | undefined, fqbn: string | undefined, usage: string | undefined, fallback?: (sketchDir: string) => string | undefined): SketchTarget {
+export async function sketchTarget(cwd: string, path: string | undefined, fqbn: string | undefined, usage: string | undefined, fallback?: (sketchDir: string) => string | undefined): Promise<SketchTarget> {
   const sketch = locateSketch(resolve(cwd, path ?? '.'));
-  const defaults = sketchDefaults(sketch.dir);
+  const defaults = await sketchDefaults(sketch.dir);
   const board = fqbn ?? defaults.fqbn ?? fallback?.(sketch.dir);
   if (!board) {
     throw new UsageError(`no board for ${sketch.dir}: pass --fqbn (e.g. arduino:avr:uno) or set default_fqbn in sketch.yaml${fallback ? ' (or put a diagram.json with a board part beside the sketch)' : ''}`, usage);

@@ -22,7 +22,7 @@ export interface UploadData {
 }
 
 export async function uploadRun(input: z.output<z.ZodObject<typeof uploadInput>>, deps: OperationContext, io: CommandIo): Promise<Outcome<UploadData>> {
-    const target = sketchTarget(io.cwd, input.sketch, input.fqbn, undefined);
+    const target = await sketchTarget(io.cwd, input.sketch, input.fqbn, undefined);
     const port = input.port ?? target.defaultPort ?? (await onlyMatchingPort(deps, target.fqbn));
     const tool = deps.tool ?? detectBuildTool();
     const done = (uploaded: boolean, more: Partial<UploadData> = {}): Outcome<UploadData> => ({ exitCode: uploaded ? 0 : 1, data: { sketch: target.sketch.dir, fqbn: target.fqbn, port, uploaded, ...more } });

@@ -2,7 +2,8 @@
 // owns real ports; this is the least the raw REPL and usbdbg clients need, so they run on the hub,
 // on a tty opened directly, or on anything else that moves bytes.
 import { existsSync } from 'node:fs';
-import { SerialPort } from 'serialport';
+import type { SerialPort } from 'serialport';
+import { loadSerialPort } from '../packages.js';
 import { bindingPath } from '../serial/port-name.js';
 
 export interface ByteLink {
@@ -35,8 +36,9 @@ const LOCK_RETRY_MS = 1000;
 
 async function openPort(path: string, baudRate: number): Promise<SerialPort> {
   const deadline = Date.now() + LOCK_RETRY_MS;
+  const Port = await loadSerialPort();
   for (;;) {
-    const port = new SerialPort({ path: bindingPath(path), baudRate, autoOpen: false });
+    const port = new Port({ path: bindingPath(path), baudRate, autoOpen: false });
     const error = await new Promise<Error | null>((resolve) => port.open(resolve));
     if (!error) return port;
     if (!/Cannot lock port/.test(error.message) || Date.now() > deadline) {

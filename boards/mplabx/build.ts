@@ -5,7 +5,7 @@
 // (cmake-build.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
+import { loadExeca } from '../packages.js';
 import type { BuildOptions, BuildResult } from './build-types.js';
 import { buildCmakeProject } from './cmake-build.js';
 import { parseXcDiagnostics } from './diagnostics.js';
@@ -27,6 +27,7 @@ export async function buildMplabProject(options: BuildOptions): Promise<BuildRes
   for (const note of target.notes) emit(`note: ${note}\n`);
   if (target.project.format === 'vscode') return buildCmakeProject(target.project, target.configuration, options, emit, () => output.join(''));
 
+  const execa = await loadExeca();
   const makefiles = [join(folder, 'Makefile'), join(folder, 'nbproject', `Makefile-${conf}.mk`)];
   const missing = makefiles.filter((f) => !existsSync(f));
   if (missing.length > 0) {

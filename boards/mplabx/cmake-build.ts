@@ -7,7 +7,7 @@
 // cache variable, as is the pack folder rule.cmake's -mdfp flags point into.
 import { existsSync } from 'node:fs';
 import { delimiter, join, relative } from 'node:path';
-import { execa } from 'execa';
+import { loadExeca } from '../packages.js';
 import { defaultPackRoots } from '../../context-providers/mplabx/packs.js';
 import { toolchainId } from '../../context-providers/mplabx/toolchain-provider.js';
 import type { MplabConfiguration, MplabProject } from '../../context-providers/mplabx/index.js';
@@ -97,6 +97,7 @@ function imageOf(cmake: GeneratedCmakeProject, project: MplabProject, conf: Mpla
 
 async function run(command: string[], cwd: string, options: BuildOptions, emit: (text: string) => void): Promise<{ exitCode?: number; canceled: boolean } | { error: string }> {
   emit(`$ (cd ${cwd} && ${command.join(' ')})\n`);
+  const execa = await loadExeca();
   const child = execa(command[0], command.slice(1), { cwd, all: true, reject: false, cancelSignal: options.signal, env: options.env, stdin: 'ignore' });
   child.all?.on('data', (chunk: Buffer) => emit(chunk.toString('utf8')));
   const result = await child;

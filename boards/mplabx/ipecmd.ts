@@ -6,7 +6,7 @@
 // this image, part and programmer.
 import { existsSync } from 'node:fs';
 import { basename, delimiter, join } from 'node:path';
-import { execa } from 'execa';
+import { loadExeca } from '../packages.js';
 import type { MplabConfiguration, MplabProject } from '../../context-providers/mplabx/index.js';
 import { cmakeFolder, readGeneratedCmake } from './cmake-project.js';
 import { findInMplabx } from './mplabx-install.js';
@@ -156,6 +156,7 @@ export async function programMplabProject(options: ProgramOptions): Promise<Prog
   const command = [ipecmd, ...args];
   const output: string[] = [`$ ${command.join(' ')}\n`];
   options.onOutput?.(output[0]);
+  const execa = await loadExeca();
   const run = execa(ipecmd, args, { all: true, reject: false, cancelSignal: options.signal, env: options.env, stdin: 'ignore' });
   run.all?.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8');

@@ -6,7 +6,8 @@
 // line settings and the exclusive lock stay on the binding's descriptor.
 import { closeSync, constants, openSync } from 'node:fs';
 import tty from 'node:tty';
-import { SerialPort } from 'serialport';
+import type { SerialPort } from 'serialport';
+import { loadSerialPort } from '../packages.js';
 import { bindingPath } from './port-name.js';
 import type { PortSettings } from './port-settings.js';
 
@@ -39,7 +40,7 @@ export class PortConnection {
 
   static async open(path: string, settings: PortSettings, events: ConnectionEvents): Promise<PortConnection> {
     const { baudRate, dataBits, parity, stopBits, dtr, rts } = settings;
-    const port = await SerialPort.binding.open({ path: bindingPath(path), baudRate, dataBits, parity, stopBits, lock: true });
+    const port = await (await loadSerialPort()).binding.open({ path: bindingPath(path), baudRate, dataBits, parity, stopBits, lock: true });
     const connection = new PortConnection(port, events);
     if (dtr !== undefined || rts !== undefined) {
       // A pty has no modem lines (ENOTTY); a real adapter honours them.

@@ -2,7 +2,8 @@
 // boards.txt `vid.N`/`pid.N` and `upload_port.N.vid/pid` keys).
 import { readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { SerialPort } from 'serialport';
+import type { SerialPort } from 'serialport';
+import { loadSerialPort } from '../packages.js';
 
 /** One board a VID/PID pair identifies, as boards.txt declares it. */
 export interface BoardIdentification {
@@ -86,7 +87,7 @@ export function matchBoards(
 export async function listPorts(boards: BoardIdentification[]): Promise<PortListing> {
   let raw: RawPort[];
   try {
-    raw = await SerialPort.list();
+    raw = await (await loadSerialPort()).list();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =

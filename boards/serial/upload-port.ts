@@ -1,6 +1,6 @@
 // Arduino's bootloader entry for native-USB boards (Leonardo, Micro, MKR): open the port at
 // 1200 bps and drop DTR, then find the port the bootloader enumerates as, often under a new name.
-import { SerialPort } from 'serialport';
+import { loadSerialPort } from '../packages.js';
 import { bindingPath } from './port-name.js';
 import { SerialPortError } from './errors.js';
 
@@ -8,7 +8,7 @@ import { SerialPortError } from './errors.js';
 export async function touch1200(path: string): Promise<void> {
   let port;
   try {
-    port = await SerialPort.binding.open({ path: bindingPath(path), baudRate: 1200, lock: false });
+    port = await (await loadSerialPort()).binding.open({ path: bindingPath(path), baudRate: 1200, lock: false });
   } catch (error) {
     throw new SerialPortError(path, `1200-bps reset of ${path} failed: ${(error as Error).message}; press the board's reset button twice and retry`);
   }

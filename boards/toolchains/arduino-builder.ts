@@ -3,7 +3,7 @@
 // pass through untouched and are parsed for diagnostics.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
+import { loadExeca } from '../packages.js';
 import {
   ToolchainError,
   type BuildTool,
@@ -142,6 +142,7 @@ export class ArduinoBuilder implements BuildTool {
     };
     const compilerLines: string[] = [];
     const shown: string[] = [];
+    const execa = await loadExeca();
     const child = execa(this.executable, args, {
       all: true,
       reject: false,
@@ -183,6 +184,7 @@ export class ArduinoBuilder implements BuildTool {
     const folders = await this.folders();
     const args = ['-dump-prefs', ...this.commonArgs(folders, await this.builderFqbn(fqbn, folders), buildPath)];
     if (sketch) args.push(locateSketch(sketch).main);
+    const execa = await loadExeca();
     const finished = await execa(this.executable, args, { reject: false, env: { LC_ALL: 'C' } });
     if (finished.exitCode !== 0) {
       throw new ToolchainError(

@@ -1,7 +1,7 @@
 // arduino-cli as a build tool and board database. The JSON flag changed in 1.0 (`--json`;
 // before: `--format json`), so the version is asked once and the flag chosen from it.
 import { mkdirSync } from 'node:fs';
-import { execa } from 'execa';
+import { loadExeca } from '../packages.js';
 import {
   buildProperties,
   compileOutcome,
@@ -31,7 +31,7 @@ export class ArduinoCli implements BuildTool {
 
   /** `1.0.4`, `0.35.3`, … from `arduino-cli version`. */
   cliVersion(): Promise<string> {
-    this.version ??= execa(this.executable, [...this.globalArgs, 'version'], { reject: false }).then((result) => {
+    this.version ??= loadExeca().then((execa) => execa(this.executable, [...this.globalArgs, 'version'], { reject: false })).then((result) => {
       const version = /Version:\s*(\S+)/.exec(result.stdout)?.[1];
       if (!version) throw new ToolchainError(`${this.executable} version printed no version: ${result.all ?? result.stderr}`);
       return version;
@@ -55,6 +55,7 @@ export class ArduinoCli implements BuildTool {
       ...(await this.jsonFlag()),
       sketch.dir,
     ];
+    const execa = await loadExeca();
     const finished = await execa(this.executable, args, {
       reject: false,
       env: { NO_COLOR: 'true' },
@@ -102,6 +103,7 @@ export class ArduinoCli implements BuildTool {
 
   private async json(args: string[]): Promise<unknown> {
     const full = [...this.globalArgs, ...args, ...(await this.jsonFlag())];
+    const execa = await loadExeca();
     const finished = await execa(this.executable, full, { reject: false, env: { NO_COLOR: 'true' } });
     if (finished.exitCode !== 0) {
       throw new ToolchainError(

@@ -5,7 +5,6 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { boardbridgeCacheDir } from '../../platform/system-paths.js';
 import { ToolchainError } from './build-tool.js';
-import { readYamlFile, yamlMap, yamlString } from '../../platform/arduino/yaml.js';
 
 export interface SketchLocation {
   dir: string;
@@ -41,10 +40,11 @@ export function simulationBuildFolder(sketchDir: string, fqbn: string): string {
 
 const fqbnFolder = (fqbn: string) => fqbn.replace(/:/g, '.').replace(/[^A-Za-z0-9._-]/g, '_');
 
-/** `default_fqbn` and `default_port` from the sketch's sketch.yaml, when it sets them. */
-export function sketchDefaults(sketchDir: string): { fqbn?: string; port?: string } {
+/** `default_fqbn` and `default_port` from the sketch's sketch.yaml, when it sets them (the YAML reader loads only for a sketch that has one). */
+export async function sketchDefaults(sketchDir: string): Promise<{ fqbn?: string; port?: string }> {
   const file = join(sketchDir, 'sketch.yaml');
   if (!existsSync(file)) return {};
+  const { readYamlFile, yamlMap, yamlString } = await import('../../platform/arduino/yaml.js');
   const root = yamlMap(readYamlFile(file).value);
   return { fqbn: yamlString(root.default_fqbn), port: yamlString(root.default_port) };
 }

@@ -2,7 +2,7 @@
 // through the platform's own upload recipe (avrdude for AVR), with the board and its tool
 // resolved as the Arduino context provider resolves them. Any monitor on the port is paused for
 // the duration and resumed afterwards, instead of the upload failing on a busy port.
-import { execa } from 'execa';
+import { loadExeca } from '../packages.js';
 import { discoverPlatforms, type InstalledPlatforms } from '../../platform/arduino/platforms.js';
 import { resolveFqbn } from '../../platform/arduino/resolve.js';
 import type { SerialHub } from '../serial/hub.js';
@@ -123,6 +123,7 @@ async function uploadWithRecipe(request: UploadRequest, image: string): Promise<
 
 async function runUploader(argv: string[], request: UploadRequest, port: string, image: string): Promise<UploadResult> {
   let output = '';
+  const execa = await loadExeca();
   const child = execa(argv[0], argv.slice(1), {
     all: true,
     reject: false,

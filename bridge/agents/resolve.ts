@@ -3,7 +3,6 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
 import { findExecutable } from '../../boards/executables.js';
 import { thisSystem, userConfigDir } from '../../platform/system-paths.js';
 import { cliCommand } from '../cli-entry.js';
@@ -12,8 +11,6 @@ import { splitShellWords } from '../shell-words.js';
 import { locate } from './locate.js';
 import { findNode, NODE_ENV_VAR, nodeInstallDir, nodeInstallHint } from './node-runtime.js';
 import { KNOWN_AGENTS, findProfile, type AgentProfile } from './profiles.js';
-import { loadRegistry } from './registry/registry.js';
-import { registryLaunch } from './registry/registry-launch.js';
 import { agentStatuses, type AgentStatus } from './status.js';
 import type { AgentLaunch } from './agent-launch.js';
 
@@ -21,19 +18,29 @@ export type { AgentLaunch };
 
 export { locate, packageRoot } from './locate.js';
 
-const ConfigSchema = z.object({
-  defaultAgent: z.string().optional(),
-  agents: z
-    .record(z.string(), z.object({ command: z.string(), args: z.array(z.string()).optional(), env: z.record(z.string(), z.string()).optional() }))
-    .optional(),
-});
-export type BridgeConfig = z.infer<typeof ConfigSchema>;
+/** The config file's contents (configPath). */
+export interface BridgeConfig {
+  defaultAgent?: string;
+  agents?: Record<string, { command: string; args?: string[]; env?: Record<string, string> }>;
+}
+
+// zod (and the ACP Registry's reader, below) load only when they are needed: a command that starts
+// an agent resolves it before anything else, and the agent starts that much sooner.
+async function configSchema() {
+  const { z } = await import('zod');
+  return z.object({
+    defaultAgent: z.string().optional(),
+    agents: z
+      .record(z.string(), z.object({ command: z.string(), args: z.array(z.string()).optional(), env: z.record(z.string(), z.string()).optional() }))
+      .optional(),
+  });
+}
 
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(userConfigDir(thisSystem(env.HOME || os.homedir(), env)), 'boardbridge', 'config.json');
 }
 
-export function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): BridgeConfig {
+export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<BridgeConfig> {
   const where = file ?? configPath(env);
   if (!existsSync(where)) {
     if (file) throw new Error(`config file ${file} does not exist`);
@@ -45,7 +52,7 @@ export function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = pr
   } catch (error) {
     throw new Error(`config file ${where} is not valid JSON: ${(error as Error).message}`);
   }
-  const parsed = ConfigSchema.safeParse(data);
+  const parsed = (await configSchema()).safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`config file ${where}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
@@ -62,7 +69,7 @@ export interface ResolveOptions {
   allowNpx?: boolean;
 }
 
-export function resolveAgent(options: ResolveOptions): AgentLaunch {
+export async function resolveAgent(options: ResolveOptions): Promise<AgentLaunch> {
   const env = options.env ?? process.env;
   if (options.agentCommand !== undefined) {
     const words = splitShellWords(options.agentCommand);
@@ -76,11 +83,12 @@ export function resolveAgent(options: ResolveOptions): AgentLaunch {
     return { id, title: profile?.title ?? id, command: configured.command, args: configured.args ?? profile?.args ?? [], env: { ...profile?.env, ...configured.env }, profile, via: 'config' };
   }
   if (!profile) {
+    const [{ loadRegistry }, { registryLaunch }] = await Promise.all([import('./registry/registry.js'), import('./registry/registry-launch.js')]);
     const registry = loadRegistry(env);
     const listed = registry.agents.find((a) => a.id === id);
     // A registry agent boardbridge knows by another name runs as that one (installed, tested, offline).
     const same = listed && KNOWN_AGENTS.find((p) => p.npmPackage && p.npmPackage === packageName(listed.distribution.npx?.package));
-    if (same && locate(same, env)) return { ...resolveAgent({ ...options, agent: same.id }), id };
+    if (same && locate(same, env)) return { ...(await resolveAgent({ ...options, agent: same.id })), id };
     if (listed) return registryLaunch(listed, env);
     const known = [...KNOWN_AGENTS.map((p) => p.id), ...Object.keys(options.config?.agents ?? {})];
     throw agentNotFound(

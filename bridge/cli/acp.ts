@@ -27,13 +27,6 @@ export function registerAcp(program: Command): void {
 }
 
 async function runAcp(flags: AcpFlags): Promise<void> {
-  const [{ AcpProxy }, { editorMessageStream }, { BridgeHardware }, { ContextService }, { allProviders }] = await Promise.all([
-    import('../proxy/acp-proxy.js'),
-    import('../agents/message-stream.js'),
-    import('../hardware/bridge-hardware.js'),
-    import('../context/context-service.js'),
-    import('../../context-providers/index.js'),
-  ]);
   const { file: logFile, log, fail, raw } = openAcpLog(flags.logFile ?? defaultAcpLogFile(), Boolean(flags.verbose));
   // Nothing but ACP may reach stdout, and only failures stderr: a library's console output goes to the log.
   console.log = console.info = console.debug = console.warn = console.error = (...args: unknown[]) => log(args.map(String).join(' '));
@@ -44,8 +37,20 @@ async function runAcp(flags: AcpFlags): Promise<void> {
     launch = error instanceof BridgeError ? error : new BridgeError('agent_not_found', errorMessage(error), 'check --agent, --agent-command and the config file');
     fail(`${launch.message}${launch.hint ? ` (${launch.hint})` : ''}`);
   }
+  // The agent starts first; the proxy, the board services and the context providers load while
+  // it starts. The editor's initialize is answered once the agent answered it, so an editor
+  // waits for the longer of the two, not for both one after the other.
+  const agent = launch instanceof BridgeError ? undefined : new (await import('../agents/agent-process.js')).AgentProcess(launch, flags.workspace ?? process.cwd(), process.env, raw);
+  const [{ AcpProxy }, { editorMessageStream }, { BridgeHardware }, { ContextService }, { allProviders }] = await Promise.all([
+    import('../proxy/acp-proxy.js'),
+    import('../agents/message-stream.js'),
+    import('../hardware/bridge-hardware.js'),
+    import('../context/context-service.js'),
+    import('../../context-providers/index.js'),
+  ]);
   const proxy = new AcpProxy({
     launch,
+    agent,
     agentCwd: flags.workspace,
     editor: editorMessageStream(process.stdin, process.stdout, { onSkippedLine: (line, reason) => log(`skipped a line from the editor (${reason}): ${line}`) }),
     selection: selectionOf(flags),

@@ -34,7 +34,7 @@ async function doctor(configFile: string | undefined): Promise<number> {
     else out('·', `no config file (defaults; ${config} is read when it exists)`);
   } else {
     try {
-      loadConfig(config);
+      await loadConfig(config);
       out('✓', `config ${config}`);
     } catch (error) {
       broken = `fix ${(error as Error).message}`;

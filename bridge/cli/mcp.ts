@@ -1,7 +1,6 @@
 // `boardbridge mcp --connect URL`: the stdio side of the hardware MCP server.
 import type { Command } from 'commander';
-// Kept here so `--help` does not load the MCP SDK; stdio-relay.ts uses the same name.
-const MCP_TOKEN_ENV = 'BOARDBRIDGE_MCP_TOKEN';
+import { MCP_TOKEN_ENV } from '../mcp/names.js';
 import { EXIT } from './errors.js';
 
 export function registerMcp(program: Command): void {

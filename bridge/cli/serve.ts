@@ -69,9 +69,10 @@ async function serve(flags: ServeFlags): Promise<number> {
   // Loaded with serve, not at every command's start-up (it reads the agent config with zod).
   const { rememberAgent } = await import('../panel/remembered-agent.js');
   // Loaded here, not at start-up: other commands stay quick.
-  const [{ BridgeSession: Session, checkWorkspace }, { BridgeHardware }, { ContextService }, { allProviders }, { policyFromFlags }, { launchFor }, { PanelHub }, { startPanelServer, checkedSources }] =
+  const [{ BridgeSession: Session }, { checkWorkspace }, { BridgeHardware }, { ContextService }, { allProviders }, { policyFromFlags }, { launchFor }, { PanelHub }, { startPanelServer, checkedSources }] =
     await Promise.all([
       import('../session/bridge-session.js'),
+      import('../session/workspace-check.js'),
       import('../hardware/bridge-hardware.js'),
       import('../context/context-service.js'),
       import('../../context-providers/index.js'),
@@ -107,7 +108,7 @@ async function serve(flags: ServeFlags): Promise<number> {
     const id = agent ?? chosen;
     if (!id) return launchFor(flags);
     const { loadConfig, resolveAgent } = await import('../agents/resolve.js');
-    return resolveAgent({ agent: id, config: loadConfig(flags.config), allowNpx: true });
+    return resolveAgent({ agent: id, config: await loadConfig(flags.config), allowNpx: true });
   };
   // One project's hub; it starts the project's sessions. The first project's hub stays up when
   // its agent cannot start (the panel offers the others); a follow switch (`strict`) does not happen then.

@@ -31,8 +31,8 @@ export function addAgentFlags(command: Command): Command {
 /** `say`: where the one line about a download goes (the terminal; the log for `boardbridge acp`). */
 export async function launchFor(flags: AgentFlags, say: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<AgentLaunch> {
   const { loadConfig, resolveAgent } = await import('../agents/resolve.js');
-  const config = flags.agentCommand ? {} : loadConfig(flags.config);
-  const launch = resolveAgent({ agent: flags.agent, agentCommand: flags.agentCommand, config, allowNpx: true });
+  const config = flags.agentCommand ? {} : await loadConfig(flags.config);
+  const launch = await resolveAgent({ agent: flags.agent, agentCommand: flags.agentCommand, config, allowNpx: true });
   if (launch.install && !existsSync(launch.command)) {
     const { installBinary } = await import('../agents/registry/registry-launch.js');
     say(`Downloading ${launch.title} from ${launch.install.archive} …`);
@@ -50,27 +50,39 @@ export async function startSession(
   resume?: SessionOptions['resume'],
   selection?: BoardSelection,
 ): Promise<BridgeSession> {
-  // Loaded here, not at start-up: `boardbridge context` and `--help` stay quick.
-  const [{ BridgeSession }, { BridgeHardware }, { ContextService }, { allProviders }] = await Promise.all([
-    import('../session/bridge-session.js'),
-    import('../hardware/bridge-hardware.js'),
-    import('../context/context-service.js'),
-    import('../../context-providers/index.js'),
-  ]);
-  const hardware = new BridgeHardware();
-  return BridgeSession.start({
-    onEvent,
-    hardware,
-    selection: selection ?? selectionOf(flags),
-    launch: await launchFor(flags),
-    workspace: flags.workspace ?? process.cwd(),
-    policy,
-    ask,
-    askElicitation,
-    resume,
-    contexts: new ContextService(allProviders()),
-    sketch: flags.sketch,
-  });
+  // The agent starts first, in the checked workspace; the session loads while it starts (it is
+  // loaded here, not at start-up: `boardbridge context` and `--help` stay quick). A face waits for
+  // the longer of the two, not for both one after the other.
+  const { checkWorkspace } = await import('../session/workspace-check.js');
+  const workspace = checkWorkspace(flags.workspace ?? process.cwd());
+  const launch = await launchFor(flags);
+  const agent = new (await import('../agents/agent-process.js')).AgentProcess(launch, workspace, process.env);
+  try {
+    const [{ BridgeSession }, { BridgeHardware }, { ContextService }, { allProviders }] = await Promise.all([
+      import('../session/bridge-session.js'),
+      import('../hardware/bridge-hardware.js'),
+      import('../context/context-service.js'),
+      import('../../context-providers/index.js'),
+    ]);
+    return await BridgeSession.start({
+      onEvent,
+      hardware: new BridgeHardware(),
+      selection: selection ?? selectionOf(flags),
+      launch,
+      agent,
+      workspace,
+      policy,
+      ask,
+      askElicitation,
+      resume,
+      contexts: new ContextService(allProviders()),
+      sketch: flags.sketch,
+    });
+  } catch (error) {
+    // A session that fails to start ends the agent it spoke to; this one may not have been reached.
+    if (agent.running) await agent.close();
+    throw error;
+  }
 }
 
 export function selectionOf(flags: AgentFlags & { fqbn?: string }): { board?: string } {

@@ -11,7 +11,8 @@ import { client, methods, McpOverAcpProvider, RequestError, McpProtocolError, MC
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { DeviceConsent, HardwareTool } from './hardware-tool.js';
-import { MCP_SERVER_NAME, toolServer } from './tool-server.js';
+import { MCP_SERVER_NAME } from './names.js';
+import { toolServer } from './tool-server.js';
 
 export interface AcpMcpServer {
   /** The `mcpServers` entry of the session. */

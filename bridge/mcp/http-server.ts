@@ -6,15 +6,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { DeviceConsent, HardwareTool } from './hardware-tool.js';
-import { MCP_SERVER_NAME, toolServer } from './tool-server.js';
+import { toolServer } from './tool-server.js';
 
 export interface HardwareMcpServer {
   url: string;
   token: string;
   close(): Promise<void>;
 }
-
-export { MCP_SERVER_NAME };
 
 export async function startHardwareMcpServer(tools: HardwareTool[], consent: DeviceConsent): Promise<HardwareMcpServer> {
   const token = randomBytes(24).toString('base64url');

@@ -8,8 +8,8 @@ import type { SessionOperations } from '../hardware/bridge-hardware.js';
 import { operationTools } from './command-tools.js';
 import { contextTools } from './context-tools.js';
 import type { HardwareTool } from './hardware-tool.js';
-import { MCP_SERVER_NAME, type HardwareMcpServer } from './http-server.js';
-import { MCP_TOKEN_ENV } from './stdio-relay.js';
+import type { HardwareMcpServer } from './http-server.js';
+import { MCP_SERVER_NAME, MCP_TOKEN_ENV } from './names.js';
 import { WorkspaceGuard } from '../services/fs/workspace-guard.js';
 
 export interface SessionToolsOptions {

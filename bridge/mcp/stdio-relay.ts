@@ -4,8 +4,6 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 
-export const MCP_TOKEN_ENV = 'BOARDBRIDGE_MCP_TOKEN';
-
 export async function relayStdioToHttp(url: string, token: string): Promise<void> {
   const upstream = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
   const local = new StdioServerTransport();

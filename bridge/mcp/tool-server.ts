@@ -4,8 +4,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { notAllowed } from '../../boards/operation-faces.js';
 import { asksConsent, truncateForAgent, type DeviceConsent, type HardwareTool } from './hardware-tool.js';
-
-export const MCP_SERVER_NAME = 'boardbridge';
+import { MCP_SERVER_NAME } from './names.js';
 
 /** A fresh MCP server over the board tools (one per request: the tools keep their state in boards/). */
 export function toolServer(tools: HardwareTool[], consent: DeviceConsent): McpServer {

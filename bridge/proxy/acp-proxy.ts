@@ -43,6 +43,11 @@ import { cliCommand } from '../cli-entry.js';
 export interface ProxyOptions {
   /** The agent to start, or why it cannot be (every request is then answered with that error). */
   launch: AgentLaunch | BridgeError;
+  /**
+   * The agent's process, when the caller started it already for this `launch` (`boardbridge acp`
+   * starts it before it loads the proxy, so the two start side by side); else the proxy starts it.
+   */
+  agent?: AgentProcess;
   editor: Stream;
   /** The folder the agent process starts in (sessions name their own cwd). */
   agentCwd?: string;
@@ -88,7 +93,7 @@ export class AcpProxy {
     if (launch instanceof BridgeError) {
       agentStream = endedStream();
     } else {
-      this.agent = new AgentProcess(launch, options.agentCwd ?? process.cwd(), options.env, options.agentStderr);
+      this.agent = options.agent ?? new AgentProcess(launch, options.agentCwd ?? process.cwd(), options.env, options.agentStderr);
       agentStream = this.agent.stream;
       const agent = this.agent;
       // Said once it runs: a command that cannot be started has no pid and no group to speak of.

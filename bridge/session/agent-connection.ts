@@ -52,8 +52,9 @@ export interface AgentConnection {
 
 const CLIENT_INFO = { name: 'boardbridge', title: 'boardbridge', version: '0.1.0' };
 
-export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: ConnectionHandlers, env: NodeJS.ProcessEnv): Promise<AgentConnection> {
-  const agent = new AgentProcess(launch, cwd, env);
+/** `started`: the agent's process when the caller started it already, for `launch` in `cwd` with `env`; else it is started here. */
+export async function connectAgent(launch: AgentLaunch, cwd: string, handlers: ConnectionHandlers, env: NodeJS.ProcessEnv, started?: AgentProcess): Promise<AgentConnection> {
+  const agent = started ?? new AgentProcess(launch, cwd, env);
   const stream = agent.stream;
   if (!(stream instanceof AgentMessageStream)) throw new Error('an agent process must speak through an AgentMessageStream');
   const connection = connectClient(stream, handlers, (line) => agent.stderr.append(`[boardbridge] ${line}\n`));

@@ -1,7 +1,6 @@
 // The one API every face uses: start an agent on a workspace, prompt it, answer
 // it, and watch the conversation as events. A face never builds an ACP message.
 import { EventEmitter } from 'node:events';
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
   methods,
@@ -18,6 +17,7 @@ import type { SimulationRecord } from '../../boards/commands/simulate-command.js
 import type { Selection } from '../../context-providers/types.js';
 import { MAX_MESSAGE_ENV, type LostMessage } from '../agents/message-stream.js';
 import { askingModeInstead } from '../agents/quirks.js';
+import type { AgentProcess } from '../agents/agent-process.js';
 import type { AgentLaunch } from '../agents/resolve.js';
 import type { ContextService } from '../context/context-service.js';
 import type { BridgeHardware } from '../hardware/bridge-hardware.js';
@@ -35,6 +35,7 @@ import { cliCommand } from '../cli-entry.js';
 import { BridgeError, errorMessage } from '../errors.js';
 import type { BridgeEvent } from './events.js';
 import { SessionKit } from './session-kit.js';
+import { checkWorkspace } from './workspace-check.js';
 import type { SimulationSlot } from '../../boards/operation-context.js';
 import { simulationEvent } from '../hardware/simulation-event.js';
 import { optionAnswer, permissionAnswer } from './permission-answer.js';
@@ -55,6 +56,12 @@ export interface EditorState {
 
 export interface SessionOptions {
   launch: AgentLaunch;
+  /**
+   * The agent's process, already started for `launch` in `workspace` (startSession starts it before
+   * it loads the session, so the two start side by side). The first connection speaks to it; a
+   * restart starts a new one.
+   */
+  agent?: AgentProcess;
   workspace: string;
   policy: PermissionPolicy;
   ask?: AskPerson;
@@ -105,11 +112,13 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
   private closed = false;
   private shuttingDown = false;
   private readonly env: NodeJS.ProcessEnv;
+  private startedAgent?: AgentProcess;
 
   private constructor(private readonly options: SessionOptions) {
     super();
     this.workspace = checkWorkspace(options.workspace);
     this.env = options.env ?? process.env;
+    this.startedAgent = options.agent;
     if (options.onEvent) this.on('event', options.onEvent);
     this.selection = options.selection instanceof BoardSelection ? options.selection : new BoardSelection(options.selection);
     // The person's voice is the broker: the policy (--allow …) or the face's question.
@@ -291,12 +300,16 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
   private async connect(loadId?: string, resume?: SessionOptions['resume']): Promise<void> {
     const env = this.env;
     // Temporary files of bridges killed mid-write (recent sessions are where they can be),
-    // before the agent starts: nothing of this session is being written yet.
+    // before the agent is connected: nothing of this session is being written yet (the agent
+    // writes through the session, which it reaches only once connected).
     if (!this.kit.writes) {
       await readJournals(this.workspace, env, STALE_TEMP_JOURNALS)
         .then((journals) => removeStaleTemps(journals, this.guard))
         .catch(() => undefined);
     }
+    // The process startSession started goes to the first connection only.
+    const started = this.startedAgent;
+    this.startedAgent = undefined;
     this.agent = await connectAgent(
       this.options.launch,
       this.workspace,
@@ -309,6 +322,7 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
         onElicitationComplete: (elicitationId) => this.emitEvent({ type: 'elicitation_complete', elicitationId }),
       },
       env,
+      started,
     );
     this.agent.onLost((lost) => this.onLost(lost));
     const caps = this.agent.capabilities;
@@ -581,21 +595,6 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
       this.shuttingDown = false;
     }
   }
-}
-
-
-export function checkWorkspace(dir: string): string {
-  const resolved = path.resolve(dir);
-  let isDir = false;
-  try {
-    isDir = statSync(resolved).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) {
-    throw new BridgeError('workspace_not_found', `workspace ${resolved} does not exist or is not a folder`, 'run boardbridge in your sketch or project folder, or pass --workspace DIR');
-  }
-  return resolved;
 }
 
 // A JSON-RPC error's `data.details` (claude-code-acp puts the real cause there under "Internal error").

@@ -11,7 +11,7 @@ import type { ContextService, LoadedContext } from '../context/context-service.j
 import type { BridgeHardware, SessionOperations } from '../hardware/bridge-hardware.js';
 import type { AcpMcpHost, AcpMcpServer } from '../mcp/acp-mcp-server.js';
 import { asksConsent, type DeviceConsent } from '../mcp/hardware-tool.js';
-import { startHardwareMcpServer, type HardwareMcpServer } from '../mcp/http-server.js';
+import type { HardwareMcpServer } from '../mcp/http-server.js';
 import { mcpServerEntry, sessionTools } from '../mcp/session-tools.js';
 import { FsService, type EditorWrite } from '../services/fs/fs-service.js';
 import { WriteJournal, type JournalEntry } from '../services/fs/journal.js';
@@ -154,7 +154,8 @@ export class SessionKit {
     });
     if (!tools.length) return undefined;
     this.ownTools = tools.map((t) => ({ name: t.name, readOnly: t.readOnly, needsConsent: asksConsent(t) }));
-    return acpHost ? acpHost.register(tools, this.consent) : startHardwareMcpServer(tools, this.consent);
+    // The MCP SDK loads here, once a session serves its board tools, not when the bridge starts.
+    return acpHost ? acpHost.register(tools, this.consent) : (await import('../mcp/http-server.js')).startHardwareMcpServer(tools, this.consent);
   }
 
   /** The context for `selection` (`note`: which project, or why none), or why it cannot be built; its platform folders become readable. */

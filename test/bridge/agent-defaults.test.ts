@@ -27,11 +27,11 @@ function home(files: Record<string, string> = {}): NodeJS.ProcessEnv {
 const ready = (env: NodeJS.ProcessEnv) => agentStatuses(env).filter((s) => s.ready).map((s) => s.id);
 
 describe('the default agent', () => {
-  it('is none with a fresh home: resolving throws NoAgentReady carrying every status', () => {
+  it('is none with a fresh home: resolving throws NoAgentReady carrying every status', async () => {
     const env = home();
     expect(ready(env)).toEqual([]);
     try {
-      resolveAgent({ env });
+      await resolveAgent({ env });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(NoAgentReady);
@@ -39,10 +39,10 @@ describe('the default agent', () => {
     }
   });
 
-  it('is Copilot once `copilot login` recorded an account in ~/.copilot/config.json (a JSONC file)', () => {
+  it('is Copilot once `copilot login` recorded an account in ~/.copilot/config.json (a JSONC file)', async () => {
     const env = home({ '.copilot/config.json': '// User settings belong in settings.json.\n// This file is managed automatically.\n{\n  "loggedInUsers": [{"host": "https://github.com", "login": "octo"}]\n}\n' });
     expect(ready(env)).toEqual(['copilot']);
-    const launch = resolveAgent({ env });
+    const launch = await resolveAgent({ env });
     expect(launch).toMatchObject({ id: 'copilot', args: ['--acp'], via: 'project' });
     expect(agentStatuses(env)[0].credentials).toBe('~/.copilot/config.json');
   });
@@ -53,10 +53,10 @@ describe('the default agent', () => {
     expect(ready({ ...env, COPILOT_HOME: path.join(env.HOME!, 'elsewhere') })).toEqual(['copilot']);
   });
 
-  it('takes the first in the documented order when several are logged in', () => {
+  it('takes the first in the documented order when several are logged in', async () => {
     const env = home({ '.codex/auth.json': '{"OPENAI_API_KEY": "sk-x"}', '.claude/.credentials.json': '{"claudeAiOauth": {"accessToken": "x"}}' });
     expect(ready(env)).toEqual(['claude', 'codex']);
-    expect(resolveAgent({ env }).id).toBe('claude');
+    expect((await resolveAgent({ env })).id).toBe('claude');
   });
 
   it('counts an OpenCode provider of one\'s own (a local model needs no login) and its auth.json', () => {
@@ -73,19 +73,19 @@ describe('the default agent', () => {
     expect(ready(home({ '.gemini/.env': 'GEMINI_API_KEY=abc\n' }))).toEqual(['gemini']);
   });
 
-  it('needs a Node 22 for Qwen Code: without one it is not ready and names the command that installs one', () => {
+  it('needs a Node 22 for Qwen Code: without one it is not ready and names the command that installs one', async () => {
     const env = { ...home(), OPENAI_API_KEY: 'sk-x' };
     const qwen = agentStatuses(env).find((s) => s.id === 'qwen')!;
     expect(qwen).toMatchObject({ installed: true, authenticated: true, ready: false });
     expect(qwen.nodeProblem).toContain('npm install --prefix');
     expect(qwen.nodeProblem).toContain('node@22');
-    expect(() => resolveAgent({ agent: 'qwen', env })).toThrow(/Qwen Code needs Node.js 22 or newer/);
+    await expect(resolveAgent({ agent: 'qwen', env })).rejects.toThrow(/Qwen Code needs Node.js 22 or newer/);
   });
 
-  it.skipIf(!node22)('runs Qwen Code under the Node that BOARDBRIDGE_NODE names', () => {
+  it.skipIf(!node22)('runs Qwen Code under the Node that BOARDBRIDGE_NODE names', async () => {
     const env = { ...home(), OPENAI_API_KEY: 'sk-x', BOARDBRIDGE_NODE: node22! };
     expect(agentStatuses(env).find((s) => s.id === 'qwen')).toMatchObject({ ready: true });
-    const launch = resolveAgent({ agent: 'qwen', env });
+    const launch = await resolveAgent({ agent: 'qwen', env });
     expect(launch.command).toBe(node22);
     expect(launch.args).toEqual([realpathSync(path.join(testAgents, 'qwen')), '--acp']);
   });

@@ -17,7 +17,7 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 describe('claude-code-acp login', { timeout: 120_000 }, () => {
   it('is a terminal login that runs the Claude Code CLI shipped beside the adapter', async () => {
     const env = { PATH: process.env.PATH ?? '', HOME: home };
-    const launch = resolveAgent({ agent: 'claude', env });
+    const launch = await resolveAgent({ agent: 'claude', env });
     const unused = () => {
       throw new Error('not used');
     };

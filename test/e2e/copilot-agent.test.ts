@@ -21,7 +21,7 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe('GitHub Copilot CLI, offline', { timeout: 180_000 }, () => {
   it('answers initialize with session list/close, load, logout and a terminal login (copilot login)', async () => {
-    const launch = resolveAgent({ agent: 'copilot', env });
+    const launch = await resolveAgent({ agent: 'copilot', env });
     const noService = () => {
       throw new Error('not used');
     };

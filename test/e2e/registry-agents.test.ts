@@ -64,7 +64,7 @@ async function serveRegistry(options: { badChecksum?: boolean } = {}) {
 }
 
 describe('ACP Registry agents', { timeout: 120_000 }, () => {
-  it('ships a copy of the index that resolves offline: npx entries, and ones boardbridge knows run locally', () => {
+  it('ships a copy of the index that resolves offline: npx entries, and ones boardbridge knows run locally', async () => {
     const registry = loadRegistry({ PATH, HOME: mkdtempSync(path.join(os.tmpdir(), 'bb-home-')) });
     expect(registry.source).toBe(path.join(repoRoot, 'bridge', 'agents', 'registry', 'registry-index.json'));
     expect(registry.skipped).toEqual([]);
@@ -73,7 +73,7 @@ describe('ACP Registry agents', { timeout: 120_000 }, () => {
     const node22 = node22Binary();
     if (node22) {
       // qwen-code's package is the one the qwen profile runs: the installed one (on PATH), under Node 22.
-      const qwen = resolveAgent({ agent: 'qwen-code', env: { PATH: `${PATH}:${TEST_AGENTS_BIN}`, HOME: os.tmpdir(), BOARDBRIDGE_NODE: node22 } });
+      const qwen = await resolveAgent({ agent: 'qwen-code', env: { PATH: `${PATH}:${TEST_AGENTS_BIN}`, HOME: os.tmpdir(), BOARDBRIDGE_NODE: node22 } });
       expect(qwen).toMatchObject({ id: 'qwen-code', command: node22, via: 'path' });
     }
   });

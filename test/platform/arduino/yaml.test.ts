@@ -42,5 +42,5 @@ test('a sketch.yaml profile written with flow sequences gives its libraries and 
   expect(sketch.warnings).toEqual([]);
   expect(sketch.yaml).toMatchObject({ defaultFqbn: 'arduino:avr:nano', defaultFqbnLine: 7, defaultPort: '/dev/ttyACM0', defaultProfile: 'uno' });
   expect(sketch.yaml?.profiles).toEqual([{ name: 'uno', fqbn: 'arduino:avr:uno', fqbnLine: 3, programmer: undefined, platforms: ['arduino:avr (1.8.6)'], libraries: ['Servo (1.2.2)'] }]);
-  expect(sketchDefaults(dir)).toEqual({ fqbn: 'arduino:avr:nano', port: '/dev/ttyACM0' });
+  expect(await sketchDefaults(dir)).toEqual({ fqbn: 'arduino:avr:nano', port: '/dev/ttyACM0' });
 });
