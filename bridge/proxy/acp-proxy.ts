@@ -36,6 +36,7 @@ import { LocalAnswers } from './local-answers.js';
 import { refusalUpdate } from './refused-call.js';
 import { permissionAnswer } from '../session/permission-answer.js';
 import { ProxySession } from './proxy-session.js';
+import { preloadBoardServer } from '../session/session-kit.js';
 import { answerCommand } from './proxy-answers.js';
 import { proxyCommandOf, withProxyCommands } from './slash-commands.js';
 import { cliCommand } from '../cli-entry.js';
@@ -178,6 +179,8 @@ export class AcpProxy {
 
   // The agent is told only what the editor can do, plus what the proxy serves itself (fs, terminals).
   private initialize(params: InitializeRequest): Outcome {
+    // The board server's modules load while the agent answers (a session/new needs them next).
+    preloadBoardServer();
     const given: unknown = params.clientCapabilities;
     this.editorCaps = given && typeof given === 'object' && !Array.isArray(given) ? (given as ClientCapabilities) : {};
     const clientCapabilities: ClientCapabilities = { ...this.editorCaps, fs: { ...this.editorCaps.fs, readTextFile: true, writeTextFile: true }, terminal: true };

@@ -34,7 +34,7 @@ import { connectAgent, delay, exitedError, newSession, reopenSession, START_TAIL
 import { cliCommand } from '../cli-entry.js';
 import { BridgeError, errorMessage } from '../errors.js';
 import type { BridgeEvent } from './events.js';
-import { SessionKit } from './session-kit.js';
+import { preloadBoardServer, SessionKit } from './session-kit.js';
 import { checkWorkspace } from './workspace-check.js';
 import type { SimulationSlot } from '../../boards/operation-context.js';
 import { simulationEvent } from '../hardware/simulation-event.js';
@@ -307,6 +307,8 @@ export class BridgeSession extends EventEmitter<{ event: [BridgeEvent, SessionSt
         .then((journals) => removeStaleTemps(journals, this.guard))
         .catch(() => undefined);
     }
+    // The board server's modules load while the agent initializes (its answer is awaited below).
+    preloadBoardServer();
     // The process startSession started goes to the first connection only.
     const started = this.startedAgent;
     this.startedAgent = undefined;

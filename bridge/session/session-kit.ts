@@ -207,3 +207,13 @@ export class SessionKit {
     await this.operations?.close();
   }
 }
+
+/**
+ * Starts loading the board MCP server's modules (the MCP SDK, some 100 ms of a start) without
+ * waiting for them. A face calls it once it has asked its agent to initialize: while the agent
+ * answers, the bridge has nothing else to do, and a session's boardServer() then finds them
+ * loaded instead of loading them between session/new and the agent's answer to it.
+ */
+export function preloadBoardServer(): void {
+  void import('../mcp/http-server.js').catch(() => undefined);
+}
