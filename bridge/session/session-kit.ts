@@ -154,8 +154,7 @@ export class SessionKit {
     });
     if (!tools.length) return undefined;
     this.ownTools = tools.map((t) => ({ name: t.name, readOnly: t.readOnly, needsConsent: asksConsent(t) }));
-    // The MCP SDK loads here, once a session serves its board tools, not when the bridge starts.
-    return acpHost ? acpHost.register(tools, this.consent) : (await import('../mcp/http-server.js')).startHardwareMcpServer(tools, this.consent);
+    return acpHost ? acpHost.register(tools, this.consent) : (await boardServerModule()).startHardwareMcpServer(tools, this.consent);
   }
 
   /** The context for `selection` (`note`: which project, or why none), or why it cannot be built; its platform folders become readable. */
@@ -208,12 +207,16 @@ export class SessionKit {
   }
 }
 
+// The board MCP server and the MCP SDK under it (some 100 ms of a start) load with the first session
+// that serves board tools, or earlier through preloadBoardServer; never when the bridge starts.
+const boardServerModule = () => import('../mcp/http-server.js');
+
 /**
- * Starts loading the board MCP server's modules (the MCP SDK, some 100 ms of a start) without
- * waiting for them. A face calls it once it has asked its agent to initialize: while the agent
- * answers, the bridge has nothing else to do, and a session's boardServer() then finds them
- * loaded instead of loading them between session/new and the agent's answer to it.
+ * Starts loading the board MCP server's modules without waiting for them. A face calls it as it
+ * asks its agent to initialize: while the agent answers, the bridge has nothing else to do, and a
+ * session's boardServer() then finds them loaded instead of loading them between session/new and
+ * the agent's answer to it. A failed load is reported by boardServer(), which loads again.
  */
 export function preloadBoardServer(): void {
-  void import('../mcp/http-server.js').catch(() => undefined);
+  void boardServerModule().catch(() => undefined);
 }
