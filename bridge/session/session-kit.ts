@@ -23,6 +23,8 @@ import { sessionConsent, type ConsentVoice } from './consent-request.js';
 import { ContextInjector, type ContextBlocks } from './context-injection.js';
 import { BridgeError, errorMessage } from '../errors.js';
 import { additionalPlatformFolders, OwnEdits } from './own-edits.js';
+import { inTurns } from './in-turns.js';
+import { httpServerParts, loadHttpServer } from '../mcp/http-server-load.js';
 
 export interface SessionKitOptions {
   workspace: string;
@@ -154,7 +156,7 @@ export class SessionKit {
     });
     if (!tools.length) return undefined;
     this.ownTools = tools.map((t) => ({ name: t.name, readOnly: t.readOnly, needsConsent: asksConsent(t) }));
-    return acpHost ? acpHost.register(tools, this.consent) : (await boardServerModule()).startHardwareMcpServer(tools, this.consent);
+    return acpHost ? acpHost.register(tools, this.consent) : (await loadHttpServer()).startHardwareMcpServer(tools, this.consent);
   }
 
   /** The context for `selection` (`note`: which project, or why none), or why it cannot be built; its platform folders become readable. */
@@ -207,16 +209,16 @@ export class SessionKit {
   }
 }
 
-// The board MCP server and the MCP SDK under it (some 100 ms of a start) load with the first session
-// that serves board tools, or earlier through preloadBoardServer; never when the bridge starts.
-const boardServerModule = () => import('../mcp/http-server.js');
+let preloading: Promise<void> | undefined;
 
 /**
  * Starts loading the board MCP server's modules without waiting for them. A face calls it as it
  * asks its agent to initialize: while the agent answers, the bridge has nothing else to do, and a
  * session's boardServer() then finds them loaded instead of loading them between session/new and
- * the agent's answer to it. A failed load is reported by boardServer(), which loads again.
+ * the agent's answer to it. They load a part at a time (inTurns): an agent that answers initialize
+ * before they are all loaded has its answer relayed after the part then loading, not after them
+ * all. A failed load is reported by boardServer(), which loads again.
  */
 export function preloadBoardServer(): void {
-  void boardServerModule().catch(() => undefined);
+  preloading ??= inTurns(httpServerParts).catch(() => undefined);
 }
