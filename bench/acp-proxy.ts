@@ -153,8 +153,7 @@ async function main(): Promise<void> {
   out(`  (load average while measuring: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores)`);
 }
 
-/** Milliseconds from starting `command` to its answer to session/new, asked once initialize is answered; the process is ended and waited for. */
-/** Milliseconds from the spawn to the answers to initialize and to the session/new sent once it came. */
+/** Milliseconds from starting `command` to its answers to initialize and to the session/new sent once that came; the process is ended and waited for. */
 async function startMs(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ initialize: number; session: number }> {
   const start = process.hrtime.bigint();
   const since = () => Number(process.hrtime.bigint() - start) / 1e6;

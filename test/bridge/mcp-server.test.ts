@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, type DeviceConsent } from '../../bridge/mcp/hardware-tool.js';
 import { startHardwareMcpServer, type HardwareMcpServer } from '../../bridge/mcp/http-server.js';
+import { httpServerParts, loadHttpServer } from '../../bridge/mcp/http-server-load.js';
 
 const uploads: string[] = [];
 const tools = [
@@ -47,6 +48,13 @@ async function connect(consent: DeviceConsent, token?: string): Promise<Client> 
 const textOf = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
 
 describe('the hardware MCP server', () => {
+  it('loads through each part of its preload (a part the installed MCP SDK no longer has would fail here, not in silence)', async () => {
+    const loaded = [];
+    for (const part of httpServerParts) loaded.push(await part());
+    expect(loaded.at(-1)).toBe(await loadHttpServer());
+    expect(typeof (loaded.at(-1) as typeof import('../../bridge/mcp/http-server.js')).startHardwareMcpServer).toBe('function');
+  });
+
   it('listens on 127.0.0.1 only and lists its tools with read-only and destructive annotations', async () => {
     const c = await connect(async () => ({ granted: true }));
     expect(new URL(server!.url).hostname).toBe('127.0.0.1');
