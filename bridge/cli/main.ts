@@ -38,10 +38,12 @@ async function main(): Promise<void> {
       // imported: import() would start the ES module loader this shell does without.
       markOneCommandProcess();
       const fresh = stored === 'absent';
-      if (fresh) (module.createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-opt');
       // Bundled, the command is also a CommonJS file beside this one, run with V8's code cache
-      // (code-cache.ts); the unbundled build has none and imports the module.
+      // (code-cache.ts); the unbundled build has none and imports the module. It is loaded before the
+      // flag is set: V8 refuses code cached under other flags, Node's own for its built-in modules too,
+      // and node:vm compiled from source after it cost a Nucleo's context 0.4 ms.
       const { loadCachedBundle } = await import('./code-cache.js');
+      if (fresh) (module.createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-opt');
       const bundled = loadCachedBundle<typeof import('./context.js')>(fileURLToPath(new URL('./context.cjs', import.meta.url)), fresh ? 'no-opt' : undefined);
       const { printContext } = bundled?.exports ?? (await import('./context.js'));
       process.exitCode = await printContext(plain.target, { board: plain.board, json: plain.json });

@@ -68,8 +68,25 @@ const targetMacros = (): TargetMacros => dataJson<TargetMacros>('gcc-target-macr
 
 const CPLUSPLUS: Record<string, string> = { '11': '201103L', '14': '201402L', '17': '201703L', '20': '202002L', '23': '202302L', '2a': '202002L', '2b': '202302L' };
 
-/** The flags of the board's C++ (or, with `recipe.c.o.pattern`, C) compile recipe, expanded with the board's properties. */
-export function compileFlags(board: ResolvedBoard, recipeKey: 'recipe.cpp.o.pattern' | 'recipe.c.o.pattern' = 'recipe.cpp.o.pattern'): CompileFlags {
+type RecipeKey = 'recipe.cpp.o.pattern' | 'recipe.c.o.pattern';
+
+// A board's flags, read once: the variant header, the include resolution and stm32's C tables each
+// ask for them in a first context, and expanding and splitting stm32's recipe is most of a millisecond.
+const flagsOf = new WeakMap<ResolvedBoard, Map<RecipeKey, Readonly<CompileFlags>>>();
+
+/**
+ * The flags of the board's C++ (or, with `recipe.c.o.pattern`, C) compile recipe, expanded with the
+ * board's properties. One object per board and recipe, shared by every caller: read it, copy it to change it.
+ */
+export function compileFlags(board: ResolvedBoard, recipeKey: RecipeKey = 'recipe.cpp.o.pattern'): Readonly<CompileFlags> {
+  let byRecipe = flagsOf.get(board);
+  if (!byRecipe) flagsOf.set(board, (byRecipe = new Map()));
+  let flags = byRecipe.get(recipeKey);
+  if (!flags) byRecipe.set(recipeKey, (flags = readCompileFlags(board, recipeKey)));
+  return flags;
+}
+
+function readCompileFlags(board: ResolvedBoard, recipeKey: RecipeKey): CompileFlags {
   const recipe = board.expand(board.properties.get(recipeKey) ?? '', { includes: '', source_file: '', object_file: '' });
   // -D names are keys: no Object.prototype underneath (`-D__proto__` is a macro like any other).
   const defines: Record<string, string> = Object.create(null);

@@ -62,9 +62,14 @@ function systemPlace(options: DirectoryOptions): SystemPlace {
  * case (the last such variable wins), then applies the old names ARDUINO_DATA_DIR and
  * ARDUINO_SKETCHBOOK_DIR over them.
  */
-function fromEnvironment(env: NodeJS.ProcessEnv, name: string, oldName?: string): { value: string; origin: string } | undefined {
+function fromEnvironment(env: NodeJS.ProcessEnv, names: readonly string[], name: string, oldName?: string): { value: string; origin: string } | undefined {
   let found: { value: string; origin: string } | undefined;
-  for (const [key, value] of Object.entries(env)) if (key.toUpperCase() === name && set(value)) found = { value, origin: key };
+  // Only a name that matches is read: each read of process.env is a call into the C++ environment.
+  for (const key of names) {
+    if (key.toUpperCase() !== name) continue;
+    const value = env[key];
+    if (set(value)) found = { value, origin: key };
+  }
   if (oldName && set(env[oldName])) found = { value: env[oldName]!, origin: oldName };
   return found;
 }
@@ -92,8 +97,9 @@ export async function arduinoDirectories(options: DirectoryOptions = {}): Promis
   } else if (set(env.ARDUINO_CONFIG_FILE)) {
     warnings.push({ severity: 'warning', code: 'arduino-config-missing', message: `ARDUINO_CONFIG_FILE names ${file}, which does not exist; arduino-cli's default folders are used`, file, suggestion: 'Point ARDUINO_CONFIG_FILE at an existing arduino-cli.yaml (arduino-cli config init --dest-file FILE writes one), or unset it.' });
   }
+  const names = Object.keys(env);
   const pick = (key: 'data' | 'user' | 'builtinLibraries', variable: string, oldName: string | undefined, fallback: string | undefined): { value?: string; origin?: string } => {
-    const environment = fromEnvironment(env, variable, oldName);
+    const environment = fromEnvironment(env, names, variable, oldName);
     if (environment) return { value: resolve(environment.value), origin: environment.origin };
     const configured = fromFile[key];
     if (configured) return { value: resolve(configured), origin: `${file}${lines[key] ? `:${lines[key]}` : ''}` };
