@@ -15,6 +15,13 @@ import { markOneCommandProcess } from '../../context-providers/arduino/cache.js'
 // this call does nothing). Older runtimes have no such function.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
+/**
+ * The V8 flags of a first context: no TurboFan, and no Maglev where V8 has that flag (V8 11 on, Node
+ * 20 and later; off by default before Node 24, where the flag changes nothing). An unknown flag
+ * would be an error on stderr, so older runtimes are given none.
+ */
+const FIRST_CONTEXT_FLAGS = Number(process.versions.v8.split('.')[0]) >= 11 ? ['--no-opt', '--no-maglev'] : ['--no-opt'];
+
 async function main(): Promise<void> {
   // A stored context is printed before commander or any command module is loaded; a plain
   // command line (a path, --fqbn or --board, --json) whose context is not stored is built without
@@ -27,10 +34,11 @@ async function main(): Promise<void> {
     const plain = plainContextRequest(args);
     if (plain) {
       // A context none was stored for reads the board's platform, pin map and libraries (or is told
-      // not to keep them): in a process of some tens of milliseconds V8's optimizing compiler
-      // (TurboFan, `--opt` on every runtime from 18 on) would spend more compiling the preprocessor
-      // than its faster code gives back (processFile alone took it 45 ms on a Nucleo), on the main
-      // thread's time or the other core's; the interpreter and the baseline compiler carry it. An
+      // not to keep them): in a process of some tens of milliseconds V8's optimizing compilers
+      // would spend more compiling the preprocessor than their faster code gives back (TurboFan, on
+      // every runtime from 18 on: processFile alone took it 45 ms on a Nucleo; Maglev, which Node 24
+      // turns on: 3–6 ms of a 32-bit board's first context), on the main thread's time or the other
+      // core's; the interpreter and the baseline compiler carry it (FIRST_CONTEXT_FLAGS). An
       // edited sketch's context (stored, out of date) finds its board and pin map stored: a short
       // run whose few long loops TurboFan replaces on the stack, and no node:v8 to load (its streams
       // cost what TurboFan saves there). Set before context.cjs is compiled, and its code cache kept
@@ -43,8 +51,9 @@ async function main(): Promise<void> {
       // flag is set: V8 refuses code cached under other flags, Node's own for its built-in modules too,
       // and node:vm compiled from source after it cost a Nucleo's context 0.4 ms.
       const { loadCachedBundle } = await import('./code-cache.js');
-      if (fresh) (module.createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-opt');
-      const bundled = loadCachedBundle<typeof import('./context.js')>(fileURLToPath(new URL('./context.cjs', import.meta.url)), fresh ? 'no-opt' : undefined);
+      if (fresh) (module.createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(FIRST_CONTEXT_FLAGS.join(' '));
+      const flagsName = FIRST_CONTEXT_FLAGS.map((flag) => flag.slice(2)).join('-');
+      const bundled = loadCachedBundle<typeof import('./context.js')>(fileURLToPath(new URL('./context.cjs', import.meta.url)), fresh ? flagsName : undefined);
       const { printContext } = bundled?.exports ?? (await import('./context.js'));
       process.exitCode = await printContext(plain.target, { board: plain.board, json: plain.json });
       // The kind of run is the board's platform (vendor:architecture): each core has its own tables and checks.
