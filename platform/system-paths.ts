@@ -2,8 +2,8 @@
 // arduino-cli's default folders, boardbridge's own cache folder, and case-insensitive path comparison on Windows and macOS.
 // Pure path logic, given the platform, environment and home folder, so every system's answer
 // can be checked on any machine.
-import os from 'node:os';
-import path from 'node:path';
+import { homedir } from 'node:os';
+import { join, posix, win32 } from 'node:path';
 
 export interface SystemPlace {
   platform: NodeJS.Platform;
@@ -13,7 +13,7 @@ export interface SystemPlace {
 
 export const thisSystem = (home: string, env: NodeJS.ProcessEnv = process.env): SystemPlace => ({ platform: process.platform, env, home });
 
-const pathsOf = (platform: NodeJS.Platform) => (platform === 'win32' ? path.win32 : path.posix);
+const pathsOf = (platform: NodeJS.Platform) => (platform === 'win32' ? win32 : posix);
 
 /**
  * The per-user settings folder: $XDG_CONFIG_HOME wherever it is set, else %APPDATA% on Windows,
@@ -32,7 +32,7 @@ export function userConfigDir({ platform, env, home }: SystemPlace): string {
  * else $XDG_CACHE_HOME/boardbridge, else ~/.cache/boardbridge. An empty variable counts as unset.
  */
 export function boardbridgeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.BOARDBRIDGE_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), '.cache'), 'boardbridge');
+  return env.BOARDBRIDGE_CACHE_DIR || join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'boardbridge');
 }
 
 /** arduino-cli's default data folder (directories.data): ~/.arduino15, ~/Library/Arduino15, %LOCALAPPDATA%\Arduino15. */

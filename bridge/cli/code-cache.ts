@@ -17,8 +17,8 @@
 // names the kind, and a kind the cache does not cover yet writes it again, with both.
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
-import vm from 'node:vm';
+import { basename, dirname, join, resolve } from 'node:path';
+import { Script } from 'node:vm';
 import { boardbridgeCacheDir } from '../../platform/system-paths.js';
 import { readRegularFileSync, readTextSync } from '../../platform/regular-file.js';
 
@@ -43,7 +43,7 @@ function pathTag(file: string): string {
 
 /** The folder of the code caches, or undefined when $NODE_DISABLE_COMPILE_CACHE turns them off. */
 function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.NODE_DISABLE_COMPILE_CACHE ? undefined : path.join(boardbridgeCacheDir(env), 'code');
+  return env.NODE_DISABLE_COMPILE_CACHE ? undefined : join(boardbridgeCacheDir(env), 'code');
 }
 
 /**
@@ -71,9 +71,9 @@ export function loadCachedBundle<T>(file: string, flags?: string): CachedBundle<
   const dir = codeCacheDir();
   // One bundle (at one path) on one runtime under one set of flags has one cache; the ones of its earlier builds are removed
   // when it is written, and those of other installs that have not been written for a month.
-  const runtime = `${path.basename(file).replace(/\.c?js$/, '')}${flags ? `-${flags}` : ''}-${process.version}-${process.arch}-`;
-  const prefix = `${runtime}${pathTag(path.resolve(file))}-`;
-  const cacheFile = dir ? path.join(dir, `${prefix}${stamp}.bin`) : undefined;
+  const runtime = `${basename(file).replace(/\.c?js$/, '')}${flags ? `-${flags}` : ''}-${process.version}-${process.arch}-`;
+  const prefix = `${runtime}${pathTag(resolve(file))}-`;
+  const cacheFile = dir ? join(dir, `${prefix}${stamp}.bin`) : undefined;
   const coversFile = cacheFile?.replace(/\.bin$/, '.covers');
   let cachedData: Buffer | undefined;
   let covers: string[] = [];
@@ -85,10 +85,10 @@ export function loadCachedBundle<T>(file: string, flags?: string): CachedBundle<
       // No cache, or one whose kinds are not known: it is written again after this run.
     }
   }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const used = cachedData !== undefined && script.cachedDataRejected !== true;
   const module = { exports: {} as T };
-  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   return {
     exports: module.exports,
     save: (kind) => {
@@ -101,7 +101,7 @@ export function loadCachedBundle<T>(file: string, flags?: string): CachedBundle<
         writeAtomically(coversFile!, kinds.join('\n') + '\n');
         const now = Date.now();
         for (const name of readdirSync(dir)) {
-          const entry = path.join(dir, name);
+          const entry = join(dir, name);
           if (entry === cacheFile || entry === coversFile || !name.startsWith(runtime) || !/\.(bin|covers)$/.test(name)) continue;
           if (name.startsWith(prefix) || now - statSync(entry).mtimeMs > UNUSED_INSTALL_MS) rmSync(entry, { force: true });
         }

@@ -6,14 +6,15 @@
 // context` needs no ES module loader, which costs a start some milliseconds before it loads
 // anything, nor the ES module view of node:fs, whose fs.promises loads streams and readline;
 // every other command imports program.ts, an ES module.
-import module from 'node:module';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { markOneCommandProcess } from '../../context-providers/arduino/cache.js';
 
 // V8 keeps the code it compiled for the next start where the runtime can (Node >= 22.1); the
 // commands' chunks, loaded below, are what it saves (bundled, the bin turned it on already, and
 // this call does nothing). Older runtimes have no such function.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+const requireBuiltin = createRequire(import.meta.url);
+(requireBuiltin('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 /**
  * The V8 flags of a first context: no TurboFan, and no Maglev where V8 has that flag (V8 11 on, Node
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
       // flag is set: V8 refuses code cached under other flags, Node's own for its built-in modules too,
       // and node:vm compiled from source after it cost a Nucleo's context 0.4 ms.
       const { loadCachedBundle } = await import('./code-cache.js');
-      if (fresh) (module.createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(FIRST_CONTEXT_FLAGS.join(' '));
+      if (fresh) (requireBuiltin('node:v8') as typeof import('node:v8')).setFlagsFromString(FIRST_CONTEXT_FLAGS.join(' '));
       const flagsName = FIRST_CONTEXT_FLAGS.map((flag) => flag.slice(2)).join('-');
       const bundled = loadCachedBundle<typeof import('./context.js')>(fileURLToPath(new URL('./context.cjs', import.meta.url)), fresh ? flagsName : undefined);
       const { printContext } = bundled?.exports ?? (await import('./context.js'));

@@ -4,7 +4,7 @@
 // the stored context when none of its files changed; anything else is left to the command itself
 // (context.ts), which builds what is not stored and stores it. Bundled on its own
 // (scripts/bundle-cli.mjs), so a hit loads this one file.
-import path from 'node:path';
+import { resolve } from 'node:path';
 import type { HardwareContext } from '../../context-providers/types.js';
 import { cliProviderOptions, detectSketch, readStoredContext } from '../../context-providers/arduino/stored-context.js';
 import { writeAll } from './direct-output.js';
@@ -62,7 +62,7 @@ export function printStoredContext(args: readonly string[]): 'printed' | 'stale'
   const request = plainContextRequest(args);
   const options = cliProviderOptions();
   if (!request || !options.cacheDir) return 'absent';
-  const project = detectSketch(path.resolve(request.target ?? process.cwd()));
+  const project = detectSketch(resolve(request.target ?? process.cwd()));
   if (!project) return 'absent';
   const { stored, kept } = readStoredContext(options, project, { board: request.board });
   if (!stored) return kept ? 'stale' : 'absent';
