@@ -72,6 +72,9 @@ type RecipeKey = 'recipe.cpp.o.pattern' | 'recipe.c.o.pattern';
 
 // A board's flags, read once: the variant header, the include resolution and stm32's C tables each
 // ask for them in a first context, and expanding and splitting stm32's recipe is most of a millisecond.
+// Each context resolves its own board object (resolveFqbn, or the stored board), and the IDE's
+// properties are set on it before its context is built (provider.ts, applyIdeProperties), so what is
+// kept here is never older than the board's properties.
 const flagsOf = new WeakMap<ResolvedBoard, Map<RecipeKey, Readonly<CompileFlags>>>();
 
 /**
