@@ -75,13 +75,16 @@ type RecipeKey = 'recipe.cpp.o.pattern' | 'recipe.c.o.pattern';
 // Each context resolves its own board object (resolveFqbn, or the stored board), and the IDE's
 // properties are set on it before its context is built (provider.ts, applyIdeProperties), so what is
 // kept here is never older than the board's properties.
-const flagsOf = new WeakMap<ResolvedBoard, Map<RecipeKey, Readonly<CompileFlags>>>();
+const flagsOf = new WeakMap<ResolvedBoard, Map<RecipeKey, SharedCompileFlags>>();
+
+/** CompileFlags as every caller shares them: read-only to the last array and map. */
+export type SharedCompileFlags = { readonly [K in keyof CompileFlags]: Readonly<CompileFlags[K]> };
 
 /**
  * The flags of the board's C++ (or, with `recipe.c.o.pattern`, C) compile recipe, expanded with the
  * board's properties. One object per board and recipe, shared by every caller: read it, copy it to change it.
  */
-export function compileFlags(board: ResolvedBoard, recipeKey: RecipeKey = 'recipe.cpp.o.pattern'): Readonly<CompileFlags> {
+export function compileFlags(board: ResolvedBoard, recipeKey: RecipeKey = 'recipe.cpp.o.pattern'): SharedCompileFlags {
   let byRecipe = flagsOf.get(board);
   if (!byRecipe) flagsOf.set(board, (byRecipe = new Map()));
   let flags = byRecipe.get(recipeKey);
