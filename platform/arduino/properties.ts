@@ -2,7 +2,7 @@
 // .local.txt companions), as arduino-cli's go-properties-orderedmap reads it. This file knows
 // the format and nothing about boards.
 import type { Finding, SourceRef } from '../finding.js';
-import { decodeText, readRegularFileSync } from '../regular-file.js';
+import { decodeText, readRegularFileSync, readRegularTextPiecesSync } from '../regular-file.js';
 
 /** Operating-system suffix arduino-cli strips from keys (`tools.x.cmd.linux` → `tools.x.cmd`). */
 export type OsSuffix = 'linux' | 'windows' | 'macosx';
@@ -279,9 +279,19 @@ export function parseProperties(text: string, file: string, os: OsSuffix = curre
 
 /** A properties file's text; a missing file is no text and no warning (arduino-cli's SafeLoad). */
 function readPropertiesText(file: string): { text?: string; warnings: Finding[] } {
+  // In one piece: no piece size.
+  const read = readPropertiesPieces(file, Infinity);
+  return { ...(read.pieces ? { text: read.pieces[0] } : {}), warnings: read.warnings };
+}
+
+/** A large boards.txt is read in pieces of this many bytes (readRegularTextPiecesSync). */
+const PIECE_BYTES = 256 * 1024;
+
+/** readPropertiesText's text in pieces that end at line ends (readRegularTextPiecesSync). */
+function readPropertiesPieces(file: string, pieceBytes: number): { pieces?: string[]; warnings: Finding[] } {
   try {
     // Invalid UTF-8 bytes decode to U+FFFD instead of throwing.
-    return { text: decodeText(readRegularFileSync(file)), warnings: [] };
+    return { pieces: pieceBytes === Infinity ? [decodeText(readRegularFileSync(file))] : readRegularTextPiecesSync(file, pieceBytes), warnings: [] };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { warnings: [] };
@@ -320,18 +330,27 @@ function isTrimmed(code: number): boolean {
  * map: pico's boards.txt has 44,000 keys in 152 boards and a context needs one. The files are read
  * once, a run of one group's lines at a time; a group's keys and values are parsed, and its lines
  * numbered, the first time it is asked for, and the groups' order (keys()) when it is asked for.
+ * A file larger than `pieceBytes` is read and kept in pieces that end at line ends.
  */
-export function loadGroupedWithLocal(dir: string, base: 'boards' | 'platform', os: OsSuffix = currentOsSuffix()): { groups: FirstLevelGroups; warnings: Finding[] } {
+export function loadGroupedWithLocal(dir: string, base: 'boards' | 'platform', os: OsSuffix = currentOsSuffix(), pieceBytes = PIECE_BYTES): { groups: FirstLevelGroups; warnings: Finding[] } {
   const suffix = `.${os}`;
   const warnings: Finding[] = [];
+  // The files' texts, each in pieces that end at line ends (a large boards.txt is read in several).
   // Per group: its runs of lines as [text index, start, end] in the order they were read; a run is
-  // one or more whole lines, each a key of the group.
-  const texts: Array<{ text: string; file: string; counted: { offset: number; line: number } }> = [];
+  // one or more whole lines of one piece, each a key of the group.
+  const texts: Array<{ text: string; file: string; previous?: number; firstLine?: number; counted?: { offset: number; line: number } }> = [];
   const runsOf = new Map<string, number[]>();
+  /** The number of a piece's first line: 1, or the line after the previous piece's last (counted when first asked for). */
+  const firstLine = (which: number): number => {
+    const piece = texts[which];
+    piece.firstLine ??= piece.previous === undefined ? 1 : lineAt(piece.previous, texts[piece.previous].text.length);
+    return piece.firstLine;
+  };
   /** The number of the line at `offset`, counted from the last offset asked for (they mostly rise). */
   const lineAt = (which: number, offset: number): number => {
-    const { text, counted } = texts[which];
-    if (offset < counted.offset) Object.assign(counted, { offset: 0, line: 1 });
+    const piece = texts[which];
+    if (!piece.counted || offset < piece.counted.offset) piece.counted = { offset: 0, line: firstLine(which) };
+    const { text, counted } = piece;
     let line = counted.line;
     for (let at = text.indexOf('\n', counted.offset); at >= 0 && at < offset; at = text.indexOf('\n', at + 1)) line++;
     Object.assign(counted, { offset, line });
@@ -343,11 +362,17 @@ export function loadGroupedWithLocal(dir: string, base: 'boards' | 'platform', o
   // (the undotted `head`). One pattern for every group, so V8 compiles it once.
   const run = new RegExp(`([^.\\n]*)\\.[^\\n]*(?:\\n|$)(?:\\1\\.(?!${os}[^\\S\\n]*=)[^\\n=]*=[^\\n]*(?:\\n|$))*`, 'y');
   for (const file of [`${dir}/${base}.txt`, `${dir}/${base}.local.txt`]) {
-    const read = readPropertiesText(file);
+    const read = readPropertiesPieces(file, pieceBytes);
     warnings.push(...read.warnings);
-    if (read.text === undefined) continue;
-    const text = read.text.includes('\r') ? read.text.replace(/\r\n?/g, '\n') : read.text;
-    const which = texts.push({ text, file, counted: { offset: 0, line: 1 } }) - 1;
+    const pieces = read.pieces ?? [];
+    for (let piece = 0; piece < pieces.length; piece++) {
+      // A piece ends after a newline, so a CR LF is never split between two.
+      const text = pieces[piece].includes('\r') ? pieces[piece].replace(/\r\n?/g, '\n') : pieces[piece];
+      const which = texts.push({ text, file, ...(piece > 0 ? { previous: texts.length - 1 } : {}) }) - 1;
+      scanPiece(text, file, which);
+    }
+  }
+  function scanPiece(text: string, file: string, which: number): void {
     for (let start = 0; start <= text.length; ) {
       let end = text.indexOf('\n', start);
       if (end < 0) end = text.length;

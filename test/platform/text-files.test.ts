@@ -6,7 +6,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { decodeText, readRegularFileSync, readTextSync } from '../../platform/regular-file.js';
+import { decodeText, readRegularFileSync, readRegularTextPiecesSync, readTextSync } from '../../platform/regular-file.js';
 import { installedBoardsFiles } from '../support/boards-files.js';
 
 const dir = join(process.cwd(), '.tmp', 'text-files');
@@ -48,6 +48,23 @@ describe('platform files read as text', () => {
     for (const file of files) {
       expect(readRegularFileSync(file, 'utf8'), file).toBe(readFileSync(file, 'utf8'));
       expect(decodeText(readFileSync(file)), file).toBe(readFileSync(file, 'utf8'));
+      expectPieces(file, 256 * 1024);
     }
   });
+
+  test.each(samples)('%s, repeated, read in pieces of a few bytes (a line longer than a piece makes the buffer grow) and of a few KB', (name, bytes) => {
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${name.replace(/\W+/g, '-')}-pieces.txt`);
+    // Lines of the sample's bytes, and lines of up to 40 of them: some far longer than a piece.
+    writeFileSync(file, Buffer.concat(Array.from({ length: 60 }, (_, index) => Buffer.concat([...Array.from({ length: index % 41 }, () => bytes), Buffer.from(index % 7 ? '\n' : '\r\n')]))));
+    for (const pieceBytes of [1, 3, 64, 4096]) expectPieces(file, pieceBytes);
+  });
 });
+
+/** The pieces are the text readFileSync(file, 'utf8') gives, and each but the last ends a line. */
+function expectPieces(file: string, pieceBytes: number): void {
+  const pieces = readRegularTextPiecesSync(file, pieceBytes);
+  expect(pieces.join(''), `${file} in pieces of ${pieceBytes}`).toBe(readFileSync(file, 'utf8'));
+  for (const piece of pieces.slice(0, -1)) expect(piece.endsWith('\n')).toBe(true);
+  if (readFileSync(file).length > pieceBytes) expect(pieces.length).toBeGreaterThan(1);
+}

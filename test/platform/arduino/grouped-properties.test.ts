@@ -2,7 +2,7 @@
 // whole map. It must give what the whole map's firstLevelGroups gives: the same groups in the same
 // order, the same keys in each, in order, with their values and file:line, and the same warnings.
 // Checked on every boards.txt installed here and in the fixtures, and on the format's corners.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -17,9 +17,9 @@ function described(groups: FirstLevelGroups): Array<[string, Array<[string, stri
   });
 }
 
-function expectSame(dir: string, os: OsSuffix = 'linux'): number {
+function expectSame(dir: string, os: OsSuffix = 'linux', pieceBytes?: number): number {
   const whole = loadWithLocal(dir, 'boards', os);
-  const grouped = loadGroupedWithLocal(dir, 'boards', os);
+  const grouped = loadGroupedWithLocal(dir, 'boards', os, pieceBytes);
   const expected = whole.properties.firstLevelGroups();
   // Asked for one group first, as a context does, then for the order and every group.
   const first = [...expected.keys()][0];
@@ -67,5 +67,24 @@ describe('boards.txt read group by group', () => {
     if (local !== undefined) writeFileSync(join(dir, 'boards.local.txt'), local);
     expectSame(dir);
     expectSame(dir, 'windows');
+    // Read in pieces of a few bytes: most lines end a piece, and a longer line makes the buffer grow.
+    expectSame(dir, 'linux', 8);
+    expectSame(dir, 'windows', 5);
+  });
+
+  test("pico's 3 MB boards.txt, read in pieces, with malformed lines, CRLF line ends and UTF-8 names deep in it", () => {
+    const pico = installed.find((file) => file.includes('/rp2040/'))!;
+    const lines = readFileSync(pico, 'latin1').split('\n');
+    expect(lines.length).toBeGreaterThan(40_000);
+    // Past several pieces of 256 KB: a malformed line, a board name in UTF-8, and a stretch of CRLF lines.
+    lines.splice(30_000, 0, 'this line is broken');
+    lines.splice(35_000, 0, 'rpipico.name=Raspberry Pi Pico — ✓');
+    for (let index = 38_000; index < 38_100; index++) lines[index] += '\r';
+    const dir = mkdtempSync(join(scratch, 'pico-'));
+    writeFileSync(join(dir, 'boards.txt'), lines.join('\n'));
+    expect(expectSame(dir)).toBe(152);
+    expect(loadGroupedWithLocal(dir, 'boards', 'linux').warnings).toEqual([expect.objectContaining({ code: 'properties-malformed-line', line: 30_001 })]);
+    // Pieces of 4 KB: some hundreds of them.
+    expectSame(dir, 'linux', 4096);
   });
 });
