@@ -76,7 +76,7 @@ export function readRegularFileSync(file: string, encoding?: 'utf8'): Buffer | s
  * file beside the text: each page of memory a process touches first is a page fault, and on a
  * virtual machine such as this project's CI a fault costs about 2 µs (pico's 3 MB buffer: 1.6 ms).
  * A piece is decoded on its own; a newline is never inside a UTF-8 sequence, so the text is the
- * whole file's. Pieces above 128 KB are kept outside V8's young generation, which never copies them.
+ * whole file's. V8 makes a string above 128 KB a large object, which its garbage collector never copies.
  */
 export function readRegularTextPiecesSync(file: string, pieceBytes: number): string[] {
   const fd = openSync(file, FLAGS);

@@ -2,7 +2,7 @@
 // .local.txt companions), as arduino-cli's go-properties-orderedmap reads it. This file knows
 // the format and nothing about boards.
 import type { Finding, SourceRef } from '../finding.js';
-import { decodeText, readRegularFileSync, readRegularTextPiecesSync } from '../regular-file.js';
+import { readRegularTextPiecesSync } from '../regular-file.js';
 
 /** Operating-system suffix arduino-cli strips from keys (`tools.x.cmd.linux` → `tools.x.cmd`). */
 export type OsSuffix = 'linux' | 'windows' | 'macosx';
@@ -279,7 +279,6 @@ export function parseProperties(text: string, file: string, os: OsSuffix = curre
 
 /** A properties file's text; a missing file is no text and no warning (arduino-cli's SafeLoad). */
 function readPropertiesText(file: string): { text?: string; warnings: Finding[] } {
-  // In one piece: no piece size.
   const read = readPropertiesPieces(file, Infinity);
   return { ...(read.pieces ? { text: read.pieces[0] } : {}), warnings: read.warnings };
 }
@@ -287,11 +286,11 @@ function readPropertiesText(file: string): { text?: string; warnings: Finding[] 
 /** A large boards.txt is read in pieces of this many bytes (readRegularTextPiecesSync). */
 const PIECE_BYTES = 256 * 1024;
 
-/** readPropertiesText's text in pieces that end at line ends (readRegularTextPiecesSync). */
+/** readPropertiesText's text in pieces that end at line ends (readRegularTextPiecesSync); one piece when `pieceBytes` is Infinity. */
 function readPropertiesPieces(file: string, pieceBytes: number): { pieces?: string[]; warnings: Finding[] } {
   try {
     // Invalid UTF-8 bytes decode to U+FFFD instead of throwing.
-    return { pieces: pieceBytes === Infinity ? [decodeText(readRegularFileSync(file))] : readRegularTextPiecesSync(file, pieceBytes), warnings: [] };
+    return { pieces: readRegularTextPiecesSync(file, pieceBytes), warnings: [] };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { warnings: [] };
@@ -338,12 +337,12 @@ export function loadGroupedWithLocal(dir: string, base: 'boards' | 'platform', o
   // The files' texts, each in pieces that end at line ends (a large boards.txt is read in several).
   // Per group: its runs of lines as [text index, start, end] in the order they were read; a run is
   // one or more whole lines of one piece, each a key of the group.
-  const texts: Array<{ text: string; file: string; previous?: number; firstLine?: number; counted?: { offset: number; line: number } }> = [];
+  const texts: Array<{ text: string; file: string; firstLine?: number; counted?: { offset: number; line: number } }> = [];
   const runsOf = new Map<string, number[]>();
-  /** The number of a piece's first line: 1, or the line after the previous piece's last (counted when first asked for). */
+  /** The number of a piece's first line: 1 for a file's first piece, else the line after the previous piece's last (counted when first asked for). */
   const firstLine = (which: number): number => {
     const piece = texts[which];
-    piece.firstLine ??= piece.previous === undefined ? 1 : lineAt(piece.previous, texts[piece.previous].text.length);
+    piece.firstLine ??= lineAt(which - 1, texts[which - 1].text.length);
     return piece.firstLine;
   };
   /** The number of the line at `offset`, counted from the last offset asked for (they mostly rise). */
@@ -368,7 +367,7 @@ export function loadGroupedWithLocal(dir: string, base: 'boards' | 'platform', o
     for (let piece = 0; piece < pieces.length; piece++) {
       // A piece ends after a newline, so a CR LF is never split between two.
       const text = pieces[piece].includes('\r') ? pieces[piece].replace(/\r\n?/g, '\n') : pieces[piece];
-      const which = texts.push({ text, file, ...(piece > 0 ? { previous: texts.length - 1 } : {}) }) - 1;
+      const which = texts.push({ text, file, ...(piece === 0 ? { firstLine: 1 } : {}) }) - 1;
       scanPiece(text, file, which);
     }
   }

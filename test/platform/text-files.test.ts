@@ -2,7 +2,8 @@
 // as UTF-8, and readRegularFileSync(file, 'utf8') reads large files as bytes then decodes them.
 // Either way the text must be what Node's own UTF-8 reading gives, byte for byte: ASCII, UTF-8
 // (a board named "Arduino UNO R4 — Minima"), bytes that are not UTF-8, a BOM, and NUL, on both
-// sides of the size where the way of reading changes. Checked on the installed boards.txt files too.
+// sides of the size where the way of reading changes, and in pieces that end at line ends (a large
+// boards.txt). Checked on the installed boards.txt files too.
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
