@@ -85,7 +85,9 @@ export function preprocess(mainFiles: string[], options: PreprocessOptions): Pre
   }
   const result: PreprocessResult = { macros, tokens: [], untokenized: [], files: [], includes: [], onceFiles: new Set(), warnings: [] };
   for (const file of mainFiles) {
-    // Include guards make a second pass over an already-read header a no-op, as in C.
+    // Include guards make a second pass over an already-read header a no-op, as in C; one that said
+    // `#pragma once` when an earlier file included it is not read again, as gcc reads an -include'd one.
+    if (result.onceFiles.has(file)) continue;
     if (processFile(file, options, result, 0)) break;
   }
   return result;

@@ -106,3 +106,26 @@ describe('constant expressions and macros', () => {
     expect(parseIntegerLiteral('017')).toBe(15n);
   });
 });
+
+describe('the preprocessor reads each file as gcc would', () => {
+  // readVariantHeader reads Arduino.h, then the variant header, which Arduino.h includes already:
+  // with `#pragma once` it is not read twice (its tokens and macros are there once, from the include).
+  test('a main file that an earlier one included, and that said #pragma once, is not read again', () => {
+    const dir = join(TMP, 'pragma-once-main');
+    mkdirSync(dir, { recursive: true });
+    const pins = join(dir, 'pins.h');
+    const main = join(dir, 'main.h');
+    const guarded = join(dir, 'guarded.h');
+    writeFileSync(pins, '#pragma once\n#define LED 13\nconst int led_pin = LED;\n');
+    writeFileSync(guarded, '#ifndef GUARDED_H\n#define GUARDED_H\nint guarded_value;\n#endif\n');
+    writeFileSync(main, '#include "pins.h"\n#include "guarded.h"\nint main_value;\n');
+    const result = preprocess([main, pins, guarded], { defines: {}, includeDirs: [], follow: () => true });
+    expect(result.tokens.filter((token) => token.text === 'led_pin').map((token) => [token.file, token.line])).toEqual([[pins, 3]]);
+    expect(result.tokens.filter((token) => token.text === 'guarded_value')).toHaveLength(1);
+    expect(result.files).toEqual([main, pins, guarded, guarded]);
+    // Not included before it, a #pragma once file named as a main file is read.
+    const alone = preprocess([pins], { defines: {}, includeDirs: [], follow: () => false });
+    expect(alone.tokens.filter((token) => token.text === 'led_pin')).toHaveLength(1);
+    expect(alone.macros.get('LED')?.body.map((token) => token.text)).toEqual(['13']);
+  });
+});
