@@ -8,7 +8,7 @@
 // every other command imports program.ts, an ES module.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { markOneCommandProcess } from '../../context-providers/arduino/cache.js';
+import { markOneCommandProcess } from '../../platform/one-command.js';
 
 // V8 keeps the code it compiled for the next start where the runtime can (Node >= 22.1); the
 // commands' chunks, loaded below, are what it saves (bundled, the bin turned it on already, and

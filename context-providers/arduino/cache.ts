@@ -3,6 +3,7 @@
 // disappears (each file's mtime and size, or its absence, is its stamp), and the cache holds at
 // most `capacity` values, the least recently used going first.
 import { statSync } from 'node:fs';
+import { inOneCommandProcess } from '../../platform/one-command.js';
 
 export function stamp(file: string): string {
   try {
@@ -11,24 +12,6 @@ export function stamp(file: string): string {
   } catch {
     return 'missing';
   }
-}
-
-// Set on the process, not in this module: the command line's shell and the context script it runs
-// each hold a copy of this module (scripts/bundle-cli.mjs).
-const ONE_COMMAND = Symbol.for('boardbridge.oneCommandProcess');
-
-/**
- * Marks this process as one that runs a single command and exits (the context command line): its
- * values are kept for the rest of the command, which reads each file once, without the stamp of
- * every file they were built from (a context's inputs are a hundred files, stat-ed by each cache
- * that keeps it) that only a later command in the same process would compare.
- */
-export function markOneCommandProcess(): void {
-  (process as unknown as Record<symbol, boolean>)[ONE_COMMAND] = true;
-}
-
-function inOneCommandProcess(): boolean {
-  return (process as unknown as Record<symbol, boolean | undefined>)[ONE_COMMAND] === true;
 }
 
 interface Entry<T> {
@@ -62,6 +45,8 @@ export class StampedCache<T> {
       if (oldest === undefined) break;
       this.entries.delete(oldest);
     }
+    // A one-command process keeps a value for the rest of its command, which reads each file once: without the stamp of every
+    // file (a context's inputs are a hundred files, stat-ed by each cache that keeps it) that only a later command would compare.
     this.entries.set(key, { stamps: inOneCommandProcess() ? [] : [...new Set(files)].map((file) => [file, stamp(file)]), value });
     return value;
   }

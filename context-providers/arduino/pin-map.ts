@@ -4,6 +4,7 @@
 // establish is unknown, with the reason, never "none".
 import type { Bus, ContextNote, Finding, Knowledge, Pin, PinCapability, SourceRef } from '../types.js';
 import { StampedCache } from './cache.js';
+import { inOneCommandProcess } from '../../platform/one-command.js';
 import { readCoreFacts, type CoreFacts } from './core-tables/index.js';
 import { readAvrTimers } from './avr-timers.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
@@ -116,8 +117,10 @@ export function buildPinMap(board: ResolvedBoard, store?: PinMapStorage): PinMap
   return copyOf(map);
 }
 
-// Callers may add to the pins and buses of a context: each gets its own.
+// Callers may add to the pins and buses of a context: each gets its own, unless the process runs one
+// command, whose one context is the map's only user.
 function copyOf(map: PinMap): PinMap {
+  if (inOneCommandProcess()) return map;
   return { ...map, pins: structuredClone(map.pins), buses: structuredClone(map.buses), warnings: [...map.warnings], notes: [...map.notes], knowledge: { ...map.knowledge }, timerGroups: structuredClone(map.timerGroups) };
 }
 

@@ -8,6 +8,7 @@ import type { BoardDefinition, PlatformRelease } from './platform-release.js';
 import type { InstalledPlatforms, ToolRelease } from './platforms.js';
 import { currentOsSuffix, expandReferences, Properties } from './properties.js';
 import { compareVersions } from './version.js';
+import { inOneCommandProcess } from '../one-command.js';
 
 /** The IDE version arduino-cli reports to platforms (`runtime.ide.version`). */
 export const CLI_IDE_VERSION = '10607';
@@ -98,8 +99,10 @@ export function resolveFqbn(fqbnText: string, installed: InstalledPlatforms): Re
   };
   const { core, corePlatform, variant, variantPlatform } = referencedPlatforms(boardValue, board, platform, fqbn, installed);
   // Platforms below the board, then the board: the same for every option of this board, so it
-  // is layered once and copied (a stm32duino board carries thousands of menu keys).
-  const build = baseLayers(board, [installed.globalProperties.under, variantPlatform.load().properties, corePlatform.load().properties, data.properties]).clone();
+  // is layered once and copied (a stm32duino board carries thousands of menu keys); a process that
+  // runs one command resolves the board once, and layers it for that once.
+  const below = [installed.globalProperties.under, variantPlatform.load().properties, corePlatform.load().properties, data.properties];
+  const build = inOneCommandProcess() ? layered(board, below) : baseLayers(board, below).clone();
   build.set('build.fqbn', formatFqbn(fqbn));
   build.set('build.arch', platform.architecture.toUpperCase());
   for (const layer of optionLayers) build.merge(layer);
@@ -179,8 +182,12 @@ function baseLayers(board: BoardDefinition, below: Properties[]): Properties {
   // The layers below differ only when options switch the referenced core or variant platform.
   const key = below.map((layer) => layerId(layer)).join('|');
   let base = cached.get(key);
-  if (!base) cached.set(key, (base = new Properties().merge(...below, board.properties)));
+  if (!base) cached.set(key, (base = layered(board, below)));
   return base;
+}
+
+function layered(board: BoardDefinition, below: Properties[]): Properties {
+  return new Properties().merge(...below, board.properties);
 }
 
 const layerIds = new WeakMap<Properties, number>();

@@ -26,12 +26,16 @@ export function readStm32Serial(board: ResolvedBoard, tables: Stm32Tables, toPin
   const files = [wserial];
   if (device && existsSync(device)) {
     files.push(device);
-    // The device header is large (644 KB for the F401): find the defines in the whole text, count lines only up to each hit.
-    const text = readRegularFileSync(device, 'utf8');
+    // The device header is large (644 KB for the F401): the defines are found in its bytes, which are
+    // never decoded whole, and lines are counted only as far as the last of them (a byte as latin1 is
+    // one character, so an offset in the bytes is one in that text).
+    const bytes = readRegularFileSync(device);
+    const defines = uartBaseDefines(bytes);
+    const head = defines.length > 0 ? bytes.toString('latin1', 0, defines[defines.length - 1].index) : '';
     let line = 1;
     let counted = 0;
-    for (const match of uartBaseDefines(text)) {
-      for (let index = text.indexOf('\n', counted); index >= 0 && index < match.index; index = text.indexOf('\n', index + 1)) line++;
+    for (const match of defines) {
+      for (let index = head.indexOf('\n', counted); index >= 0 && index < match.index; index = head.indexOf('\n', index + 1)) line++;
       counted = match.index;
       bases.set(match.name, { file: device, line });
     }
@@ -84,29 +88,38 @@ function deviceHeader(board: ResolvedBoard): string | undefined {
 }
 
 const isWordCode = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
-const isLineEnd = (code: number): boolean => code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
 const UART_BASE = /^(?:LP)?U(?:S)?ART\d+_BASE$/;
+const BASE = Buffer.from('_BASE');
+const DEFINE = Buffer.from('#define');
+
+/** True when a line ends just before `index` of UTF-8 `bytes`: LF, CR, or U+2028/U+2029 (E2 80 A8/A9). */
+function lineEndsBefore(bytes: Buffer, index: number): boolean {
+  const byte = bytes[index - 1];
+  if (byte === 10 || byte === 13) return true;
+  return index >= 3 && bytes[index - 3] === 0xe2 && bytes[index - 2] === 0x80 && (byte === 0xa8 || byte === 0xa9);
+}
 
 /**
- * The lines `#define USART2_BASE …` (also UARTn, LPUARTn) of a device header, as the multiline
- * pattern /^#define[ \t]+((?:LP)?U(?:S)?ART\d+_BASE)\b/ finds them: the name and where its line
- * starts. Found from each `_BASE` of the text backwards, which is some fifty times cheaper than that
- * pattern tried at each of the header's 10,000 lines.
+ * The lines `#define USART2_BASE …` (also UARTn, LPUARTn) of a device header's UTF-8 bytes, as the
+ * multiline pattern /^#define[ \t]+((?:LP)?U(?:S)?ART\d+_BASE)\b/ finds them in its text: the name and
+ * the byte offset where its line starts. Found from each `_BASE` of the bytes backwards, which is
+ * some fifty times cheaper than that pattern tried at each of the header's 10,000 lines, and needs
+ * no text of the whole file (an ASCII byte is never part of another character in UTF-8).
  */
-export function uartBaseDefines(text: string): Array<{ name: string; index: number }> {
+export function uartBaseDefines(bytes: Buffer): Array<{ name: string; index: number }> {
   const found: Array<{ name: string; index: number }> = [];
-  for (let at = text.indexOf('_BASE'); at >= 0; at = text.indexOf('_BASE', at + 5)) {
-    const end = at + 5;
-    if (end < text.length && isWordCode(text.charCodeAt(end))) continue;
+  for (let at = bytes.indexOf(BASE); at >= 0; at = bytes.indexOf(BASE, at + BASE.length)) {
+    const end = at + BASE.length;
+    if (end < bytes.length && isWordCode(bytes[end])) continue;
     let start = at;
-    while (start > 0 && isWordCode(text.charCodeAt(start - 1))) start--;
-    const name = text.slice(start, end);
+    while (start > 0 && isWordCode(bytes[start - 1])) start--;
+    const name = bytes.toString('latin1', start, end);
     if (!UART_BASE.test(name)) continue;
     let blank = start;
-    while (blank > 0 && (text.charCodeAt(blank - 1) === 32 || text.charCodeAt(blank - 1) === 9)) blank--;
-    const index = blank - '#define'.length;
-    if (blank === start || index < 0 || !text.startsWith('#define', index)) continue;
-    if (index > 0 && !isLineEnd(text.charCodeAt(index - 1))) continue;
+    while (blank > 0 && (bytes[blank - 1] === 32 || bytes[blank - 1] === 9)) blank--;
+    const index = blank - DEFINE.length;
+    if (blank === start || index < 0 || bytes.compare(DEFINE, 0, DEFINE.length, index, blank) !== 0) continue;
+    if (index > 0 && !lineEndsBefore(bytes, index)) continue;
     found.push({ name, index });
   }
   return found;

@@ -58,7 +58,16 @@ function readStm32Facts(board: ResolvedBoard, variant: VariantHeader): CoreFacts
     return unknownFacts('stm32', `unknown: ${tables.problem ?? 'no digitalPin[] table'}`, files, tables.warnings);
   }
   const digitalPins = tables.digitalPins;
-  const rowFor = (map: string, name: string): PinMapRow | undefined => tables.pinMaps.get(map)?.find((row) => row.pin === name);
+  // Each map's first row for each pin, found once (a pin is looked up in a dozen maps of some hundred rows).
+  const firstRows = new Map<string, Map<string, PinMapRow>>();
+  const rowFor = (map: string, name: string): PinMapRow | undefined => {
+    let rows = firstRows.get(map);
+    if (!rows) {
+      firstRows.set(map, (rows = new Map()));
+      for (const row of tables.pinMaps.get(map) ?? []) if (!rows.has(row.pin)) rows.set(row.pin, row);
+    }
+    return rows.get(name);
+  };
   const macroSource = (name: string): SourceRef | undefined => tables.macros.get(name)?.source;
   const numbers = pinNumbersOf(tables);
   const toPin = (value: number | undefined): number | undefined => stm32PinOf(numbers, value);

@@ -5,7 +5,8 @@ import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import type { CoreFacts } from '../../../context-providers/arduino/core-tables/index.js';
-import { markOneCommandProcess, StampedCache } from '../../../context-providers/arduino/cache.js';
+import { StampedCache } from '../../../context-providers/arduino/cache.js';
+import { markOneCommandProcess } from '../../../platform/one-command.js';
 import { TMP } from './paths.js';
 
 test('cached facts last until a file they read is edited or a file they looked for appears', () => {
