@@ -112,26 +112,54 @@ function readPlatform(dir: string, os?: OsSuffix): PlatformData {
   };
 }
 
+/** A menu's options in the order their keys first appear: each option's label, if it has one, and its sub-keys. */
+type MenuOptions = Map<string, { label?: string; keys: string[] }>;
+
 function buildBoard(id: string, properties: Properties): BoardDefinition {
+  // One pass over the board's keys (an STM32 board has a thousand, most of them its menus'):
+  // menu.<menu>.<option> is an option's label, menu.<menu>.<option>.<key> one of its sub-keys.
+  // Menus and options come in the order their first key does, as in boards.txt.
+  const found = new Map<string, MenuOptions>();
+  for (const [key, value] of properties.entries()) {
+    if (!key.startsWith('menu.')) continue;
+    const menuEnd = key.indexOf('.', 5);
+    if (menuEnd < 0) continue;
+    const menuId = key.slice(5, menuEnd);
+    const optionEnd = key.indexOf('.', menuEnd + 1);
+    const option = optionEnd < 0 ? key.slice(menuEnd + 1) : key.slice(menuEnd + 1, optionEnd);
+    let options = found.get(menuId);
+    if (!options) found.set(menuId, (options = new Map()));
+    let entry = options.get(option);
+    if (!entry) options.set(option, (entry = { keys: [] }));
+    if (optionEnd < 0) entry.label = value;
+    else entry.keys.push(key);
+  }
   const menus = new Map<string, Map<string, string>>();
   const menuProperties: BoardDefinition['menuProperties'] = new Map();
   const defaults = new Map<string, string>();
-  for (const [menuId, optionTree] of properties.subTree('menu').firstLevelOf()) {
+  for (const [menuId, options] of found) {
     const labels = new Map<string, string>();
-    // A menu can have a hundred options (an STM32 board's pnum) and a board uses one of each menu:
-    // an option's sub-keys are made when they are asked for.
-    const grouped = optionTree.firstLevelGroups();
-    for (const value of optionTree.firstLevelKeys()) {
-      const label = optionTree.get(value);
-      // An option without a label is hidden (esp8266/ESP32 hide options per OS this way).
-      if (label === undefined) continue;
-      labels.set(value, label);
-    }
-    const subKeys = { get: (value: string): Properties | undefined => (labels.has(value) ? (grouped.get(value) ?? new Properties()) : undefined) };
+    // An option without a label is hidden (esp8266/ESP32 hide options per OS this way).
+    for (const [option, entry] of options) if (entry.label !== undefined) labels.set(option, entry.label);
     // arduino-cli takes the first key even when it is hidden here, and then refuses its own
     // default (esp8266's eduinowifi on Linux); the IDE offers the first visible option, as we do.
     const firstVisible = labels.keys().next().value;
     if (firstVisible === undefined) continue;
+    // A menu can have a hundred options (an STM32 board's pnum) and a board uses one of each menu:
+    // an option's sub-keys are made when they are asked for.
+    const made = new Map<string, Properties>();
+    const subKeys = {
+      get: (value: string): Properties | undefined => {
+        if (!labels.has(value)) return undefined;
+        let sub = made.get(value);
+        if (!sub) {
+          made.set(value, (sub = new Properties()));
+          const prefix = `menu.${menuId}.${value}.`.length;
+          for (const key of options.get(value)!.keys) sub.set(key.slice(prefix), properties.get(key)!, properties.source(key));
+        }
+        return sub;
+      },
+    };
     defaults.set(menuId, firstVisible);
     menus.set(menuId, labels);
     menuProperties.set(menuId, subKeys);
@@ -151,6 +179,8 @@ function convertVidPid(props: Properties): void {
   const pid = props.get('pid');
   if (vid !== undefined && pid !== undefined) add(vid, pid);
   for (const key of props.keys()) {
+    // A board has thousands of keys (its menu options'): one cheap test each before the pattern.
+    if (!key.startsWith('vid.')) continue;
     const match = /^vid\.(\d+)$/.exec(key);
     if (!match) continue;
     const index = Number(match[1]);
