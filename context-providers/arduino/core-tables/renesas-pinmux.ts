@@ -60,6 +60,8 @@ export function readPinmuxTable(board: ResolvedBoard, variant: VariantHeader): P
   if (!table) return { ...empty(`${variantCpp}: no g_pin_cfg[] initialiser found`), files: result.files, warnings: result.warnings };
 
   const values: NameValues = new Map();
+  // IS_LAST_ITEM expanded and parsed once for the table, not once per pin's list.
+  const isLast = macroFunction(result.macros, 'IS_LAST_ITEM');
   const rows: PinmuxRow[] = table.elements.map((element, number) => {
     const [pinField, listField] = element.fields ?? [];
     const port = portName(pinField?.map((token) => token.text).join('') ?? '');
@@ -84,7 +86,7 @@ export function readPinmuxTable(board: ResolvedBoard, variant: VariantHeader): P
         line: element.source.line,
       });
     }
-    return { number, ...(port ? { port } : {}), list: listName, entries: readEntries(list.elements, result.macros, values), source: element.source };
+    return { number, ...(port ? { port } : {}), list: listName, entries: readEntries(list.elements, result.macros, values, isLast), source: element.source };
   });
   return { rows, source: table.source, macros: result.macros, files: result.files, warnings: result.warnings };
 }
@@ -131,9 +133,8 @@ function isOneOperand(tokens: Token[]): boolean {
   return false;
 }
 
-function readEntries(elements: TableElement[], macros: Map<string, Macro>, values: NameValues): PinmuxEntry[] | undefined {
+function readEntries(elements: TableElement[], macros: Map<string, Macro>, values: NameValues, isLast: ((value: bigint) => bigint | undefined) | undefined): PinmuxEntry[] | undefined {
   const entries: PinmuxEntry[] = [];
-  const isLast = macroFunction(macros, 'IS_LAST_ITEM');
   for (const element of elements) {
     const word = orOfNames(element.tokens, macros, values);
     const value = word === 'general' ? evaluateTokens(element.tokens, macros, () => undefined) : word;
