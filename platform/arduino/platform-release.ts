@@ -112,8 +112,8 @@ function readPlatform(dir: string, os?: OsSuffix): PlatformData {
   };
 }
 
-/** A menu's options in the order their keys first appear: each option's label, if it has one, and its sub-keys. */
-type MenuOptions = Map<string, { label?: string; keys: string[] }>;
+/** A menu's options in the order their keys first appear: each option's label, if it has one, and its sub-keys' full keys and values. */
+type MenuOptions = Map<string, { label?: string; keys: Array<[key: string, value: string]> }>;
 
 function buildBoard(id: string, properties: Properties): BoardDefinition {
   // One pass over the board's keys (an STM32 board has a thousand, most of them its menus'):
@@ -132,7 +132,7 @@ function buildBoard(id: string, properties: Properties): BoardDefinition {
     let entry = options.get(option);
     if (!entry) options.set(option, (entry = { keys: [] }));
     if (optionEnd < 0) entry.label = value;
-    else entry.keys.push(key);
+    else entry.keys.push([key, value]);
   }
   const menus = new Map<string, Map<string, string>>();
   const menuProperties: BoardDefinition['menuProperties'] = new Map();
@@ -155,7 +155,7 @@ function buildBoard(id: string, properties: Properties): BoardDefinition {
         if (!sub) {
           made.set(value, (sub = new Properties()));
           const prefix = `menu.${menuId}.${value}.`.length;
-          for (const key of options.get(value)!.keys) sub.set(key.slice(prefix), properties.get(key)!, properties.source(key));
+          for (const [key, keyValue] of options.get(value)!.keys) sub.set(key.slice(prefix), keyValue, properties.source(key));
         }
         return sub;
       },
