@@ -23,6 +23,28 @@ const requireBuiltin = createRequire(import.meta.url);
  */
 const FIRST_CONTEXT_FLAGS = Number(process.versions.v8.split('.')[0]) >= 11 ? ['--no-opt', '--no-maglev'] : ['--no-opt'];
 
+/**
+ * Sets V8 flags for the rest of this process. node:v8 loads Node's streams (for its heap snapshot
+ * streams): 1 ms of a first context on Node 22. Before Node 24 the same function is also V8's own
+ * binding, which loads nothing: it is taken there, with the deprecation warning that reaching for it
+ * prints (DEP0111) held back for that one call, as nothing else of this process uses the binding.
+ * Node 24 has no such binding, and a runtime that refuses it (the permission model) throws: node:v8 then.
+ */
+function setV8Flags(flags: string): void {
+  const held = process.noDeprecation;
+  let binding: { setFlagsFromString?: (flags: string) => void } | undefined;
+  try {
+    process.noDeprecation = true;
+    binding = (process as unknown as { binding(name: string): typeof binding }).binding('v8');
+  } catch {
+    // No binding here: node:v8 below.
+  } finally {
+    process.noDeprecation = held;
+  }
+  if (typeof binding?.setFlagsFromString === 'function') binding.setFlagsFromString(flags);
+  else (requireBuiltin('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
+}
+
 async function main(): Promise<void> {
   // A stored context is printed before commander or any command module is loaded; a plain
   // command line (a path, --fqbn or --board, --json) whose context is not stored is built without
@@ -52,7 +74,7 @@ async function main(): Promise<void> {
       // flag is set: V8 refuses code cached under other flags, Node's own for its built-in modules too,
       // and node:vm compiled from source after it cost a Nucleo's context 0.4 ms.
       const { loadCachedBundle } = await import('./code-cache.js');
-      if (fresh) (requireBuiltin('node:v8') as typeof import('node:v8')).setFlagsFromString(FIRST_CONTEXT_FLAGS.join(' '));
+      if (fresh) setV8Flags(FIRST_CONTEXT_FLAGS.join(' '));
       const flagsName = FIRST_CONTEXT_FLAGS.map((flag) => flag.slice(2)).join('-');
       const bundled = loadCachedBundle<typeof import('./context.js')>(fileURLToPath(new URL('./context.cjs', import.meta.url)), fresh ? flagsName : undefined);
       const { printContext } = bundled?.exports ?? (await import('./context.js'));

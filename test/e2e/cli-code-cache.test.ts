@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixtures.js';
+import { node22Binary } from '../support/agents.js';
 import { repoRoot } from './run-cli.js';
 
 const bundle = path.join(repoRoot, 'dist', 'cli', 'boardbridge.cjs');
@@ -179,24 +180,48 @@ describe("the code caches of two installs on one runtime", () => {
   });
 });
 
+/** Whether this runtime still has V8's binding with setFlagsFromString (before Node 24). */
+const hasV8Binding = ((): boolean => {
+  const held = process.noDeprecation;
+  try {
+    process.noDeprecation = true;
+    return typeof (process as unknown as { binding(name: string): { setFlagsFromString?: unknown } }).binding('v8').setFlagsFromString === 'function';
+  } catch {
+    return false;
+  } finally {
+    process.noDeprecation = held;
+  }
+})();
+
 describe("the context command's process", () => {
-  // The built-in modules a run loaded (process.moduleLoadList) and the files it required
-  // ("required <file>"), written at its exit by a preload.
+  // The built-in modules a run loaded (process.moduleLoadList), the files it required
+  // ("required <file>") and the warnings it emitted ("warning <text>", as process.emitWarning is
+  // called: Node prints one a tick later, which a process that ends at once never reaches),
+  // written at its exit by a preload.
   const preload = path.join(work, 'module-list.cjs');
   writeFileSync(
     preload,
-    "process.on('exit', () => require('node:fs').writeFileSync(process.env.BB_MODULE_LIST, [...process.moduleLoadList, ...Object.keys(require.cache).map((file) => 'required ' + file)].join('\\n')));\n",
+    [
+      'const warnings = [];',
+      'const emitWarning = process.emitWarning;',
+      "process.emitWarning = function (warning, ...rest) { if (!process.noDeprecation) warnings.push('warning ' + String(warning?.message ?? warning)); return emitWarning.call(this, warning, ...rest); };",
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.BB_MODULE_LIST, [...process.moduleLoadList, ...Object.keys(require.cache).map((file) => 'required ' + file), ...warnings].join('\\n')));",
+      '',
+    ].join('\n'),
   );
 
   it('loads no built-in module the command does not use: node:crypto only comes with the Arduino IDE\'s facts, fs.promises and node_modules never', () => {
     const cacheDir = mkdtempSync(path.join(work, 'cache-'));
     // WithYaml has a sketch.yaml, which the yaml package reads: from inside context.cjs, not from node_modules.
     const withYaml = path.join(repoRoot, 'test', 'fixtures', 'arduino', 'sketches', 'WithYaml');
-    for (const [fqbn, noCache, sketch] of [['arduino:avr:uno', '1', blink], ['rp2040:rp2040:rpipico', '1', blink], ['arduino:avr:uno', '', blink], ['arduino:avr:uno', '', blink], ['arduino:avr:uno', '1', withYaml]] as const) {
+    // The last run is a person's who has deprecations thrown (a DeprecationWarning an error).
+    const strict = '--throw-deprecation --pending-deprecation';
+    for (const [fqbn, noCache, sketch, nodeOptions] of [['arduino:avr:uno', '1', blink, ''], ['rp2040:rp2040:rpipico', '1', blink, ''], ['arduino:avr:uno', '', blink, ''], ['arduino:avr:uno', '', blink, ''], ['arduino:avr:uno', '1', withYaml, ''], ['rp2040:rp2040:rpipico', '1', blink, strict]] as const) {
       const list = path.join(work, `modules-${Math.random().toString(36).slice(2)}.txt`);
-      const env = { ...process.env, BOARDBRIDGE_NO_CACHE: noCache || undefined, BOARDBRIDGE_CACHE_DIR: cacheDir, ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit'), BB_MODULE_LIST: list };
+      const env = { ...process.env, BOARDBRIDGE_NO_CACHE: noCache || undefined, BOARDBRIDGE_CACHE_DIR: cacheDir, ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit'), BB_MODULE_LIST: list, NODE_OPTIONS: nodeOptions || undefined };
       const result = spawnSync(process.execPath, ['-r', preload, bundle, 'context', '--fqbn', fqbn, sketch], { encoding: 'utf8', env, cwd: repoRoot });
       expect(result.status, result.stderr).toBe(0);
+      expect(result.stderr).toBe('');
       expect(result.stdout).toContain('# Arduino board:');
       const loaded = readFileSync(list, 'utf8').split('\n');
       expect(loaded).toContain('NativeModule fs');
@@ -206,6 +231,10 @@ describe("the context command's process", () => {
       expect(loaded.filter((name) => /internal\/fs\/promises|readline/.test(name)), `${fqbn}${noCache ? ', no disk cache' : ''}`).toEqual([]);
       // The script holds the packages a context needs: none is resolved, read and compiled from node_modules.
       expect(loaded.filter((name) => name.startsWith('required ') && name.includes(`${path.sep}node_modules${path.sep}`)), sketch).toEqual([]);
+      // A context built in the process sets V8's flags through the binding where this runtime has
+      // one: node:v8, and the streams it loads, are not loaded.
+      expect(loaded.filter((name) => name.startsWith('warning ')), `${fqbn} ${nodeOptions}`).toEqual([]);
+      if (noCache && hasV8Binding) expect(loaded.filter((name) => /^NativeModule (v8|stream|internal\/streams\/(readable|writable))$/.test(name)), `${fqbn} ${nodeOptions}`).toEqual([]);
     }
   });
 
@@ -214,9 +243,16 @@ describe("the context command's process", () => {
   // interpreter and the baseline compiler, and neither TurboFan nor Maglev (which Node 24 turns on)
   // compiles a function of it (on the Pico TurboFan compiled some thirty, the preprocessor among
   // them; Maglev on Node 24 some twenty). A few of Node's own may be, before the flags are set.
+  // The flags are set through V8's own binding where the runtime has one (before Node 24), which
+  // loads none of node:v8's streams, and through node:v8 where it has not (Node 24): each way is run.
+  // Reaching for the binding is deprecated (DEP0111): a person's --throw-deprecation and
+  // --pending-deprecation must neither end the command nor print a warning.
   const node24 = path.join(repoRoot, 'test/setup/node24/node_modules/node/bin/node');
   it(`builds a context without the optimizing compilers on ${process.version}, and prints the same context`, () => {
     withoutOptimizingTiers(process.execPath, /TURBOFAN/);
+  });
+  it.skipIf(!node22Binary())('builds a context without the optimizing compilers on Node 22, and prints the same context', () => {
+    withoutOptimizingTiers(node22Binary()!, /TURBOFAN/);
   });
   it.skipIf(!existsSync(node24) && !process.env.CI)('builds a context without the optimizing compilers on Node 24 (Maglev is on there), and prints the same context', () => {
     withoutOptimizingTiers(node24, /MAGLEV/);
@@ -234,6 +270,10 @@ describe("the context command's process", () => {
       const lines = traced.stdout.split('\n');
       expect(lines.filter((line) => /^\[completed (optimizing|compiling)/.test(line) && line.includes(`${path.sep}cli${path.sep}`)), fqbn).toEqual([]);
       expect(lines.filter((line) => !line.startsWith('[')).join('\n')).toBe(plain.stdout);
+      const strict = spawnSync(node, [bundle, 'context', '--fqbn', fqbn, blink], { encoding: 'utf8', env: { ...env, NODE_OPTIONS: '--throw-deprecation --pending-deprecation' }, cwd: repoRoot });
+      expect(strict.status, strict.stderr).toBe(0);
+      expect(strict.stderr, fqbn).toBe('');
+      expect(strict.stdout).toBe(plain.stdout);
     }
   }
 
