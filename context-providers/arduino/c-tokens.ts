@@ -192,6 +192,17 @@ export class Lexer {
     }
   }
 
+  /**
+   * Passes over the rest of the current logical line without making its tokens and returns the
+   * first token of the next line (undefined at the end): for a directive whose arguments nothing
+   * reads (#endif, #else, or any directive in a group that is skipped). Unlike nextLineStart, the
+   * lines after it are read as they come.
+   */
+  restOfLine(): Token | undefined {
+    while (this.scan()) if (this.tokenBol) return this.made();
+    return undefined;
+  }
+
   private made(): Token {
     // One object shape for every token keeps property access fast in the interpreter.
     return { kind: this.kind, text: this.text.slice(this.start, this.index), line: this.lineOf(this.start), bol: this.tokenBol, spaceBefore: this.tokenSpace, file: this.file };

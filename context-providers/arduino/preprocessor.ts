@@ -140,10 +140,19 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
       continue;
     }
     const line = token.line;
-    const words: Token[] = [];
-    for (token = lexer.next(); token && !token.bol; token = lexer.next()) words.push(token);
-    const directive = words[0]?.text ?? '';
-    const args = words.slice(1);
+    const name = lexer.next();
+    // A lone `#` is the null directive.
+    const directive = name && !name.bol ? name.text : '';
+    // A directive's arguments are read only where they are used, as gcc reads them: a skipped
+    // group's directives are only counted (#if nesting), #else and #endif take none, and an #elif
+    // is evaluated only while its group has taken no branch.
+    const top = conditions[conditions.length - 1];
+    const used =
+      directive === 'else' || directive === 'endif' ? false : directive === 'elif' ? top !== undefined && top.parentActive && !top.taken : active();
+    const args: Token[] = [];
+    if (directive === '') token = name;
+    else if (!used) token = lexer.restOfLine();
+    else for (token = lexer.next(); token && !token.bol; token = lexer.next()) args.push(token);
 
     switch (directive) {
       case 'if':

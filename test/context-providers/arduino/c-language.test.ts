@@ -128,4 +128,50 @@ describe('the preprocessor reads each file as gcc would', () => {
     expect(alone.tokens.filter((token) => token.text === 'led_pin')).toHaveLength(1);
     expect(alone.macros.get('LED')?.body.map((token) => token.text)).toEqual(['13']);
   });
+
+  // A directive's arguments are read where they are used: a skipped group's directives only nest,
+  // #else and #endif take none (gcc ignores what follows them, with a warning), and an #elif is
+  // evaluated only while its group has taken no branch. What follows such a line is read as it comes.
+  test('the words after #else and #endif and in skipped groups are not code, and the lines after them are', () => {
+    const dir = join(TMP, 'directive-arguments');
+    mkdirSync(dir, { recursive: true });
+    const header = join(dir, 'args.h');
+    writeFileSync(
+      header,
+      [
+        '#if 0',
+        '#if broken ((( "unterminated',
+        '#define HIDDEN 1',
+        '#endif hidden_after_endif',
+        '#elif 1',
+        '#define SHOWN 2',
+        '#elif never_evaluated(',
+        '#define NOT_SHOWN 3',
+        '#else else_words',
+        '#define NOT_SHOWN_EITHER 4',
+        '#endif endif_words',
+        'int first;',
+        'int second;',
+        '#ifdef NOT_DEFINED',
+        '#else extra',
+        'int third;',
+        '#endif /* a comment that goes on',
+        'to the next line */ inside_the_directive',
+        'int fourth; \\',
+        'spliced;',
+        '#',
+        'int fifth;',
+      ].join('\n') + '\n',
+    );
+    const result = preprocess([header], { defines: {}, includeDirs: [], follow: () => false });
+    expect(result.tokens.map((token) => [token.text, token.line])).toEqual([
+      ['int', 12], ['first', 12], [';', 12],
+      ['int', 13], ['second', 13], [';', 13],
+      ['int', 16], ['third', 16], [';', 16],
+      ['int', 19], ['fourth', 19], [';', 19], ['spliced', 20], [';', 20],
+      ['int', 22], ['fifth', 22], [';', 22],
+    ]);
+    expect([...result.macros.keys()]).toEqual(['SHOWN']);
+    expect(result.warnings).toEqual([]);
+  });
 });
