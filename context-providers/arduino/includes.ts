@@ -101,7 +101,8 @@ function priority(library: Library, header: string, architecture: string): numbe
  * board's macros (the variant's, the recipe's -D flags) deciding #if, #ifdef and __has_include.
  */
 export function activeIncludes(file: string, macros: ReadonlyMap<string, Macro>, includeDirs: string[]): IncludeDirective[] {
-  const result = preprocess([file], { defines: {}, macros, includeDirs, follow: () => false });
+  // Only the directives are read: the file's other lines are passed over untokenized.
+  const result = preprocess([file], { defines: {}, macros, includeDirs, follow: () => false, tokensOf: () => false });
   return result.includes.map((include) => ({ header: include.header, system: include.system, file: include.file, line: include.line }));
 }
 

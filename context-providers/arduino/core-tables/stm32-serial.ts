@@ -47,7 +47,8 @@ export function readStm32Serial(board: ResolvedBoard, tables: Stm32Tables, toPin
   }
   const macros = new Map<string, Macro>(tables.macros);
   for (const [name, source] of bases) macros.set(name, { name, body: tokenize('1'), source });
-  const result = preprocess([wserial], { defines: {}, macros, includeDirs: [], follow: () => false });
+  // Its macros and #include lines are what is read: its other lines are passed over untokenized.
+  const result = preprocess([wserial], { defines: {}, macros, includeDirs: [], follow: () => false, tokensOf: () => false });
 
   const serialAlias = result.macros.get('Serial');
   const aliasTarget = serialAlias && !serialAlias.params ? serialAlias.body.map((token) => token.text).join('') : undefined;
