@@ -185,8 +185,7 @@ export class Lexer {
   nextLineStart(): Token | undefined {
     this.passing = true;
     try {
-      while (this.scan()) if (this.tokenBol) return this.made();
-      return undefined;
+      return this.restOfLine();
     } finally {
       this.passing = false;
     }

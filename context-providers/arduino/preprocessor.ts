@@ -145,7 +145,7 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
     const directive = name && !name.bol ? name.text : '';
     // A directive's arguments are read only where they are used, as gcc reads them: a skipped
     // group's directives are only counted (#if nesting), #else and #endif take none, and an #elif
-    // is evaluated only while its group has taken no branch.
+    // is evaluated only while its group has taken no branch. `top` is the innermost open group.
     const top = conditions[conditions.length - 1];
     const used =
       directive === 'else' || directive === 'endif' ? false : directive === 'elif' ? top !== undefined && top.parentActive && !top.taken : active();
@@ -164,7 +164,6 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
         break;
       }
       case 'elif': {
-        const top = conditions[conditions.length - 1];
         if (!top) { warn(result, file, line, 'preprocessor-unbalanced', '#elif without #if'); break; }
         const value = top.parentActive && !top.taken && condition('if', args, result.macros, file, line, result, options);
         top.active = value;
@@ -172,7 +171,6 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
         break;
       }
       case 'else': {
-        const top = conditions[conditions.length - 1];
         if (!top) { warn(result, file, line, 'preprocessor-unbalanced', '#else without #if'); break; }
         top.active = top.parentActive && !top.taken;
         top.taken = true;
