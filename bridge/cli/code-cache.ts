@@ -26,9 +26,12 @@ export interface CachedBundle<T> {
   exports: T;
   /**
    * Writes the code cache when there was none this run could use, or when it did not cover runs of
-   * this `kind` yet; never throws (a cache that cannot be written is only slower).
+   * this `kind` yet; never throws (a cache that cannot be written is only slower). A run that did not
+   * finish its work (`kind` undefined: the command failed) compiled only part of what runs of its
+   * kind use: its cache is written only where there was none, and covers no kind, so the next run
+   * that finishes writes its own.
    */
-  save(kind: string): void;
+  save(kind: string | undefined): void;
 }
 
 /** Another install's cache not written for this long is taken to be of an install that is gone. */
@@ -92,13 +95,13 @@ export function loadCachedBundle<T>(file: string, flags?: string): CachedBundle<
   return {
     exports: module.exports,
     save: (kind) => {
-      if (!cacheFile || !dir || (used && covers.includes(kind))) return;
-      const kinds = used ? [...covers, kind] : [kind];
+      if (!cacheFile || !dir || (used && (kind === undefined || covers.includes(kind)))) return;
+      const kinds = kind === undefined ? [] : used ? [...covers, kind] : [kind];
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         // The code first, then the kinds it covers: a reader between the two finds fewer kinds, never more.
         writeAtomically(cacheFile, script.createCachedData());
-        writeAtomically(coversFile!, kinds.join('\n') + '\n');
+        writeAtomically(coversFile!, kinds.map((name) => `${name}\n`).join(''));
         const now = Date.now();
         for (const name of readdirSync(dir)) {
           const entry = join(dir, name);

@@ -80,7 +80,8 @@ async function main(): Promise<void> {
       const { printContext } = bundled?.exports ?? (await import('./context.js'));
       process.exitCode = await printContext(plain.target, { board: plain.board, json: plain.json });
       // The kind of run is the board's platform (vendor:architecture): each core has its own tables and checks.
-      bundled?.save(plain.board?.split(':').slice(0, 2).join(':') ?? '(board not named)');
+      // A failed run (no such board, an unreadable sketch) stopped part of the way: it covers no kind.
+      bundled?.save(process.exitCode === 0 ? (plain.board?.split(':').slice(0, 2).join(':') ?? '(board not named)') : undefined);
       return exitOnceWritten();
     }
   }

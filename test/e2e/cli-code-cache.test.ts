@@ -84,6 +84,36 @@ describe("the context command's code cache", () => {
     expect(statSync(file).ino).toBe(stats.ino);
   });
 
+  it('a failed run covers no kind: the next run of its platform that succeeds writes the cache it needs', () => {
+    const cacheDir = mkdtempSync(path.join(work, 'cache-'));
+    const { NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
+    const env = { ...inherited, BOARDBRIDGE_NO_CACHE: '1', BOARDBRIDGE_CACHE_DIR: cacheDir, ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit') };
+    // A board the Pico's platform does not have: the run stops after reading the platform, before
+    // the core's tables, checks and render that the Pico's runs compile.
+    const failing = () => spawnSync(process.execPath, [bundle, 'context', '--json', '--fqbn', 'rp2040:rp2040:nosuchboard', blink], { encoding: 'utf8', env, cwd: repoRoot });
+    const failed = failing();
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toContain('unknown board "nosuchboard"');
+    const dir = path.join(cacheDir, 'code');
+    const { bin, covers } = caches(cacheDir);
+    expect(bin).toHaveLength(1);
+    expect(readFileSync(path.join(dir, covers[0]), 'utf8')).toBe('');
+    const partial = statSync(path.join(dir, bin[0]));
+    // Failing again leaves the partial cache as it is.
+    expect(failing().status).toBe(1);
+    expect(statSync(path.join(dir, bin[0])).ino).toBe(partial.ino);
+
+    const pico = context(bundle, mkdtempSync(path.join(work, 'cache-')), 'rp2040:rp2040:rpipico', { NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(context(bundle, cacheDir, 'rp2040:rp2040:rpipico')).toBe(pico);
+    expect(caches(cacheDir).bin).toEqual(bin);
+    const full = statSync(path.join(dir, bin[0]));
+    expect(full.ino).not.toBe(partial.ino);
+    expect(full.size).toBeGreaterThan(partial.size);
+    expect(readFileSync(path.join(dir, covers[0]), 'utf8')).toBe('rp2040:rp2040\n');
+    expect(context(bundle, cacheDir, 'rp2040:rp2040:rpipico')).toBe(pico);
+    expect(statSync(path.join(dir, bin[0])).ino).toBe(full.ino);
+  });
+
   it("a rebuilt bundle does not meet the cache of the one before it, whose file goes", () => {
     // A copy of the bundle inside the repository, so it finds boards/data as dist/cli does.
     const copy = mkdtempSync(path.join(work, 'cli-'));
