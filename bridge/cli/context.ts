@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { HardwareContext } from '../../context-providers/types.js';
 import { writeAll } from './direct-output.js';
 import { EXIT, printError } from './errors.js';
 import { contextText } from './stored-context.js';
@@ -32,9 +33,10 @@ export function registerContext(program: Command): void {
 
 /**
  * Prints the context of the project at `target` (a folder or a file in it); the exit code. main.ts
- * calls it without commander for the plain command lines stored-context.ts reads.
+ * calls it without commander for the plain command lines stored-context.ts reads; `printed`, if
+ * given, is shown the context once it is printed.
  */
-export async function printContext(target: string | undefined, flags: ContextFlags): Promise<number> {
+export async function printContext(target: string | undefined, flags: ContextFlags, printed?: (context: HardwareContext) => void): Promise<number> {
   const where = path.resolve(target ?? process.cwd());
   const isFile = (() => {
     try {
@@ -55,6 +57,7 @@ export async function printContext(target: string | undefined, flags: ContextFla
       return EXIT.error;
     }
     writeAll(1, contextText(loaded.context, loaded.markdown, flags.json));
+    printed?.(loaded.context);
     return EXIT.ok;
   } catch (error) {
     printError(error);

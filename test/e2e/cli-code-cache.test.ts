@@ -84,6 +84,31 @@ describe("the context command's code cache", () => {
     expect(statSync(file).ino).toBe(stats.ino);
   });
 
+  it("names a run's kind from the board of the context it printed, also when the sketch's sketch.yaml chose it", () => {
+    const cacheDir = mkdtempSync(path.join(work, 'cache-'));
+    const { NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
+    const env = { ...inherited, BOARDBRIDGE_NO_CACHE: '1', BOARDBRIDGE_CACHE_DIR: cacheDir, ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit') };
+    const sketchFor = (name: string, fqbn: string): string => {
+      const dir = path.join(work, name);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, `${name}.ino`), readFileSync(path.join(blink, 'Blink.ino')));
+      writeFileSync(path.join(dir, 'sketch.yaml'), `default_fqbn: ${fqbn}\n`);
+      return dir;
+    };
+    const run = (dir: string): string => {
+      const result = spawnSync(process.execPath, [bundle, 'context', '--json', dir], { encoding: 'utf8', env, cwd: repoRoot });
+      expect(result.status, result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as { board: { id: string } }).board.id;
+    };
+    const dir = path.join(cacheDir, 'code');
+    expect(run(sketchFor('YamlUno', 'arduino:avr:uno'))).toBe('arduino:avr:uno');
+    const { covers } = caches(cacheDir);
+    expect(readFileSync(path.join(dir, covers[0]), 'utf8')).toBe('arduino:avr\n');
+    // Another platform's board, chosen the same way, is another kind: the cache is written again with both.
+    expect(run(sketchFor('YamlPico', 'rp2040:rp2040:rpipico'))).toBe('rp2040:rp2040:rpipico');
+    expect(readFileSync(path.join(dir, covers[0]), 'utf8')).toBe('arduino:avr\nrp2040:rp2040\n');
+  });
+
   it('a failed run covers no kind: the next run of its platform that succeeds writes the cache it needs', () => {
     const cacheDir = mkdtempSync(path.join(work, 'cache-'));
     const { NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
