@@ -109,6 +109,39 @@ describe("the context command's code cache", () => {
     expect(readFileSync(path.join(dir, covers[0]), 'utf8')).toBe('arduino:avr\nrp2040:rp2040\n');
   });
 
+  it("runs the sketch.yaml reader's script beside it with a code cache of its own, written after the run and used by the next", () => {
+    const cacheDir = mkdtempSync(path.join(work, 'cache-'));
+    const { NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
+    const sketch = path.join(work, 'YamlOwnCache');
+    mkdirSync(sketch);
+    writeFileSync(path.join(sketch, 'YamlOwnCache.ino'), readFileSync(path.join(blink, 'Blink.ino')));
+    writeFileSync(path.join(sketch, 'sketch.yaml'), 'default_fqbn: arduino:avr:uno\nprofiles:\n  uno:\n    fqbn: arduino:avr:uno\n');
+    const run = (extra: Record<string, string> = {}): string => {
+      const env = { ...inherited, BOARDBRIDGE_NO_CACHE: '1', BOARDBRIDGE_CACHE_DIR: cacheDir, ...extra };
+      const result = spawnSync(process.execPath, [bundle, 'context', '--json', sketch], { encoding: 'utf8', env, cwd: repoRoot });
+      expect(result.status, result.stderr).toBe(0);
+      return result.stdout;
+    };
+    const uncached = run({ NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect((JSON.parse(uncached) as { board: { id: string } }).board.id).toBe('arduino:avr:uno');
+    expect(existsSync(path.join(cacheDir, 'code'))).toBe(false);
+
+    expect(run()).toBe(uncached);
+    const dir = path.join(cacheDir, 'code');
+    const yamlCaches = (): string[] => readdirSync(dir).filter((name) => name.startsWith(`context-yaml-no-opt`) && name.includes(`-${process.version}-`));
+    const [bin, covers] = [yamlCaches().filter((name) => name.endsWith('.bin')), yamlCaches().filter((name) => name.endsWith('.covers'))];
+    expect(bin).toHaveLength(1);
+    expect(covers).toEqual([bin[0].replace(/\.bin$/, '.covers')]);
+    expect(readFileSync(path.join(dir, covers[0]), 'utf8')).toBe('arduino:avr\n');
+    expect(statSync(path.join(dir, bin[0])).mode & 0o777).toBe(0o600);
+    // The next run uses it as it is (V8 refusing it, or a run not covered, would write it again).
+    const written = statSync(path.join(dir, bin[0]));
+    expect(run()).toBe(uncached);
+    expect(statSync(path.join(dir, bin[0])).ino).toBe(written.ino);
+    // context.cjs keeps its own beside it.
+    expect(caches(cacheDir).bin).toHaveLength(1);
+  });
+
   it('a failed run covers no kind: the next run of its platform that succeeds writes the cache it needs', () => {
     const cacheDir = mkdtempSync(path.join(work, 'cache-'));
     const { NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
