@@ -39,11 +39,12 @@ export const IN_CONTEXT_SCRIPT = ['yaml'];
 
 /**
  * What the context command's script leaves to scripts of their own beside it, each required the
- * first time it is imported (and run with a code cache of its own, bridge/cli/code-cache.ts): the yaml reader (a sketch.yaml or arduino-cli.yaml; the yaml package
- * is a quarter of the whole), and the MPLAB X and OpenMV providers, which an Arduino sketch never
- * loads. In context.cjs they would still be read, and their functions made, on every start. Each is
- * a module of its own (these import only stateless ones: data-files, regular-file, edit-distance),
- * so the copies a split script holds share no state that could drift.
+ * first time it is imported and run with a code cache of its own (bridge/cli/code-cache.ts): the
+ * yaml reader (a sketch.yaml or arduino-cli.yaml; the yaml package is a quarter of the whole), and
+ * the MPLAB X and OpenMV providers, which an Arduino sketch never loads. In context.cjs they would
+ * still be read, and their functions made, on every start. Each is a module of its own (these
+ * import only stateless ones: data-files, regular-file, edit-distance), so the copies a split
+ * script holds share no state that could drift.
  */
 export const CONTEXT_SPLITS = {
   'context-yaml': 'platform/arduino/yaml.ts',

@@ -120,8 +120,7 @@ function runCached<T>(file: string, flags: string | undefined, scripts: Map<stri
     if (!SCRIPT_BESIDE.test(id)) return plain(id);
     const beside = join(dirname(file), id);
     const ran = scripts.get(beside) ?? runCached(beside, flags, scripts);
-    if (!ran) return plain(id);
-    return ran.exports;
+    return ran ? ran.exports : plain(id);
   };
   const scriptRequire = Object.assign(besideRequire, { resolve: plain.resolve, cache: plain.cache, main: plain.main, extensions: plain.extensions });
   const cached: CachedBundle<T> = {

@@ -19,9 +19,23 @@ mkdirSync(scratch, { recursive: true });
 const work = mkdtempSync(path.join(scratch, 'run-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function context(cli: string, cacheDir: string, fqbn: string, extra: Record<string, string> = {}): string {
+/** A context run's environment: no context kept, the code caches in `cacheDir`, the 32-bit platforms installed. */
+function contextEnv(cacheDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
-  const env = { ...inherited, BOARDBRIDGE_NO_CACHE: '1', BOARDBRIDGE_CACHE_DIR: cacheDir, ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit'), ...extra };
+  return { ...inherited, BOARDBRIDGE_NO_CACHE: '1', BOARDBRIDGE_CACHE_DIR: cacheDir, ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit'), ...extra };
+}
+
+/** A copy of Blink in its own folder `name`, with `yaml` as its sketch.yaml. */
+function sketchWithYaml(name: string, yaml: string): string {
+  const dir = path.join(work, name);
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, `${name}.ino`), readFileSync(path.join(blink, 'Blink.ino')));
+  writeFileSync(path.join(dir, 'sketch.yaml'), yaml);
+  return dir;
+}
+
+function context(cli: string, cacheDir: string, fqbn: string, extra: Record<string, string> = {}): string {
+  const env = contextEnv(cacheDir, extra);
   const result = spawnSync(process.execPath, [cli, 'context', '--json', '--fqbn', fqbn, blink], { encoding: 'utf8', env, cwd: repoRoot });
   expect(result.status, result.stderr).toBe(0);
   expect(result.stderr).toBe('');
@@ -86,15 +100,8 @@ describe("the context command's code cache", () => {
 
   it("names a run's kind from the board of the context it printed, also when the sketch's sketch.yaml chose it", () => {
     const cacheDir = mkdtempSync(path.join(work, 'cache-'));
-    const { NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
-    const env = { ...inherited, BOARDBRIDGE_NO_CACHE: '1', BOARDBRIDGE_CACHE_DIR: cacheDir, ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit') };
-    const sketchFor = (name: string, fqbn: string): string => {
-      const dir = path.join(work, name);
-      mkdirSync(dir);
-      writeFileSync(path.join(dir, `${name}.ino`), readFileSync(path.join(blink, 'Blink.ino')));
-      writeFileSync(path.join(dir, 'sketch.yaml'), `default_fqbn: ${fqbn}\n`);
-      return dir;
-    };
+    const env = contextEnv(cacheDir);
+    const sketchFor = (name: string, fqbn: string): string => sketchWithYaml(name, `default_fqbn: ${fqbn}\n`);
     const run = (dir: string): string => {
       const result = spawnSync(process.execPath, [bundle, 'context', '--json', dir], { encoding: 'utf8', env, cwd: repoRoot });
       expect(result.status, result.stderr).toBe(0);
@@ -111,13 +118,9 @@ describe("the context command's code cache", () => {
 
   it("runs the sketch.yaml reader's script beside it with a code cache of its own, written after the run and used by the next", () => {
     const cacheDir = mkdtempSync(path.join(work, 'cache-'));
-    const { NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
-    const sketch = path.join(work, 'YamlOwnCache');
-    mkdirSync(sketch);
-    writeFileSync(path.join(sketch, 'YamlOwnCache.ino'), readFileSync(path.join(blink, 'Blink.ino')));
-    writeFileSync(path.join(sketch, 'sketch.yaml'), 'default_fqbn: arduino:avr:uno\nprofiles:\n  uno:\n    fqbn: arduino:avr:uno\n');
+    const sketch = sketchWithYaml('YamlOwnCache', 'default_fqbn: arduino:avr:uno\nprofiles:\n  uno:\n    fqbn: arduino:avr:uno\n');
     const run = (extra: Record<string, string> = {}): string => {
-      const env = { ...inherited, BOARDBRIDGE_NO_CACHE: '1', BOARDBRIDGE_CACHE_DIR: cacheDir, ...extra };
+      const env = contextEnv(cacheDir, extra);
       const result = spawnSync(process.execPath, [bundle, 'context', '--json', sketch], { encoding: 'utf8', env, cwd: repoRoot });
       expect(result.status, result.stderr).toBe(0);
       return result.stdout;
@@ -144,8 +147,7 @@ describe("the context command's code cache", () => {
 
   it('a failed run covers no kind: the next run of its platform that succeeds writes the cache it needs', () => {
     const cacheDir = mkdtempSync(path.join(work, 'cache-'));
-    const { NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
-    const env = { ...inherited, BOARDBRIDGE_NO_CACHE: '1', BOARDBRIDGE_CACHE_DIR: cacheDir, ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit') };
+    const env = contextEnv(cacheDir);
     // A board the Pico's platform does not have: the run stops after reading the platform, before
     // the core's tables, checks and render that the Pico's runs compile.
     const failing = () => spawnSync(process.execPath, [bundle, 'context', '--json', '--fqbn', 'rp2040:rp2040:nosuchboard', blink], { encoding: 'utf8', env, cwd: repoRoot });
