@@ -55,13 +55,27 @@ export function readTextSync(fd: number, stats: Stats): string {
   return stats.size > DECODED_ABOVE ? decodeText(readFileSync(fd)) : readFileSync(fd, 'utf8');
 }
 
-export function readRegularFileSync(file: string): Buffer;
-export function readRegularFileSync(file: string, encoding: 'utf8'): string;
-export function readRegularFileSync(file: string, encoding?: 'utf8'): Buffer | string {
+/**
+ * Opens `file` for reading without blocking on a FIFO or a device, and returns its descriptor and
+ * fstat; throws NotRegularFile (the descriptor closed) when it is not a regular file. The caller closes it.
+ */
+export function openRegularFileSync(file: string): { fd: number; stats: Stats } {
   const fd = openSync(file, FLAGS);
   try {
     const stats = fstatSync(fd);
     check(stats, file);
+    return { fd, stats };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+export function readRegularFileSync(file: string): Buffer;
+export function readRegularFileSync(file: string, encoding: 'utf8'): string;
+export function readRegularFileSync(file: string, encoding?: 'utf8'): Buffer | string {
+  const { fd, stats } = openRegularFileSync(file);
+  try {
     return encoding ? readTextSync(fd, stats) : readFileSync(fd);
   } finally {
     closeSync(fd);
@@ -79,10 +93,8 @@ export function readRegularFileSync(file: string, encoding?: 'utf8'): Buffer | s
  * whole file's. V8 makes a string above 128 KB a large object, which its garbage collector never copies.
  */
 export function readRegularTextPiecesSync(file: string, pieceBytes: number): string[] {
-  const fd = openSync(file, FLAGS);
+  const { fd, stats } = openRegularFileSync(file);
   try {
-    const stats = fstatSync(fd);
-    check(stats, file);
     if (stats.size <= pieceBytes) return [readTextSync(fd, stats)];
     const pieces: string[] = [];
     let buffer = Buffer.allocUnsafeSlow(pieceBytes);

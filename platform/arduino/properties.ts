@@ -1,8 +1,11 @@
 // The Arduino properties-file format (boards.txt, platform.txt, programmers.txt and their
 // .local.txt companions), as arduino-cli's go-properties-orderedmap reads it. This file knows
 // the format and nothing about boards.
+import { isAscii } from 'node:buffer';
+import { closeSync, fstatSync, readSync, statSync, type Stats } from 'node:fs';
 import type { Finding, SourceRef } from '../finding.js';
-import { readRegularTextPiecesSync } from '../regular-file.js';
+import { openRegularFileSync, readRegularTextPiecesSync } from '../regular-file.js';
+import { PROPERTIES_SCAN_WASM } from './properties-scan-wasm.js';
 
 /** Operating-system suffix arduino-cli strips from keys (`tools.x.cmd.linux` → `tools.x.cmd`). */
 export type OsSuffix = 'linux' | 'windows' | 'macosx';
@@ -292,19 +295,7 @@ function readPropertiesPieces(file: string, pieceBytes: number): { pieces?: stri
     // Invalid UTF-8 bytes decode to U+FFFD instead of throwing.
     return { pieces: readRegularTextPiecesSync(file, pieceBytes), warnings: [] };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { warnings: [] };
-    return {
-      warnings: [
-        {
-          severity: 'warning',
-          code: 'properties-unreadable',
-          message: `${file}: cannot be read (${code ?? String(error)})`,
-          file,
-          suggestion: 'Check the file permissions.',
-        },
-      ],
-    };
+    return { warnings: unreadable(file, error) };
   }
 }
 
@@ -323,21 +314,178 @@ function isTrimmed(code: number): boolean {
   );
 }
 
+/** What one line of a properties file is to its groups (lineParts). */
+type LinePart =
+  /** Blank, a comment, an undotted key, or the running OS's `<head><suffix>` (the undotted `head`). */
+  | { kind: 'none' }
+  /** No `=`: its text, trimmed. */
+  | { kind: 'malformed'; text: string }
+  /** A key line of the group `head`, whose text starts at `first`. */
+  | { kind: 'key'; first: number; head: string };
+
+const NO_GROUP: LinePart = { kind: 'none' };
+
+/**
+ * What the line text[start, end) (no line end in it) is, as parseProperties reads it and
+ * Properties.firstLevelGroups groups its key: the one place the text reader and the byte
+ * scanner's lines from 0x80 up are judged (properties-scan.wat judges the other lines alike).
+ */
+function lineParts(text: string, start: number, end: number, suffix: string): LinePart {
+  let first = start;
+  let last = end;
+  while (first < last && isTrimmed(text.charCodeAt(first))) first++;
+  while (last > first && isTrimmed(text.charCodeAt(last - 1))) last--;
+  if (first === last || text.charCodeAt(first) === 35 /* # */) return NO_GROUP;
+  const equals = text.indexOf('=', first);
+  if (equals < 0 || equals >= last) return { kind: 'malformed', text: text.slice(first, last) };
+  let keyEnd = equals;
+  while (keyEnd > first && isTrimmed(text.charCodeAt(keyEnd - 1))) keyEnd--;
+  const dot = text.indexOf('.', first);
+  // Undotted keys are in no group; `name.linux` is the undotted `name` once its suffix goes.
+  if (dot < 0 || dot >= keyEnd || (dot === keyEnd - suffix.length && text.startsWith(suffix, dot))) return NO_GROUP;
+  return { kind: 'key', first, head: text.slice(first, dot) };
+}
+
+/**
+ * The key lines of a properties file and its .local.txt, found by group (loadGroupedWithLocal): a
+ * group's places, in the order they were read, and a way to read a group's lines from them.
+ */
+interface ScannedLines {
+  warnings: Finding[];
+  /** Per group, its places: numbers only eachLine reads. */
+  runsOf: Map<string, number[]>;
+  /**
+   * Visits each key line of a group's `runs` in order: its text (trimmed), its file, its position
+   * (which file, then where in it: later lines have larger ones) and, when `numbered`, its number.
+   * False, with nothing visited, when the lines are no longer what the scan found (the byte
+   * scanner's files changed since): the caller reads the files again.
+   */
+  eachLine(head: string, runs: number[], numbered: boolean, visit: (line: string, file: string, position: number, number: number) => void): boolean;
+}
+
 /**
  * `name.txt` with `name.local.txt` merged over it, grouped by the keys' first segment, as
  * `loadWithLocal(dir, name).properties.firstLevelGroups()` gives them, without making the whole
- * map: pico's boards.txt has 44,000 keys in 152 boards and a context needs one. The files are read
- * once, a run of one group's lines at a time; a group's keys and values are parsed, and its lines
- * numbered, the first time it is asked for, and the groups' order (keys()) when it is asked for.
- * A file larger than `pieceBytes` is read and kept in pieces that end at line ends.
+ * map: pico's boards.txt has 44,000 keys in 152 boards and a context needs one. The files are
+ * scanned once for each group's places and the malformed lines: by the byte scanner (scanBytes)
+ * when boards.txt is larger than BYTES_SCANNED_ABOVE, else, and where WebAssembly is not available,
+ * by the text reader (scanText); `scanner` names one for the tests. A group's keys and values are
+ * read, and its lines numbered, the first time it is asked for, and the groups' order (keys()) when
+ * it is asked for. The files are read through a buffer of `pieceBytes`, made larger only for a line
+ * longer than it.
  */
-export function loadGroupedWithLocal(dir: string, base: 'boards' | 'platform', os: OsSuffix = currentOsSuffix(), pieceBytes = PIECE_BYTES): { groups: FirstLevelGroups; warnings: Finding[] } {
+export function loadGroupedWithLocal(
+  dir: string,
+  base: 'boards' | 'platform',
+  os: OsSuffix = currentOsSuffix(),
+  pieceBytes = PIECE_BYTES,
+  scanner: 'auto' | 'bytes' | 'text' = 'auto',
+): { groups: FirstLevelGroups; warnings: Finding[] } {
+  const files = [`${dir}/${base}.txt`, `${dir}/${base}.local.txt`];
   const suffix = `.${os}`;
+  const bytes = scanner === 'bytes' || (scanner === 'auto' && sizeOf(files[0]) > BYTES_SCANNED_ABOVE);
+  let scanned = (bytes ? scanBytes(files, suffix, pieceBytes) : undefined) ?? scanText(files, suffix, pieceBytes);
+  const { warnings } = scanned;
+  const deleted = new Set<string>();
+  /** The byte scanner's files changed since it read them: their text now, which stays in memory. */
+  const readAgain = (): void => {
+    scanned = scanText(files, suffix, pieceBytes);
+    for (const head of deleted) scanned.runsOf.delete(head);
+  };
+  const eachLineOf = (head: string, numbered: boolean, visit: (line: string, file: string, position: number, number: number) => void): void => {
+    const runs = scanned.runsOf.get(head);
+    if (runs && !scanned.eachLine(head, runs, numbered, visit)) {
+      readAgain();
+      const again = scanned.runsOf.get(head);
+      if (again) scanned.eachLine(head, again, numbered, visit);
+    }
+  };
+  const made = new Map<string, Properties>();
+  const keyOf = (line: string): string => {
+    const key = line.slice(0, line.indexOf('=')).trim();
+    return key.endsWith(suffix) ? key.slice(0, -suffix.length) : key;
+  };
+  const get = (head: string): Properties | undefined => {
+    let group = made.get(head);
+    if (group) return group;
+    if (!scanned.runsOf.has(head)) return undefined;
+    const lines: Array<[key: string, value: string, source: SourceRef]> = [];
+    eachLineOf(head, true, (line, file, _position, number) => {
+      lines.push([keyOf(line).slice(head.length + 1), line.slice(line.indexOf('=') + 1).trim(), { file, line: number }]);
+    });
+    if (!scanned.runsOf.has(head)) return undefined;
+    made.set(head, (group = new Properties()));
+    for (const [key, value, source] of lines) group.set(key, value, source);
+    return group;
+  };
+  // A key set again moves to the end (Properties.set), so a group comes where its first key that is
+  // not set again later stands; that is where its first line stands unless a key is set twice.
+  let order: string[] | undefined;
+  const keys = (): IterableIterator<string> => {
+    while (!order) {
+      // Positions of one reading only: when the files are read again part of the way, the order is taken again.
+      const reading = scanned;
+      const last = new Map<string, number>();
+      const entries: Array<[head: string, key: string]> = [];
+      for (const head of [...scanned.runsOf.keys()]) {
+        eachLineOf(head, false, (line, _file, position) => {
+          const key = keyOf(line);
+          last.set(key, Math.max(last.get(key) ?? -1, position));
+          entries.push([head, key]);
+        });
+      }
+      if (scanned !== reading) continue;
+      const firstOf = new Map<string, number>();
+      for (const [head, key] of entries) firstOf.set(head, Math.min(firstOf.get(head) ?? Infinity, last.get(key)!));
+      order = [...firstOf.keys()].sort((a, b) => firstOf.get(a)! - firstOf.get(b)!);
+    }
+    return order.filter((head) => scanned.runsOf.has(head))[Symbol.iterator]();
+  };
+  return {
+    groups: {
+      get size() {
+        return scanned.runsOf.size;
+      },
+      has: (head) => scanned.runsOf.has(head),
+      get,
+      keys,
+      delete: (head) => {
+        made.delete(head);
+        deleted.add(head);
+        return scanned.runsOf.delete(head);
+      },
+    },
+    warnings,
+  };
+}
+
+/**
+ * A boards.txt larger than this is read by the byte scanner (scanBytes); a smaller one by the text
+ * reader, whose text costs less than making the scanner (compiling it: 0.4 ms) and its first call.
+ */
+const BYTES_SCANNED_ABOVE = PIECE_BYTES;
+
+/** A file's size, or 0 when it cannot be stat'ed (the reader says why). */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** A file read as places: a position's file is its index among the files read, above this. */
+const FILE_POSITION = 2 ** 32;
+
+/**
+ * The text reader: each file's text, kept in pieces that end at line ends (a large boards.txt is
+ * read in several), and per group its runs of lines as [text index, start, end] in the order they
+ * were read; a run is one or more whole lines of one piece, each a key of the group. Where
+ * WebAssembly is not available (`node --jitless`), and when the byte scanner's files changed under it.
+ */
+function scanText(files: string[], suffix: string, pieceBytes: number): ScannedLines {
   const warnings: Finding[] = [];
-  // The files' texts, each in pieces that end at line ends (a large boards.txt is read in several).
-  // Per group: its runs of lines as [text index, start, end] in the order they were read; a run is
-  // one or more whole lines of one piece, each a key of the group.
-  const texts: Array<{ text: string; file: string; firstLine?: number; counted?: { offset: number; line: number } }> = [];
+  const texts: Array<{ text: string; file: string; fileIndex: number; firstLine?: number; counted?: { offset: number; line: number } }> = [];
   const runsOf = new Map<string, number[]>();
   /** The number of a piece's first line: 1 for a file's first piece, else the line after the previous piece's last (counted when first asked for). */
   const firstLine = (which: number): number => {
@@ -357,17 +505,19 @@ export function loadGroupedWithLocal(dir: string, base: 'boards' | 'platform', o
   };
   // A key line and the lines after it that are keys of its group too, matched natively (most of a
   // boards.txt is runs of one board's lines): its head up to the first dot, the rest of its line, then
-  // each line that starts with the same head and a dot, has an `=` and is not the key `head.linux`
+  // each line that starts with the same head and a dot, has an `=` and is not the key `<head><suffix>`
   // (the undotted `head`). One pattern for every group, so V8 compiles it once.
-  const run = new RegExp(`([^.\\n]*)\\.[^\\n]*(?:\\n|$)(?:\\1\\.(?!${os}[^\\S\\n]*=)[^\\n=]*=[^\\n]*(?:\\n|$))*`, 'y');
-  for (const file of [`${dir}/${base}.txt`, `${dir}/${base}.local.txt`]) {
+  const run = new RegExp(`([^.\\n]*)\\.[^\\n]*(?:\\n|$)(?:\\1\\.(?!${suffix.slice(1)}[^\\S\\n]*=)[^\\n=]*=[^\\n]*(?:\\n|$))*`, 'y');
+  // Text offsets grow by fewer than a piece's bytes, so a position (piece index × FILE_POSITION + offset) keeps reading order.
+  for (let fileIndex = 0; fileIndex < files.length; fileIndex++) {
+    const file = files[fileIndex];
     const read = readPropertiesPieces(file, pieceBytes);
     warnings.push(...read.warnings);
     const pieces = read.pieces ?? [];
     for (let piece = 0; piece < pieces.length; piece++) {
       // A piece ends after a newline, so a CR LF is never split between two.
       const text = pieces[piece].includes('\r') ? pieces[piece].replace(/\r\n?/g, '\n') : pieces[piece];
-      const which = texts.push({ text, file, ...(piece === 0 ? { firstLine: 1 } : {}) }) - 1;
+      const which = texts.push({ text, file, fileIndex, ...(piece === 0 ? { firstLine: 1 } : {}) }) - 1;
       scanPiece(text, file, which);
     }
   }
@@ -375,100 +525,241 @@ export function loadGroupedWithLocal(dir: string, base: 'boards' | 'platform', o
     for (let start = 0; start <= text.length; ) {
       let end = text.indexOf('\n', start);
       if (end < 0) end = text.length;
-      let first = start;
-      let last = end;
-      while (first < last && isTrimmed(text.charCodeAt(first))) first++;
-      while (last > first && isTrimmed(text.charCodeAt(last - 1))) last--;
       const next = end + 1;
-      start = next;
-      if (first === last || text.charCodeAt(first) === 35 /* # */) continue;
-      const equals = text.indexOf('=', first);
-      if (equals < 0 || equals >= last) {
-        warnings.push(malformedLine(file, lineAt(which, first), text.slice(first, last)));
+      const parts = lineParts(text, start, end, suffix);
+      if (parts.kind !== 'key') {
+        if (parts.kind === 'malformed') warnings.push(malformedLine(file, lineAt(which, start), parts.text));
+        start = next;
         continue;
       }
-      let keyEnd = equals;
-      while (keyEnd > first && isTrimmed(text.charCodeAt(keyEnd - 1))) keyEnd--;
-      const dot = text.indexOf('.', first);
-      // Undotted keys are in no group; `name.linux` is the undotted `name` once its suffix goes.
-      if (dot < 0 || dot >= keyEnd || (dot === keyEnd - suffix.length && text.startsWith(suffix, dot))) continue;
-      const head = text.slice(first, dot);
-      run.lastIndex = first;
+      run.lastIndex = parts.first;
       // The run's end: after its last line's newline, or the text's end (next is then past it).
       const runEnd = run.test(text) ? Math.max(run.lastIndex, next) : next;
-      const runs = runsOf.get(head);
-      if (runs) runs.push(which, first, runEnd);
-      else runsOf.set(head, [which, first, runEnd]);
+      const runs = runsOf.get(parts.head);
+      if (runs) runs.push(which, parts.first, runEnd);
+      else runsOf.set(parts.head, [which, parts.first, runEnd]);
       start = runEnd;
     }
   }
-  /** Each key line of a group's runs: its text (trimmed), its file, its text's index and offset, and (when numbered) its number. */
-  const eachLine = (runs: number[], numbered: boolean, visit: (line: string, file: string, which: number, offset: number, number: number) => void): void => {
-    for (let index = 0; index < runs.length; index += 3) {
-      const which = runs[index];
-      const { text, file } = texts[which];
-      const end = runs[index + 2];
-      let number = numbered ? lineAt(which, runs[index + 1]) : 0;
-      for (let start = runs[index + 1]; start < end; number++) {
-        let stop = text.indexOf('\n', start);
-        if (stop < 0 || stop > end) stop = end;
-        visit(text.slice(start, stop).trim(), file, which, start, number);
-        start = stop + 1;
-      }
-    }
-  };
-  const made = new Map<string, Properties>();
-  const keyOf = (line: string): string => {
-    const key = line.slice(0, line.indexOf('=')).trim();
-    return key.endsWith(suffix) ? key.slice(0, -suffix.length) : key;
-  };
-  const get = (head: string): Properties | undefined => {
-    let group = made.get(head);
-    if (group) return group;
-    const runs = runsOf.get(head);
-    if (!runs) return undefined;
-    made.set(head, (group = new Properties()));
-    eachLine(runs, true, (line, file, _which, _offset, number) => {
-      group!.set(keyOf(line).slice(head.length + 1), line.slice(line.indexOf('=') + 1).trim(), { file, line: number });
-    });
-    return group;
-  };
-  // A key set again moves to the end (Properties.set), so a group comes where its first key that is
-  // not set again later stands; that is where its first line stands unless a key is set twice.
-  let order: string[] | undefined;
-  const keys = (): IterableIterator<string> => {
-    if (!order) {
-      const last = new Map<string, number>();
-      const entries: Array<[head: string, key: string]> = [];
-      for (const [head, runs] of runsOf) {
-        eachLine(runs, false, (line, _file, which, offset) => {
-          const key = keyOf(line);
-          // Offsets are per file, so the position is (file, offset).
-          last.set(key, Math.max(last.get(key) ?? -1, which * 2 ** 32 + offset));
-          entries.push([head, key]);
-        });
-      }
-      const firstOf = new Map<string, number>();
-      for (const [head, key] of entries) firstOf.set(head, Math.min(firstOf.get(head) ?? Infinity, last.get(key)!));
-      order = [...firstOf.keys()].sort((a, b) => firstOf.get(a)! - firstOf.get(b)!);
-    }
-    return order.filter((head) => runsOf.has(head))[Symbol.iterator]();
-  };
   return {
-    groups: {
-      get size() {
-        return runsOf.size;
-      },
-      has: (head) => runsOf.has(head),
-      get,
-      keys,
-      delete: (head) => {
-        made.delete(head);
-        return runsOf.delete(head);
-      },
-    },
     warnings,
+    runsOf,
+    eachLine: (_head, runs, numbered, visit) => {
+      for (let index = 0; index < runs.length; index += 3) {
+        const which = runs[index];
+        const { text, file } = texts[which];
+        const end = runs[index + 2];
+        let number = numbered ? lineAt(which, runs[index + 1]) : 0;
+        for (let start = runs[index + 1]; start < end; number++) {
+          let stop = text.indexOf('\n', start);
+          if (stop < 0 || stop > end) stop = end;
+          visit(text.slice(start, stop).trim(), file, which * FILE_POSITION + start, number);
+          start = stop + 1;
+        }
+      }
+      return true;
+    },
   };
+}
+
+/** The byte scanner's exports (properties-scan.wat). */
+interface ByteScanner {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  stop: { value: number };
+  line: { value: number };
+  scan(start: number, end: number, out: number, capacity: number, suffix: number, suffixLength: number, holds: number): number;
+}
+
+/** What this file uses of the WebAssembly global, which `node --jitless` does not have. */
+interface WebAssemblyApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+}
+
+/** The scanner, made on first use; null where WebAssembly (or its SIMD) is not available. */
+let byteScanner: ByteScanner | null | undefined;
+
+function loadByteScanner(): ByteScanner | undefined {
+  if (byteScanner === undefined) {
+    const wasm = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
+    try {
+      byteScanner = wasm ? (new wasm.Instance(new wasm.Module(Buffer.from(PROPERTIES_SCAN_WASM, 'base64'))).exports as ByteScanner) : null;
+    } catch {
+      byteScanner = null;
+    }
+  }
+  return byteScanner ?? undefined;
+}
+
+/** The scanner's memory: records (six i32 each) at 0, the OS suffix after them, then the file's bytes. */
+const RECORDS = 1024;
+const SUFFIX_AT = RECORDS * 24;
+const BYTES_AT = SUFFIX_AT + 16;
+
+/** What a file's fstat says of its contents: when it differs, the file is not the one scanned. */
+function contentStamp(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+}
+
+/**
+ * The byte scanner: each file read through one buffer in the scanner's memory and never decoded
+ * whole (pico's 3 MB boards.txt decoded into text is 3 MB of memory the process touches first, a
+ * page fault each 4 KB, and then a pattern run over it), and per group its places as [file index,
+ * start, end, line] (bytes start..end of the file, lines from `line` on), or [file index, start,
+ * -1 - i, line] for a line with a byte from 0x80 up, decoded as UTF-8 (literals[i]). A group's
+ * lines are read from the files again when it is asked for, after checking they are the files scanned.
+ * Undefined when the scanner is not available.
+ */
+function scanBytes(files: string[], suffix: string, pieceBytes: number): ScannedLines | undefined {
+  const scanner = loadByteScanner();
+  if (!scanner) return undefined;
+  const warnings: Finding[] = [];
+  const runsOf = new Map<string, number[]>();
+  const literals: string[] = [];
+  const stamps: string[] = [];
+  const memoryFor = (bytes: number): Buffer => {
+    const needed = BYTES_AT + bytes + 16 - scanner.memory.buffer.byteLength;
+    if (needed > 0) scanner.memory.grow(Math.ceil(needed / 65536));
+    return Buffer.from(scanner.memory.buffer);
+  };
+  for (let fileIndex = 0; fileIndex < files.length; fileIndex++) {
+    const file = files[fileIndex];
+    // This file's places, kept apart until it has been read to its end: a file that fails part of the way gives none, as the text reader's.
+    const found: Array<[head: string, places: number[]]> = [];
+    const fileWarnings: Finding[] = [];
+    let opened: { fd: number; stats: Stats };
+    try {
+      opened = openRegularFileSync(file);
+    } catch (error) {
+      warnings.push(...unreadable(file, error));
+      continue;
+    }
+    try {
+      let capacity = Math.max(1, Math.min(pieceBytes, 1 << 30));
+      let memory = memoryFor(capacity);
+      memory.write(suffix, SUFFIX_AT, 'latin1');
+      scanner.line.value = 1;
+      let held = 0;
+      let base = 0;
+      for (;;) {
+        if (held === capacity) memory = memoryFor((capacity *= 2));
+        const read = readSync(opened.fd, memory, BYTES_AT + held, capacity - held, null);
+        let cut: number;
+        if (read === 0) {
+          if (held === 0) break;
+          cut = held;
+        } else {
+          held += read;
+          const newline = memory.lastIndexOf(10, BYTES_AT + held - 1);
+          if (newline < BYTES_AT) continue;
+          cut = newline + 1 - BYTES_AT;
+        }
+        // What the scanner need not look for in these bytes (found natively, with SIMD where Node has it).
+        const piece = memory.subarray(BYTES_AT, BYTES_AT + cut);
+        const holds = (isAscii(piece) ? 0 : 1) | (piece.indexOf(13) >= 0 ? 2 : 0);
+        for (let at = 0; at < cut; ) {
+          const count = scanner.scan(BYTES_AT + at, BYTES_AT + cut, 0, RECORDS, SUFFIX_AT, suffix.length, holds);
+          const records = new Int32Array(scanner.memory.buffer, 0, count * 6);
+          for (let index = 0; index < records.length; index += 6) {
+            const start = base + records[index + 1] - BYTES_AT;
+            const line = records[index + 3];
+            if (records[index] === 0) {
+              const head = memory.toString('latin1', records[index + 4], records[index + 4] + records[index + 5]);
+              found.push([head, [fileIndex, start, base + records[index + 2] - BYTES_AT, line]]);
+            } else if (records[index] === 1) {
+              fileWarnings.push(malformedLine(file, line, memory.toString('latin1', records[index + 1], records[index + 2])));
+            } else {
+              const text = memory.toString('utf8', records[index + 1], records[index + 2]);
+              const parts = lineParts(text, 0, text.length, suffix);
+              if (parts.kind === 'malformed') fileWarnings.push(malformedLine(file, line, parts.text));
+              else if (parts.kind === 'key') found.push([parts.head, [fileIndex, start, -1 - (literals.push(text) - 1), line]]);
+            }
+          }
+          at = scanner.stop.value - BYTES_AT;
+        }
+        if (read === 0) break;
+        memory.copyWithin(BYTES_AT, BYTES_AT + cut, BYTES_AT + held);
+        base += cut;
+        held -= cut;
+      }
+      stamps[fileIndex] = contentStamp(fstatSync(opened.fd));
+    } catch (error) {
+      warnings.push(...unreadable(file, error));
+      continue;
+    } finally {
+      closeSync(opened.fd);
+    }
+    warnings.push(...fileWarnings);
+    for (const [head, places] of found) {
+      const runs = runsOf.get(head);
+      if (runs) runs.push(...places);
+      else runsOf.set(head, places);
+    }
+  }
+  return {
+    warnings,
+    runsOf,
+    eachLine: (head, runs, numbered, visit) => {
+      // Every line is read, and checked to be what the scan found, before any is visited.
+      const lines: Array<[line: string, file: string, position: number, number: number]> = [];
+      const open = new Map<number, number>();
+      try {
+        for (let index = 0; index < runs.length; index += 4) {
+          const [fileIndex, start, end, first] = runs.slice(index, index + 4);
+          const file = files[fileIndex];
+          if (end < 0) {
+            lines.push([literals[-1 - end].trim(), file, fileIndex * FILE_POSITION + start, first]);
+            continue;
+          }
+          let fd = open.get(fileIndex);
+          if (fd === undefined) {
+            const opened = openRegularFileSync(file);
+            open.set(fileIndex, (fd = opened.fd));
+            if (contentStamp(opened.stats) !== stamps[fileIndex]) return false;
+          }
+          const bytes = Buffer.allocUnsafe(end - start);
+          if (readSync(fd, bytes, 0, bytes.length, start) !== bytes.length || !isAscii(bytes)) return false;
+          // Its lines: key lines of the group, and lines in no group (blank, comments) between them.
+          const raw = bytes.toString('latin1');
+          const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
+          let number = first;
+          for (let at = 0; at < text.length; number++) {
+            let stop = text.indexOf('\n', at);
+            if (stop < 0) stop = text.length;
+            const parts = lineParts(text, at, stop, suffix);
+            if (parts.kind === 'key') {
+              if (parts.head !== head) return false;
+              // The run's bytes hold more than its lines, so its k-th line's position, start + k, stays inside the run's.
+              lines.push([text.slice(parts.first, stop).trim(), file, fileIndex * FILE_POSITION + start + (number - first), number]);
+            } else if (parts.kind === 'malformed') return false;
+            at = stop + 1;
+          }
+        }
+      } catch {
+        // A file that cannot be read again is not the file scanned.
+        return false;
+      } finally {
+        for (const fd of open.values()) closeSync(fd);
+      }
+      for (const [line, file, position, number] of lines) visit(line, file, position, numbered ? number : 0);
+      return true;
+    },
+  };
+}
+
+/** The warning for a properties file that exists and cannot be read; none for a missing one (arduino-cli's SafeLoad). */
+function unreadable(file: string, error: unknown): Finding[] {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return [];
+  return [
+    {
+      severity: 'warning',
+      code: 'properties-unreadable',
+      message: `${file}: cannot be read (${code ?? String(error)})`,
+      file,
+      suggestion: 'Check the file permissions.',
+    },
+  ];
 }
 
 function malformedLine(file: string, line: number, text: string): Finding {

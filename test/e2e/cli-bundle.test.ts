@@ -15,8 +15,8 @@ const sketches = ['Blink', 'PinChecks', 'Libraries'].map((name) => path.join(rep
 const boards = ['arduino:avr:uno', 'arduino:avr:mega', 'arduino:renesas_uno:minima', 'rp2040:rp2040:rpipico', 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE'];
 const env = { ...process.env, BOARDBRIDGE_NO_CACHE: '1', ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit') };
 
-function run(cli: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env, cwd: repoRoot });
+function run(cli: string, args: string[], nodeArgs: string[] = []): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [...nodeArgs, cli, ...args], { encoding: 'utf8', env, cwd: repoRoot });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -50,6 +50,19 @@ describe('the bundled command line', () => {
       expect(JSON.parse(bundled.stdout)).toEqual(JSON.parse(unbundled.stdout));
       expect(bundled.stderr).toBe(unbundled.stderr);
     }
+  });
+
+  // A runtime without WebAssembly (node --jitless) reads a large boards.txt with the text reader instead of
+  // the byte scanner (properties-scan.wat): pico's (3 MB) and stm32duino's (960 KB) give the same context.
+  it.each(['rp2040:rp2040:rpipico', 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE'])('prints the same context --json without WebAssembly (node --jitless) on %s', (fqbn) => {
+    const args = ['context', sketches[1], '--fqbn', fqbn, '--json'];
+    const scanned = run(bundle, args);
+    const jitless = run(bundle, args, ['--jitless']);
+    expect(scanned.status, scanned.stderr).toBe(0);
+    expect(jitless.status, jitless.stderr).toBe(0);
+    expect(JSON.parse(jitless.stdout)).toEqual(JSON.parse(scanned.stdout));
+    // Node says that --jitless leaves WebAssembly out; nothing else is said.
+    expect(jitless.stderr.replace(/^Warning: disabling flag --expose_wasm due to conflicting flags\n/, '')).toBe(scanned.stderr);
   });
 
   // Each reads code context.cjs leaves to a script of its own (context-yaml.cjs, context-mplabx.cjs, context-openmv.cjs).

@@ -43,8 +43,8 @@ function context(cli: string, cacheDir: string, fqbn: string, extra: Record<stri
 }
 
 // These runs keep no context (BOARDBRIDGE_NO_CACHE): built from scratch without TurboFan (and
-// Maglev where V8 has it), under --no-opt (--no-maglev), whose cache is its own (main.ts).
-const own = (name: string): boolean => /^context-no-opt(?:-no-maglev)?-(v[\d.]+)-(\w+)-/.exec(name)?.slice(1, 3).join() === [process.version, process.arch].join();
+// Maglev where V8 has it, and WebAssembly's tier-up), under --no-opt (--no-maglev --liftoff-only), whose cache is its own (main.ts).
+const own = (name: string): boolean => /^context-no-opt(?:-no-maglev-liftoff-only)?-(v[\d.]+)-(\w+)-/.exec(name)?.slice(1, 3).join() === [process.version, process.arch].join();
 function caches(cacheDir: string): { bin: string[]; covers: string[] } {
   const dir = path.join(cacheDir, 'code');
   const names = existsSync(dir) ? readdirSync(dir).filter(own) : [];

@@ -1,10 +1,13 @@
 // loadGroupedWithLocal reads boards.txt (and boards.local.txt) group by group without making the
 // whole map. It must give what the whole map's firstLevelGroups gives: the same groups in the same
 // order, the same keys in each, in order, with their values and file:line, and the same warnings.
-// Checked on every boards.txt installed here and in the fixtures, and on the format's corners.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Checked on every boards.txt installed here and in the fixtures, on the format's corners and on
+// random files, with both of its readers: the byte scanner (properties-scan.wat, for a boards.txt
+// larger than a piece) and the text reader (smaller files, and runtimes without WebAssembly).
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadGroupedWithLocal, loadWithLocal, type FirstLevelGroups, type OsSuffix } from '../../../platform/arduino/properties.js';
 import { installedBoardsFiles } from '../../support/boards-files.js';
@@ -17,16 +20,19 @@ function described(groups: FirstLevelGroups): Array<[string, Array<[string, stri
   });
 }
 
+/** Both readers (the byte scanner, properties-scan.wat, and the text reader it falls back to) against the whole map. */
 function expectSame(dir: string, os: OsSuffix = 'linux', pieceBytes?: number): number {
   const whole = loadWithLocal(dir, 'boards', os);
-  const grouped = loadGroupedWithLocal(dir, 'boards', os, pieceBytes);
   const expected = whole.properties.firstLevelGroups();
-  // Asked for one group first, as a context does, then for the order and every group.
-  const first = [...expected.keys()][0];
-  if (first !== undefined) expect([...grouped.groups.get(first)!.entries()]).toEqual([...expected.get(first)!.entries()]);
-  expect(grouped.groups.size).toBe(expected.size);
-  expect(described(grouped.groups)).toEqual(described(expected));
-  expect(grouped.warnings).toEqual(whole.warnings);
+  for (const scanner of ['bytes', 'text'] as const) {
+    const grouped = loadGroupedWithLocal(dir, 'boards', os, pieceBytes, scanner);
+    // Asked for one group first, as a context does, then for the order and every group.
+    const first = [...expected.keys()][0];
+    if (first !== undefined) expect([...grouped.groups.get(first)!.entries()]).toEqual([...expected.get(first)!.entries()]);
+    expect(grouped.groups.size).toBe(expected.size);
+    expect(described(grouped.groups)).toEqual(described(expected));
+    expect(grouped.warnings).toEqual(whole.warnings);
+  }
   return expected.size;
 }
 
@@ -86,5 +92,98 @@ describe('boards.txt read group by group', () => {
     expect(loadGroupedWithLocal(dir, 'boards', 'linux').warnings).toEqual([expect.objectContaining({ code: 'properties-malformed-line', line: 30_001 })]);
     // Pieces of 4 KB: some hundreds of them.
     expectSame(dir, 'linux', 4096);
+  });
+
+  test('random files of the characters the format turns on: spaces of every kind, dots, =, #, line ends, the OS suffix, UTF-8', () => {
+    // A fixed sequence (xorshift), so a failure names a file that can be made again.
+    let seed = 0x2545f491;
+    const next = (below: number): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % below;
+    };
+    const parts = ['uno', 'uno', 'mega', 'a b', '.', '.', '=', '=', '#', ' ', '\t', '\v', '\f', '\u00a0', '\u3000', '\ufeff', '\u2028', 'linux', '.linux', 'windows', 'x', 'é', '✓', '\u0000'];
+    const ends = ['\n', '\n', '\n', '\r\n', '\r'];
+    const dir = mkdtempSync(join(scratch, 'random-'));
+    for (let file = 0; file < 150; file++) {
+      let text = '';
+      const lines = 1 + next(30);
+      for (let line = 0; line < lines; line++) {
+        const length = next(8);
+        for (let part = 0; part < length; part++) text += parts[next(parts.length)];
+        if (line < lines - 1 || next(2) === 0) text += ends[next(ends.length)];
+      }
+      writeFileSync(join(dir, 'boards.txt'), text);
+      rmSync(join(dir, 'boards.local.txt'), { force: true });
+      if (next(4) === 0) writeFileSync(join(dir, 'boards.local.txt'), 'uno.x=local\r\nmega .y = 2\n');
+      try {
+        expectSame(dir, next(2) === 0 ? 'linux' : 'windows', 1 + next(40));
+      } catch (error) {
+        throw new Error(`random boards.txt ${file}: ${JSON.stringify(text)}: ${String(error)}`);
+      }
+    }
+  });
+});
+
+describe('the byte scanner reads a group when it is asked for', () => {
+  const installed = installedBoardsFiles();
+  const pico = installed.find((file) => file.includes('/rp2040/'))!;
+
+  /** A copy of pico's boards.txt (3 MB: the byte scanner reads it) with rpipico's name made `name`. */
+  function picoWithName(dir: string, name: string): string {
+    const file = join(dir, 'boards.txt');
+    writeFileSync(file, readFileSync(pico, 'latin1').replace('rpipico.name=Raspberry Pi Pico\n', `rpipico.name=${name}\n`), 'latin1');
+    return file;
+  }
+
+  test('from the file as it is then: a boards.txt changed after the scan gives its new lines, not a mix', () => {
+    const dir = mkdtempSync(join(scratch, 'changed-'));
+    const file = picoWithName(dir, 'Raspberry Pi Pico');
+    expect(statSync(file).size).toBeGreaterThan(256 * 1024);
+    const grouped = loadGroupedWithLocal(dir, 'boards', 'linux');
+    const text = loadGroupedWithLocal(dir, 'boards', 'linux', undefined, 'text');
+    // The same length, and the modification time put back: the change is still seen (ctime, which no one sets back).
+    const { atime, mtime } = statSync(file);
+    picoWithName(dir, 'Raspberry Pi Pica');
+    utimesSync(file, atime, mtime);
+    expect(grouped.groups.get('rpipico')!.get('name')).toBe('Raspberry Pi Pica');
+    expect(grouped.groups.get('rpipico')!.source('name')).toEqual({ file, line: expect.any(Number) });
+    expect(described(grouped.groups)).toEqual(described(loadWithLocal(dir, 'boards', 'linux').properties.firstLevelGroups()));
+    // The text reader keeps the text it read.
+    expect(text.groups.get('rpipico')!.get('name')).toBe('Raspberry Pi Pico');
+  });
+
+  test('a group asked for again is the one made the first time', () => {
+    const dir = mkdtempSync(join(scratch, 'again-'));
+    picoWithName(dir, 'Raspberry Pi Pico');
+    const grouped = loadGroupedWithLocal(dir, 'boards', 'linux');
+    const first = grouped.groups.get('rpipico');
+    picoWithName(dir, 'Another name');
+    expect(grouped.groups.get('rpipico')).toBe(first);
+    expect(first!.get('name')).toBe('Raspberry Pi Pico');
+  });
+
+  test('a boards.txt removed after the scan has no groups left, and a deleted group stays deleted', () => {
+    const dir = mkdtempSync(join(scratch, 'removed-'));
+    const file = picoWithName(dir, 'Raspberry Pi Pico');
+    const grouped = loadGroupedWithLocal(dir, 'boards', 'linux');
+    expect(grouped.groups.delete('menu')).toBe(true);
+    rmSync(file);
+    expect(grouped.groups.get('rpipico')).toBeUndefined();
+    expect(grouped.groups.size).toBe(0);
+    writeFileSync(file, 'menu.x=1\nuno.name=Uno\n');
+    expect([...grouped.groups.keys()]).toEqual([]);
+  });
+});
+
+describe('properties-scan.wat', () => {
+  test('properties-scan-wasm.ts is its assembly (node scripts/assemble-wasm.mjs writes it)', async () => {
+    const script = (await import(join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'scripts', 'assemble-wasm.mjs'))) as {
+      WASM_SOURCES: Array<{ wat: string; module: string }>;
+      assembledModule(source: { wat: string; module: string }): Promise<string>;
+    };
+    const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+    for (const source of script.WASM_SOURCES) expect(readFileSync(join(repo, source.module), 'utf8')).toBe(await script.assembledModule(source));
   });
 });
