@@ -53,8 +53,13 @@ export function compileExpression(tokens: Token[]): CompiledExpression {
 
 const failed = (reason: string): CompiledExpression => () => ({ ok: false, reason });
 
+// A decimal without a leading 0, or a hex number, with no suffix or digit separator: most literals
+// (`0`, `1`, `115200`, `0x40011000`), which BigInt reads as they are written.
+const PLAIN_INTEGER = /^(?:0|[1-9][0-9]*|0[xX][0-9a-fA-F]+)$/;
+
 /** Parses a C integer literal (`0x1F`, `0b101`, `017`, `16000000L`, `1'000`); undefined if not one. */
 export function parseIntegerLiteral(text: string): bigint | undefined {
+  if (PLAIN_INTEGER.test(text)) return BigInt(text);
   const body = text.replace(/'/g, '').replace(/[uUlL]+$/, '');
   try {
     if (/^0[xX][0-9a-fA-F]+$/.test(body) || /^0[bB][01]+$/.test(body)) return BigInt(body);
@@ -99,6 +104,8 @@ interface Env {
 type Node = (env: Env) => Value;
 
 const constant = (value: bigint): Node => () => value;
+
+const UNARY_OPERATORS = new Set(['+', '-', '!', '~']);
 
 class Parser {
   position = 0;
@@ -152,7 +159,7 @@ class Parser {
   private unary(): Node {
     const token = this.peek();
     if (!token) throw new Error('expression ends early');
-    if (token.kind === 'punct' && ['+', '-', '!', '~'].includes(token.text)) {
+    if (token.kind === 'punct' && UNARY_OPERATORS.has(token.text)) {
       this.position++;
       const operand = this.unary();
       const op = token.text;
@@ -185,6 +192,9 @@ class Parser {
   // `(uint8_t)x`, `(unsigned long)x`: the parenthesised type names and their width.
   private castType(): { bits: number; signed: boolean } | undefined {
     let index = this.position + 1;
+    const first = this.tokens[index];
+    // Most parentheses hold an expression: only a type name or const can start a cast.
+    if (first?.kind !== 'identifier' || (!INTEGER_TYPES.has(first.text) && first.text !== 'const')) return undefined;
     const words: string[] = [];
     while (this.tokens[index]?.kind === 'identifier' && (INTEGER_TYPES.has(this.tokens[index].text) || this.tokens[index].text === 'const')) {
       words.push(this.tokens[index].text);
