@@ -351,6 +351,8 @@ function lineParts(text: string, start: number, end: number, suffix: string): Li
  * group's places, in the order they were read, and a way to read a group's lines from them.
  */
 interface ScannedLines {
+  /** True when the files' text is held (the text reader), false when a group's lines are read from the files when asked for. */
+  held: boolean;
   warnings: Finding[];
   /** Per group, its places: numbers only eachLine reads. */
   runsOf: Map<string, number[]>;
@@ -387,7 +389,7 @@ export function loadGroupedWithLocal(
   let scanned = (bytes ? scanBytes(files, suffix, pieceBytes) : undefined) ?? scanText(files, suffix, pieceBytes);
   const { warnings } = scanned;
   const deleted = new Set<string>();
-  /** The byte scanner's files changed since it read them: their text now, which stays in memory. */
+  /** The files' text now, which stays in memory: when the byte scanner's files changed since it read them, or every group is wanted. */
   const readAgain = (): void => {
     scanned = scanText(files, suffix, pieceBytes);
     for (const head of deleted) scanned.runsOf.delete(head);
@@ -422,6 +424,8 @@ export function loadGroupedWithLocal(
   // not set again later stands; that is where its first line stands unless a key is set twice.
   let order: string[] | undefined;
   const keys = (): IterableIterator<string> => {
+    // The order needs every line of every group: the files' text, read once, costs less than reading each group's lines from them.
+    if (!order && !scanned.held) readAgain();
     while (!order) {
       // Positions of one reading only: when the files are read again part of the way, the order is taken again.
       const reading = scanned;
@@ -542,6 +546,7 @@ function scanText(files: string[], suffix: string, pieceBytes: number): ScannedL
     }
   }
   return {
+    held: true,
     warnings,
     runsOf,
     eachLine: (_head, runs, numbered, visit) => {
@@ -697,6 +702,7 @@ function scanBytes(files: string[], suffix: string, pieceBytes: number): Scanned
     }
   }
   return {
+    held: false,
     warnings,
     runsOf,
     eachLine: (head, runs, numbered, visit) => {
