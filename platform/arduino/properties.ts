@@ -701,6 +701,9 @@ function scanBytes(files: string[], suffix: string, pieceBytes: number): Scanned
       else runsOf.set(head, places);
     }
   }
+  // A line longer than a piece made the scanner's memory grow, which WebAssembly never gives back: a
+  // long-lived process (the ACP proxy, the panel) drops that scanner, and the next scan makes a new one.
+  if (scanner.memory.buffer.byteLength > BYTES_AT + 2 * pieceBytes + 65536) byteScanner = undefined;
   return {
     held: false,
     warnings,
