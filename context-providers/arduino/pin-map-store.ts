@@ -27,8 +27,14 @@ interface StoredPinMap extends Omit<PinMap, 'variant' | 'core' | 'pinNames' | 'p
   pwmTimers: PinMap['pwmTimers'] extends Map<number, infer V> ? Array<[number, V]> : never;
 }
 
+/**
+ * The board's identity for its stored pin map: its FQBN, folders and every resolved property, in key
+ * order. The keys are sorted natively (the order of `a < b`): sorting a Nucleo's 829 [key,
+ * value] pairs with a comparator in JavaScript took an edited sketch's context 1.7 ms.
+ */
 function keyOf(board: ResolvedBoard): string {
-  return JSON.stringify([board.fqbn, board.corePath, board.variantPath ?? null, [...board.properties].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+  const keys = [...board.properties.keys()].sort();
+  return JSON.stringify([board.fqbn, board.corePath, board.variantPath ?? null, keys.map((key) => [key, board.properties.get(key)])]);
 }
 
 const storedToken = (token: Token): StoredToken => {
