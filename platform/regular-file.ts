@@ -97,24 +97,44 @@ export function readRegularTextPiecesSync(file: string, pieceBytes: number): str
   try {
     if (stats.size <= pieceBytes) return [readTextSync(fd, stats)];
     const pieces: string[] = [];
-    let buffer = Buffer.allocUnsafeSlow(pieceBytes);
-    let held = 0;
-    for (;;) {
-      if (held === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2);
-      const read = readSync(fd, buffer, held, buffer.length - held, null);
-      if (read === 0) {
-        if (held > 0) pieces.push(decodeText(buffer.subarray(0, held)));
-        return pieces;
-      }
-      held += read;
-      const cut = buffer.lastIndexOf(10, held - 1) + 1;
-      if (cut === 0) continue;
-      pieces.push(decodeText(buffer.subarray(0, cut)));
-      buffer.copyWithin(0, cut, held);
-      held -= cut;
-    }
+    let buffer: Buffer | undefined;
+    readLinePiecesSync(
+      fd,
+      pieceBytes,
+      (bytes) => (buffer = buffer ? Buffer.concat([buffer], bytes) : Buffer.allocUnsafeSlow(bytes)),
+      (piece) => pieces.push(decodeText(piece)),
+    );
+    return pieces;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Reads the file `fd` from where it stands to its end through one buffer, passing `piece` each run
+ * of whole lines at the buffer's start (each ends after a newline; the last at the file's end) and
+ * the file offset it starts at. `bufferFor(bytes)` gives the buffer, at least `bytes` long, first
+ * `pieceBytes` and twice as long for each line longer than it, keeping the bytes the last one held.
+ */
+export function readLinePiecesSync(fd: number, pieceBytes: number, bufferFor: (bytes: number) => Buffer, piece: (bytes: Buffer, offset: number) => void): void {
+  let capacity = pieceBytes;
+  let buffer = bufferFor(capacity);
+  let held = 0;
+  let offset = 0;
+  for (;;) {
+    if (held === capacity) buffer = bufferFor((capacity *= 2));
+    const read = readSync(fd, buffer, held, capacity - held, null);
+    if (read === 0) {
+      if (held > 0) piece(buffer.subarray(0, held), offset);
+      return;
+    }
+    held += read;
+    const cut = buffer.lastIndexOf(10, held - 1) + 1;
+    if (cut === 0) continue;
+    piece(buffer.subarray(0, cut), offset);
+    buffer.copyWithin(0, cut, held);
+    offset += cut;
+    held -= cut;
   }
 }
 

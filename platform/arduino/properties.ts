@@ -4,7 +4,7 @@
 import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, readSync, statSync, type Stats } from 'node:fs';
 import type { Finding, SourceRef } from '../finding.js';
-import { openRegularFileSync, readRegularTextPiecesSync } from '../regular-file.js';
+import { openRegularFileSync, readLinePiecesSync, readRegularTextPiecesSync } from '../regular-file.js';
 import { PROPERTIES_SCAN_WASM } from './properties-scan-wasm.js';
 
 /** Operating-system suffix arduino-cli strips from keys (`tools.x.cmd.linux` → `tools.x.cmd`). */
@@ -640,28 +640,14 @@ function scanBytes(files: string[], suffix: string, pieceBytes: number): Scanned
       continue;
     }
     try {
-      let capacity = Math.max(1, Math.min(pieceBytes, 1 << 30));
-      let memory = memoryFor(capacity);
-      memory.write(suffix, SUFFIX_AT, 'latin1');
+      memoryFor(0).write(suffix, SUFFIX_AT, 'latin1');
       scanner.line.value = 1;
-      let held = 0;
-      let base = 0;
-      for (;;) {
-        if (held === capacity) memory = memoryFor((capacity *= 2));
-        const read = readSync(opened.fd, memory, BYTES_AT + held, capacity - held, null);
-        let cut: number;
-        if (read === 0) {
-          if (held === 0) break;
-          cut = held;
-        } else {
-          held += read;
-          const newline = memory.lastIndexOf(10, BYTES_AT + held - 1);
-          if (newline < BYTES_AT) continue;
-          cut = newline + 1 - BYTES_AT;
-        }
+      // The file's bytes are read into the scanner's memory after its records and the suffix.
+      readLinePiecesSync(opened.fd, Math.max(1, Math.min(pieceBytes, 1 << 30)), (bytes) => memoryFor(bytes).subarray(BYTES_AT, BYTES_AT + bytes), (piece, base) => {
+        const cut = piece.length;
         // What the scanner need not look for in these bytes (found natively, with SIMD where Node has it).
-        const piece = memory.subarray(BYTES_AT, BYTES_AT + cut);
         const holds = (isAscii(piece) ? 0 : 1) | (piece.indexOf(13) >= 0 ? 2 : 0);
+        const memory = Buffer.from(scanner.memory.buffer);
         for (let at = 0; at < cut; ) {
           const count = scanner.scan(BYTES_AT + at, BYTES_AT + cut, 0, RECORDS, SUFFIX_AT, suffix.length, holds);
           const records = new Int32Array(scanner.memory.buffer, 0, count * 6);
@@ -682,11 +668,7 @@ function scanBytes(files: string[], suffix: string, pieceBytes: number): Scanned
           }
           at = scanner.stop.value - BYTES_AT;
         }
-        if (read === 0) break;
-        memory.copyWithin(BYTES_AT, BYTES_AT + cut, BYTES_AT + held);
-        base += cut;
-        held -= cut;
-      }
+      });
       stamps[fileIndex] = contentStamp(fstatSync(opened.fd));
     } catch (error) {
       warnings.push(...unreadable(file, error));

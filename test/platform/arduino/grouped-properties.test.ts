@@ -154,6 +154,16 @@ describe('the byte scanner reads a group when it is asked for', () => {
     expect(text.groups.get('rpipico')!.get('name')).toBe('Raspberry Pi Pico');
   });
 
+  test('a line far longer than a piece is read whole, and the scans after it read as before', () => {
+    // 300 KB of value in pieces of 1 KB: the scanner's memory grows some hundreds of times over, and is dropped after.
+    const dir = mkdtempSync(join(scratch, 'long-line-'));
+    writeFileSync(join(dir, 'boards.txt'), `uno.name=Uno\nuno.long=${'x='.repeat(150_000)}\nbroken line\nmega.name=Mega\n`);
+    expectSame(dir, 'linux', 1024);
+    const picoDir = mkdtempSync(join(scratch, 'after-long-'));
+    picoWithName(picoDir, 'Raspberry Pi Pico');
+    expectSame(picoDir);
+  });
+
   test('a group asked for again is the one made the first time', () => {
     const dir = mkdtempSync(join(scratch, 'again-'));
     picoWithName(dir, 'Raspberry Pi Pico');
