@@ -179,7 +179,10 @@ function readPinMap(board: ResolvedBoard): PinMap {
     }
   }
 
-  for (const [name, macro] of variant.macros) if (!macro.params && name.startsWith('SERIAL_PORT_') && /^Serial(\d+|USB)?$/.test(variant.expandText(name)?.trim() ?? '')) macroSource(name);
+  // forEach over a header's hundreds of macros: a for...of makes objects per step where a first context runs (Properties.forEach).
+  variant.macros.forEach((macro, name) => {
+    if (!macro.params && name.startsWith('SERIAL_PORT_') && /^Serial(\d+|USB)?$/.test(variant.expandText(name)?.trim() ?? '')) macroSource(name);
+  });
   const core = readCoreFacts(board, variant);
   // The core's own rule for its serial ports is the whole statement (below): the headers' extern
   // declarations are read only when there is no such rule, or it does not establish them.
@@ -373,12 +376,12 @@ function mergeBuses(buses: Bus[], core: CoreFacts, serialPorts: string[]): Bus[]
 /** Names that stand for one pin: header constants, LED_BUILTIN*, PIN_* macros. */
 function collectPinNames(variant: VariantHeader): Map<string, number> {
   const names = new Map<string, number>();
-  for (const [name, constant] of variant.constants) names.set(name, constant.value);
-  for (const [name, macro] of variant.macros) {
-    if (macro.params || !(name.startsWith('LED_BUILTIN') || name.startsWith('PIN_'))) continue;
+  variant.constants.forEach((constant, name) => names.set(name, constant.value));
+  variant.macros.forEach((macro, name) => {
+    if (macro.params || !(name.startsWith('LED_BUILTIN') || name.startsWith('PIN_'))) return;
     const value = variant.evaluate(name);
     if (value !== undefined && value >= 0) names.set(name, value);
-  }
+  });
   return names;
 }
 

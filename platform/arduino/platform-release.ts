@@ -120,10 +120,10 @@ function buildBoard(id: string, properties: Properties): BoardDefinition {
   // menu.<menu>.<option> is an option's label, menu.<menu>.<option>.<key> one of its sub-keys.
   // Menus and options come in the order their first key does, as in boards.txt.
   const found = new Map<string, MenuOptions>();
-  for (const [key, value] of properties.entries()) {
-    if (!key.startsWith('menu.')) continue;
+  properties.forEach((value, key) => {
+    if (!key.startsWith('menu.')) return;
     const menuEnd = key.indexOf('.', 5);
-    if (menuEnd < 0) continue;
+    if (menuEnd < 0) return;
     const menuId = key.slice(5, menuEnd);
     const optionEnd = key.indexOf('.', menuEnd + 1);
     const option = optionEnd < 0 ? key.slice(menuEnd + 1) : key.slice(menuEnd + 1, optionEnd);
@@ -133,7 +133,7 @@ function buildBoard(id: string, properties: Properties): BoardDefinition {
     if (!entry) options.set(option, (entry = { keys: [] }));
     if (optionEnd < 0) entry.label = value;
     else entry.keys.push([key, value]);
-  }
+  });
   const menus = new Map<string, Map<string, string>>();
   const menuProperties: BoardDefinition['menuProperties'] = new Map();
   const defaults = new Map<string, string>();
@@ -178,9 +178,13 @@ function convertVidPid(props: Properties): void {
   const vid = props.get('vid');
   const pid = props.get('pid');
   if (vid !== undefined && pid !== undefined) add(vid, pid);
-  for (const key of props.keys()) {
-    // A board has thousands of keys (its menu options'): one cheap test each before the pattern.
-    if (!key.startsWith('vid.')) continue;
+  // A board has thousands of keys (its menu options'): one cheap test each before the pattern. Its
+  // vid.N keys are taken first: add() sets keys of the same map.
+  const numbered: string[] = [];
+  props.forEach((_value, key) => {
+    if (key.startsWith('vid.')) numbered.push(key);
+  });
+  for (const key of numbered) {
     const match = /^vid\.(\d+)$/.exec(key);
     if (!match) continue;
     const index = Number(match[1]);
@@ -198,11 +202,11 @@ function convertUploadTools(props: Properties): void {
   if (pending.length === 0) return;
   // One pass over the board's keys (thousands, with its menu options) finds menu.<menu>.<option>.<action>.
   const inMenus = new Map<string, Array<[string, string]>>(pending.map((action) => [action, []]));
-  for (const [key, value] of props.entries()) {
-    if (!key.startsWith('menu.') || !key.endsWith('.tool')) continue;
+  props.forEach((value, key) => {
+    if (!key.startsWith('menu.') || !key.endsWith('.tool')) return;
     const parts = key.split('.');
     if (parts.length === 5) inMenus.get(`${parts[3]}.${parts[4]}`)?.push([key, value]);
-  }
+  });
   const additions = new Properties();
   for (const action of pending) {
     for (const [key, value] of inMenus.get(action)!) additions.set(`${key.slice(0, -action.length)}${action}.default`, value, props.source(key));
@@ -224,8 +228,11 @@ function convertSerialRtsDtr(props: Properties): void {
     if (props.has(legacy)) props.set(modern, onOff(legacy), props.source(legacy));
   }
   // A board has thousands of keys (its menu options'): one cheap test each before the suffixes.
-  for (const key of props.keys()) {
-    if (!key.endsWith('DTR') && !key.endsWith('RTS')) continue;
+  const lines: string[] = [];
+  props.forEach((_value, key) => {
+    if (key.endsWith('DTR') || key.endsWith('RTS')) lines.push(key);
+  });
+  for (const key of lines) {
     for (const [legacy, modern] of SERIAL_LINES) {
       if (key.length > legacy.length && key.endsWith(legacy) && key[key.length - legacy.length - 1] === '.') {
         props.set(key.slice(0, -legacy.length) + modern, onOff(key), props.source(key));

@@ -84,11 +84,19 @@ export class Properties {
     return this.values.entries();
   }
 
+  /**
+   * Visits each key and its value in order. A board's thousands of keys are walked several times in
+   * every first context, which runs without the optimizing compilers (bridge/cli/main.ts): there a
+   * for...of over entries() makes an iterator result and an entry array per key, and this makes none.
+   */
+  forEach(visit: (value: string, key: string) => void): void {
+    this.values.forEach(visit);
+  }
+
   /** Later maps win; keys they set move to the end. */
   merge(...others: Properties[]): this {
-    for (const other of others) {
-      for (const [key, value] of other.values) this.set(key, value, other.origins.get(key));
-    }
+    // forEach, not for...of (as forEach below says).
+    for (const other of others) other.values.forEach((value, key) => this.set(key, value, other.origins.get(key)));
     return this;
   }
 
@@ -109,9 +117,9 @@ export class Properties {
   subTree(prefix: string): Properties {
     const head = `${prefix}.`;
     const result = new Properties();
-    for (const [key, value] of this.values) {
+    this.values.forEach((value, key) => {
       if (key.startsWith(head)) result.append(key.slice(head.length), value, this.origins.get(key));
-    }
+    });
     return result;
   }
 
@@ -212,7 +220,9 @@ export function referenceCycles(keys: Iterable<string>, lookup: (key: string) =>
     const value = lookup(key);
     if (value === undefined || !value.includes('{')) return [];
     const found: string[] = [];
-    for (const match of value.matchAll(REFERENCE)) if (!found.includes(match[1]) && lookup(match[1]) !== undefined) found.push(match[1]);
+    // exec, not matchAll: no iterator objects where a first context runs (Properties.forEach).
+    const reference = new RegExp(REFERENCE.source, 'g');
+    for (let match = reference.exec(value); match; match = reference.exec(value)) if (!found.includes(match[1]) && lookup(match[1]) !== undefined) found.push(match[1]);
     return found;
   };
   const done = new Set<string>();
@@ -411,13 +421,13 @@ export function loadGroupedWithLocal(
     let group = made.get(head);
     if (group) return group;
     if (!scanned.runsOf.has(head)) return undefined;
-    const lines: Array<[key: string, value: string, source: SourceRef]> = [];
+    // eachLine visits every line of the group or none (its files changed: read again, then visited).
+    const lines = new Properties();
     eachLineOf(head, true, (line, file, _position, number) => {
-      lines.push([keyOf(line).slice(head.length + 1), line.slice(line.indexOf('=') + 1).trim(), { file, line: number }]);
+      lines.set(keyOf(line).slice(head.length + 1), line.slice(line.indexOf('=') + 1).trim(), { file, line: number });
     });
     if (!scanned.runsOf.has(head)) return undefined;
-    made.set(head, (group = new Properties()));
-    for (const [key, value, source] of lines) group.set(key, value, source);
+    made.set(head, (group = lines));
     return group;
   };
   // A key set again moves to the end (Properties.set), so a group comes where its first key that is
@@ -692,14 +702,15 @@ function scanBytes(files: string[], suffix: string, pieceBytes: number): Scanned
     runsOf,
     eachLine: (head, runs, numbered, visit) => {
       // Every line is read, and checked to be what the scan found, before any is visited.
-      const lines: Array<[line: string, file: string, position: number, number: number]> = [];
+      // Each line as four entries (its text, file, position and number), not an array of its own: a board's hundreds of lines.
+      const lines: Array<string | number> = [];
       const open = new Map<number, number>();
       try {
         for (let index = 0; index < runs.length; index += 4) {
           const [fileIndex, start, end, first] = runs.slice(index, index + 4);
           const file = files[fileIndex];
           if (end < 0) {
-            lines.push([literals[-1 - end].trim(), file, fileIndex * FILE_POSITION + start, first]);
+            lines.push(literals[-1 - end].trim(), file, fileIndex * FILE_POSITION + start, first);
             continue;
           }
           let fd = open.get(fileIndex);
@@ -721,7 +732,7 @@ function scanBytes(files: string[], suffix: string, pieceBytes: number): Scanned
             if (parts.kind === 'key') {
               if (parts.head !== head) return false;
               // The run's bytes hold more than its lines, so its k-th line's position, start + k, stays inside the run's.
-              lines.push([text.slice(parts.first, stop).trim(), file, fileIndex * FILE_POSITION + start + (number - first), number]);
+              lines.push(text.slice(parts.first, stop).trim(), file, fileIndex * FILE_POSITION + start + (number - first), number);
             } else if (parts.kind === 'malformed') return false;
             at = stop + 1;
           }
@@ -732,7 +743,9 @@ function scanBytes(files: string[], suffix: string, pieceBytes: number): Scanned
       } finally {
         for (const fd of open.values()) closeSync(fd);
       }
-      for (const [line, file, position, number] of lines) visit(line, file, position, numbered ? number : 0);
+      for (let index = 0; index < lines.length; index += 4) {
+        visit(lines[index] as string, lines[index + 1] as string, lines[index + 2] as number, numbered ? (lines[index + 3] as number) : 0);
+      }
       return true;
     },
   };

@@ -187,7 +187,11 @@ function baseLayers(board: BoardDefinition, below: Properties[]): Properties {
 }
 
 function layered(board: BoardDefinition, below: Properties[]): Properties {
-  return new Properties().merge(...below, board.properties);
+  // An empty layer changes nothing, nor does a layer merged again right after itself (the variant's,
+  // the core's and the board's platform are mostly one); the first layer merged into an empty map
+  // is that layer in its order: copied natively, not key by key.
+  const layers = [...below, board.properties].filter((layer, index, all) => layer.size > 0 && layer !== all[index - 1]);
+  return layers.length === 0 ? new Properties() : layers[0].clone().merge(...layers.slice(1));
 }
 
 const layerIds = new WeakMap<Properties, number>();

@@ -64,7 +64,8 @@ function readInitializer(tokens: Token[], open: number): { elements: ArrayElemen
 export function splitFields(tokens: Token[]): Token[][] {
   const fields: Token[][] = [[]];
   let depth = 0;
-  for (const token of tokens) {
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index];
     if (token.text === '(' || token.text === '{') depth++;
     if (token.text === ')' || token.text === '}') depth--;
     if (token.text === ',' && depth === 0) fields.push([]);

@@ -60,13 +60,15 @@ export function readStm32Serial(board: ResolvedBoard, tables: Stm32Tables, toPin
   // PIN_SERIAL_TX/RX are the pins of the U(S)ART that SERIAL_UART_INSTANCE enables (WSerial.h's own ENABLE_HWSERIALn).
   const instanceEnable = [...result.macros.values()].find((macro) => /^ENABLE_HWSERIAL(LP)?\d+$/.test(macro.name) && macro.source?.file === wserial)?.name;
   const ports: CoreSerialPort[] = [];
-  for (const [name, macro] of result.macros) {
+  // forEach over the core's hundreds of macros (Properties.forEach says why).
+  result.macros.forEach((macro, name) => {
+    if (!name.startsWith('HAVE_HWSERIAL')) return;
     const uart = /^HAVE_HWSERIAL(LP)?(\d+)$/.exec(name);
-    if (!uart) continue;
+    if (!uart) return;
     const object = `Serial${uart[1] ?? ''}${uart[2]}`;
     const pins = instanceEnable === `ENABLE_HWSERIAL${uart[1] ?? ''}${uart[2]}` ? defaultPins() : undefined;
     ports.push({ name: object, kind: 'uart', ...(pins ? { pins } : {}), ...(macro.source ? { source: macro.source } : {}) });
-  }
+  });
   // stm32duino b4bae0d libraries/USBDevice/src/USBSerial.cpp:19-30 creates SerialUSB whenever
   // USBCON and USBD_USE_CDC are set (DISABLE_GENERIC_SERIALUSB only keeps Serial off it).
   if (result.macros.has('USBCON') && result.macros.has('USBD_USE_CDC')) {
