@@ -4,7 +4,7 @@
 // written out rather than a zod schema: every Arduino context loads this module, and loading zod
 // took ~45 ms of a cold one that is not an ESP32.
 import type { SourceRef } from '../../types.js';
-import { dataFile, dataSource } from '../../../platform/data-files.js';
+import { dataFile, dataSource, lazily } from '../../../platform/data-files.js';
 
 interface Figure<T> {
   value: T;
@@ -89,49 +89,54 @@ const object = (fields: Record<string, Check>, optional: string[] = []): Check =
   return undefined;
 };
 const figure = (check: Check): Check => object({ value: check, source: text(1) });
-const pins = figure(list(integer(0)));
-const channelEntry = object({ gpio: integer(0), unit: integer(1, 2), channel: integer(0), source: text(1) }, ['unit']);
 
-const chipCheck = object(
-  {
-    name: text(),
-    gpioCount: figure(integer(1)),
-    gpios: pins,
-    inputOnly: pins,
-    ledc: figure(oneOf(true)),
-    flash: pins,
-    psram: pins,
-    octalFlashPsram: pins,
-    strapping: pins,
-    adc: list(channelEntry),
-    adcUnits: figure(integer(1)),
-    adc2WithWifi: figure(oneOf('blocked', 'arbitrated')),
-    adc2Oneshot: figure(oneOf(true, false)),
-    touchSupported: figure(oneOf(true, false)),
-    touch: list(channelEntry),
-    dac: list(channelEntry),
-    ledcChannels: figure(integer(1)),
-    ledcTimers: figure(integer(1)),
-    uarts: figure(integer(1)),
-    lpUarts: figure(integer(0)),
-    wifi: figure(oneOf(true, false)),
-    usb: object({ otg: oneOf(true, false), serialJtag: oneOf(true, false), pins: list(integer(0)), source: text(1) }),
-  },
-  ['psram', 'octalFlashPsram', 'adc2WithWifi', 'adc2Oneshot', 'lpUarts'],
-);
+// The file's checks are made when a chip file is first checked: every other board's context (and
+// its process start) does without them.
+const fileCheck = lazily((): Check => {
+  const pins = figure(list(integer(0)));
+  const channelEntry = object({ gpio: integer(0), unit: integer(1, 2), channel: integer(0), source: text(1) }, ['unit']);
+
+  const chipCheck = object(
+    {
+      name: text(),
+      gpioCount: figure(integer(1)),
+      gpios: pins,
+      inputOnly: pins,
+      ledc: figure(oneOf(true)),
+      flash: pins,
+      psram: pins,
+      octalFlashPsram: pins,
+      strapping: pins,
+      adc: list(channelEntry),
+      adcUnits: figure(integer(1)),
+      adc2WithWifi: figure(oneOf('blocked', 'arbitrated')),
+      adc2Oneshot: figure(oneOf(true, false)),
+      touchSupported: figure(oneOf(true, false)),
+      touch: list(channelEntry),
+      dac: list(channelEntry),
+      ledcChannels: figure(integer(1)),
+      ledcTimers: figure(integer(1)),
+      uarts: figure(integer(1)),
+      lpUarts: figure(integer(0)),
+      wifi: figure(oneOf(true, false)),
+      usb: object({ otg: oneOf(true, false), serialJtag: oneOf(true, false), pins: list(integer(0)), source: text(1) }),
+    },
+    ['psram', 'octalFlashPsram', 'adc2WithWifi', 'adc2Oneshot', 'lpUarts'],
+  );
+  return object({ $comment: text(), espIdf: object({ tag: text(), commit: text(40, /^[0-9a-f]{40}$/) }), chips: record(chipCheck, CHIP_ID) });
+});
 
 // A chip is an ESP-IDF target as `build.mcu` names it (esp32, esp32s3, esp32c6, …): so a board whose
 // build.mcu is no such name (every non-ESP32 board) is told apart without reading the file.
 const CHIP_ID = /^esp32[a-z0-9]*$/;
 
-const fileCheck = object({ $comment: text(), espIdf: object({ tag: text(), commit: text(40, /^[0-9a-f]{40}$/) }), chips: record(chipCheck, CHIP_ID) });
-
 /** The first problem of a chip file's content as `path: what` (`chips.esp32.uarts.value: expected an integer from 1`), or undefined. */
 export function chipFileProblem(data: unknown): string | undefined {
-  return fileCheck(data, '');
+  return fileCheck()(data, '');
 }
 
-export const ESP32_CHIPS_FILE = dataFile('esp32-chips.json');
+/** Where boards/data/esp32-chips.json is (found when first asked for). */
+export const esp32ChipsFile = (): string => dataFile('esp32-chips.json');
 
 let loaded: { chips: Map<string, Esp32Chip>; lines: string[] } | undefined;
 
@@ -140,7 +145,7 @@ function load(): { chips: Map<string, Esp32Chip>; lines: string[] } {
   // Read when an ESP32 board first needs it: the text gives both the facts and their lines.
   const { text, data: chipData } = dataSource<unknown>('esp32-chips.json');
   const problem = chipFileProblem(chipData);
-  if (problem) throw new Error(`${ESP32_CHIPS_FILE}: ${problem}`);
+  if (problem) throw new Error(`${esp32ChipsFile()}: ${problem}`);
   const data = chipData as { chips: Record<string, ChipFacts> };
   const chips = new Map(Object.entries(data.chips).map(([id, chip]) => [id, { ...chip, id }]));
   const lines = text.split('\n');
@@ -165,13 +170,13 @@ export function knownEsp32Chips(): string[] {
 export function chipSource(chip: Esp32Chip, key: keyof ChipFacts, gpio?: number): SourceRef {
   const lines = load().lines;
   const start = lines.findIndex((line) => line.trimStart().startsWith(`"${chip.id}": {`));
-  if (start < 0) return { file: ESP32_CHIPS_FILE };
+  if (start < 0) return { file: esp32ChipsFile() };
   let index = start + 1;
   while (index < lines.length && !lines[index].trimStart().startsWith(`"${key}":`)) index++;
-  if (index >= lines.length) return { file: ESP32_CHIPS_FILE };
+  if (index >= lines.length) return { file: esp32ChipsFile() };
   if (gpio !== undefined) {
     const row = lines.slice(index).findIndex((line) => line.includes(`"gpio": ${gpio},`));
     if (row >= 0) index += row;
   }
-  return { file: ESP32_CHIPS_FILE, line: index + 1 };
+  return { file: esp32ChipsFile(), line: index + 1 };
 }

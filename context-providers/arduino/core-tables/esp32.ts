@@ -3,7 +3,7 @@
 // core or variant folder is missing. Installed SDK headers win over boards/data/esp32-chips.json.
 import type { VariantHeader } from '../variant-header.js';
 import type { CoreFacts, CoreTableReader } from './core-facts.js';
-import { esp32Chip, ESP32_CHIPS_FILE, knownEsp32Chips } from './esp32-chips.js';
+import { esp32Chip, esp32ChipsFile, knownEsp32Chips } from './esp32-chips.js';
 import { checkEsp32Sketch } from './esp32-checks.js';
 import { readEsp32Facts, type Esp32Facts } from './esp32-facts.js';
 import { esp32Notes, esp32Pins, esp32SerialPorts } from './esp32-pins.js';
@@ -13,7 +13,7 @@ export const readEsp32Tables: CoreTableReader = (board, variant) => {
   const chip = esp32Chip(mcu);
   if (!chip) {
     if (board.architecture !== 'esp32') return undefined;
-    const reason = `build.mcu "${mcu ?? ''}" is not one of the chips in ${ESP32_CHIPS_FILE} (${knownEsp32Chips().join(', ')})`;
+    const reason = `build.mcu "${mcu ?? ''}" is not one of the chips in ${esp32ChipsFile()} (${knownEsp32Chips().join(', ')})`;
     const unknown = { known: false as const, reason };
     return { core: 'esp32', pins: [], known: { pwm: unknown, analog: unknown, interrupt: unknown, dac: unknown, serial: unknown }, notes: [], files: [], warnings: [] };
   }
@@ -44,11 +44,11 @@ export const readEsp32Tables: CoreTableReader = (board, variant) => {
     // arduino-esp32 declares A<n>, T<n>, DAC<n> in each variant's pins_arduino.h only (cores/esp32 has none).
     ...(facts.variantHeader && facts.core.files.length > 0 ? { pinNamesFromVariant: { source: { file: facts.variantHeader } } } : {}),
     notes: esp32Notes(facts),
-    files: [...facts.files, ESP32_CHIPS_FILE],
+    files: [...facts.files, esp32ChipsFile()],
     warnings: [],
     check: (view) => checkEsp32Sketch(facts, view, variant.evaluate('LED_BUILTIN')),
   };
-  if (!facts.core.files.length) result.warnings.push({ severity: 'info', code: 'esp32-core-missing', message: `${board.corePath}: the core's headers are not installed; ESP32 facts come from ${ESP32_CHIPS_FILE} (${chip.name})` });
+  if (!facts.core.files.length) result.warnings.push({ severity: 'info', code: 'esp32-core-missing', message: `${board.corePath}: the core's headers are not installed; ESP32 facts come from ${esp32ChipsFile()} (${chip.name})` });
   return result;
 };
 
@@ -63,7 +63,7 @@ function remapped(facts: Esp32Facts, variant: VariantHeader): CoreFacts {
     serialPorts: esp32SerialPorts(facts, variant),
     analogReadAcceptsChannelNumbers: false,
     notes: esp32Notes(facts),
-    files: [...facts.files, ESP32_CHIPS_FILE],
+    files: [...facts.files, esp32ChipsFile()],
     warnings: [{ severity: 'info', code: 'esp32-pin-remap', message: unknown.reason }],
     check: (view) => checkEsp32Sketch(gpioFree, view),
   };

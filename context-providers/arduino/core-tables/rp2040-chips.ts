@@ -3,7 +3,8 @@
 import type { SourceRef } from '../../types.js';
 import { dataFile, dataSource, lazily } from '../../../platform/data-files.js';
 
-export const RP2_CHIPS_FILE = dataFile('rp2-chips.json');
+/** Where boards/data/rp2-chips.json is (found when first asked for: only an RP2 board's context needs it). */
+export const rp2ChipsFile = (): string => dataFile('rp2-chips.json');
 
 export interface Rp2Package {
   gpioCount: number;
@@ -63,7 +64,7 @@ const chipFile = lazily((): { data: RawFile; lines: Map<string, number> } => {
 export function cyw43Pins(): Cyw43Pins {
   if (!cyw43) {
     const { data, lines } = chipFile();
-    cyw43 = { firstPin: data.cyw43.firstPin, count: data.cyw43.count, source: { file: RP2_CHIPS_FILE, line: lines.get('cyw43.source') } };
+    cyw43 = { firstPin: data.cyw43.firstPin, count: data.cyw43.count, source: { file: rp2ChipsFile(), line: lines.get('cyw43.source') } };
   }
   return cyw43;
 }
@@ -77,7 +78,7 @@ export function rp2Chip(id: string | undefined): Rp2Chip | undefined {
 function loadChips(): Map<string, Rp2Chip> {
   const { data, lines } = chipFile();
   const raw = data.chips;
-  const at = (path: string): SourceRef => ({ file: RP2_CHIPS_FILE, line: lines.get(path) });
+  const at = (path: string): SourceRef => ({ file: rp2ChipsFile(), line: lines.get(path) });
   const result = new Map<string, Rp2Chip>();
   for (const [id, entry] of Object.entries(raw)) {
     const baseId = entry.sameAs ?? id;

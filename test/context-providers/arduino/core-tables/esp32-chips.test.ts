@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { chipFileProblem, chipSource, esp32Chip, ESP32_CHIPS_FILE, knownEsp32Chips } from '../../../../context-providers/arduino/core-tables/esp32-chips.js';
+import { chipFileProblem, chipSource, esp32Chip, esp32ChipsFile, knownEsp32Chips } from '../../../../context-providers/arduino/core-tables/esp32-chips.js';
 import { FIXTURES } from '../paths.js';
 
 const SDK = join(FIXTURES, 'data_dir_32bit/packages/cm/hardware/esp32/1.7.5/tools/sdk/include');
@@ -29,7 +29,7 @@ describe('esp32-chips.json', () => {
   });
 
   test('a fact\'s SourceRef is the JSON line of its figure (the row of its GPIO for channel lists)', () => {
-    const lines = readFileSync(ESP32_CHIPS_FILE, 'utf8').split('\n');
+    const lines = readFileSync(esp32ChipsFile(), 'utf8').split('\n');
     const chip = esp32Chip('esp32c6')!;
     expect(lines[chipSource(chip, 'strapping').line! - 1].trim()).toBe('"strapping": {');
     expect(lines[chipSource(chip, 'strapping').line!]).toContain('[4, 5, 8, 9, 15]');
@@ -58,7 +58,7 @@ describe('esp32-chips.json', () => {
   });
 
   test('a changed data file is refused at its first wrong figure, by path', () => {
-    const data = () => JSON.parse(readFileSync(ESP32_CHIPS_FILE, 'utf8'));
+    const data = () => JSON.parse(readFileSync(esp32ChipsFile(), 'utf8'));
     expect(chipFileProblem(data())).toBeUndefined();
     const zeroUarts = data();
     zeroUarts.chips.esp32c3.uarts.value = 0;
