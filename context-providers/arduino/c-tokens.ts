@@ -330,6 +330,8 @@ function removeSplices(source: string): { text: string; lineStarts: (offset: num
   let line = 1;
   let scanned = 0;
   let breakIndex = 0;
+  // The first newline at or after `scanned` (-1: none): the tokens of one line are numbered without a search each.
+  let newline = text.indexOf('\n');
   return {
     text,
     lineStarts: (offset) => {
@@ -337,9 +339,10 @@ function removeSplices(source: string): { text: string; lineStarts: (offset: num
         line = 1;
         scanned = 0;
         breakIndex = 0;
+        newline = text.indexOf('\n');
       }
       if (scanned < offset) {
-        for (let at = text.indexOf('\n', scanned); at >= 0 && at < offset; at = text.indexOf('\n', at + 1)) line++;
+        for (; newline >= 0 && newline < offset; newline = text.indexOf('\n', newline + 1)) line++;
         scanned = offset;
       }
       while (breakIndex < breaks.length && breaks[breakIndex] <= offset) {
