@@ -24,6 +24,12 @@ const INTEGER_TYPES = new Map<string, { bits: number; signed: boolean }>([
 ]);
 
 export function evaluate(tokens: Token[], scope: EvaluationScope): Evaluation {
+  // A lone integer (a PinMap row's channel, `defined X` replaced) is its value, as the parser reads
+  // it, without making a parser and a node for it; any other literal takes the parser's way.
+  if (tokens.length === 1 && tokens[0].kind === 'number') {
+    const value = parseIntegerLiteral(tokens[0].text);
+    if (value !== undefined) return { ok: true, value };
+  }
   return compileExpression(tokens)(scope);
 }
 

@@ -121,10 +121,12 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
   const active = (): boolean => conditions.length === 0 || conditions[conditions.length - 1].active;
   const stopsHere = (): boolean => depth === 0 && conditions.length === 0 && options.until !== undefined && options.until(result);
 
+  // Whether the lines read now are active: active() as of the last directive, kept here so a token is not a call more.
+  let on = true;
   let token = lexer.next();
   while (token) {
     if (!(token.bol && token.text === '#' && token.kind === 'punct')) {
-      if (!active()) {
+      if (!on) {
         token = lexer.nextLineStart();
       } else if (tokenized) {
         result.tokens.push(token);
@@ -180,8 +182,9 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
         if (!conditions.pop()) warn(result, file, line, 'preprocessor-unbalanced', '#endif without #if');
         break;
       default:
-        if (active()) runDirective(directive, args, file, line, options, result, depth);
+        if (on) runDirective(directive, args, file, line, options, result, depth);
     }
+    on = active();
     if (stopsHere()) return true;
   }
   for (const open of conditions) warn(result, file, open.line, 'preprocessor-unbalanced', '#if without #endif');

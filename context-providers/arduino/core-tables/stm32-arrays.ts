@@ -21,8 +21,9 @@ export function readArrays(tokens: Token[], wanted: (name: string) => boolean): 
   const arrays: CArray[] = [];
   for (let index = 0; index + 4 < tokens.length; index++) {
     const name = tokens[index];
-    if (name.kind !== 'identifier' || !wanted(name.text)) continue;
-    if (tokens[index + 1].text !== '[' || tokens[index + 2].text !== ']' || tokens[index + 3].text !== '=' || tokens[index + 4].text !== '{') continue;
+    // `name[] = {` first: most identifiers are not followed by `[`, and then `wanted` is not asked.
+    if (name.kind !== 'identifier' || tokens[index + 1].text !== '[' || tokens[index + 2].text !== ']' || tokens[index + 3].text !== '=' || tokens[index + 4].text !== '{') continue;
+    if (!wanted(name.text)) continue;
     const { elements, end } = readInitializer(tokens, index + 4);
     arrays.push({ name: name.text, elements, source: { file: name.file ?? '', line: name.line } });
     index = end;
