@@ -95,7 +95,7 @@ export class Properties {
 
   /** Later maps win; keys they set move to the end. */
   merge(...others: Properties[]): this {
-    // forEach, not for...of (as forEach below says).
+    // forEach, not for...of (Properties.forEach says why).
     for (const other of others) other.values.forEach((value, key) => this.set(key, value, other.origins.get(key)));
     return this;
   }
