@@ -6,6 +6,7 @@ import { basename, join, relative, sep } from 'node:path';
 import type { Finding, SourceRef } from '../types.js';
 import { evaluate } from './c-expression.js';
 import { compileFlags } from './compile-flags.js';
+import { picoChipStandIn } from './core-tables/rp2040-chips.js';
 import { tokenize, type Token } from './c-tokens.js';
 import { expandMacros, macroOfArgument, preprocess, type ActiveInclude, type Macro } from './preprocessor.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';
@@ -77,9 +78,14 @@ export function avrDeviceMacro(mcu: string): string {
   return `__AVR_AT${family}${match[2].toUpperCase()}__`;
 }
 
-/** The `-D` definitions of the board's C++ compile recipe (response files too), plus the compiler's own target macros. */
+/**
+ * The `-D` definitions of the board's C++ compile recipe (response files too), plus the compiler's
+ * own target macros, and an arduino-pico chip macro its missing platform_def.txt would have set (picoChipStandIn).
+ */
 export function compileDefines(board: ResolvedBoard): Record<string, string> {
   const defines = { ...compileFlags(board).defines };
+  const standIn = picoChipStandIn(board, defines);
+  if (standIn) Object.assign(defines, standIn.defines);
   const mcu = board.expanded('build.mcu');
   if (board.architecture === 'avr' && mcu) {
     defines.__AVR__ = '1';

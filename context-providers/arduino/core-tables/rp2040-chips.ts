@@ -1,6 +1,9 @@
 // The RP2040/RP2350 facts of boards/data/rp2-chips.json, by build.chip, each with the line of the
 // data file that cites its datasheet section or pico-sdk line.
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { SourceRef } from '../../types.js';
+import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { dataFile, dataSource, lazily } from '../../../platform/data-files.js';
 
 /** Where boards/data/rp2-chips.json is (found when first asked for: only an RP2 board's context needs it). */
@@ -67,6 +70,27 @@ export function cyw43Pins(): Cyw43Pins {
     cyw43 = { firstPin: data.cyw43.firstPin, count: data.cyw43.count, source: { file: rp2ChipsFile(), line: lines.get('cyw43.source') } };
   }
   return cyw43;
+}
+
+/** arduino-pico's core (earlephilhower/arduino-pico cores/rp2040), as its SerialUART.h tells it from other RP2040 cores. */
+export function isPicoCore(board: ResolvedBoard): boolean {
+  return basename(board.corePath) === 'rp2040' && existsSync(join(board.corePath, 'SerialUART.h'));
+}
+
+/**
+ * The chip macros (PICO_RP2040, PICO_RP2350) an arduino-pico board's compile flags lack: its recipe
+ * takes them from `@{runtime.platform.path}/lib/{build.chip}/platform_def.txt`, and where that file
+ * is not installed they are the ones it sets upstream, from the data file. Every reader of the
+ * board's -D flags (compileDefines: the variant header, the core's tables, library headers) then
+ * reads the headers under the macro gcc would have. Undefined for other boards, and when the flags
+ * have every one.
+ */
+export function picoChipStandIn(board: ResolvedBoard, defines: Readonly<Record<string, string>>): { chip: Rp2Chip; defines: Record<string, string> } | undefined {
+  if (!isPicoCore(board)) return undefined;
+  const chip = rp2Chip(board.expanded('build.chip'));
+  if (!chip) return undefined;
+  const missing = Object.entries(chip.defines).filter(([name]) => !Object.hasOwn(defines, name));
+  return missing.length > 0 ? { chip, defines: Object.fromEntries(missing) } : undefined;
 }
 
 export function rp2Chip(id: string | undefined): Rp2Chip | undefined {

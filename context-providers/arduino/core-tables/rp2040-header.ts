@@ -10,7 +10,8 @@ import { tokenize } from '../c-tokens.js';
 import { expandMacros, preprocess, type ActiveInclude, type Macro } from '../preprocessor.js';
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { collectConstants, isInside, type HeaderConstant, type VariantHeader } from '../variant-header.js';
-import type { Rp2Chip } from './rp2040-chips.js';
+import { picoChipStandIn, type Rp2Chip } from './rp2040-chips.js';
+import { compileFlags } from '../compile-flags.js';
 
 export interface PicoHeader {
   macros: Map<string, Macro>;
@@ -29,9 +30,11 @@ export function readPicoHeader(board: ResolvedBoard, variant: VariantHeader, chi
   // installed, the data file gives the macro it sets upstream.
   const platformDef = join(board.corePlatformPath, 'lib', chip.id, 'platform_def.txt');
   const files = [platformDef];
+  // compileDefines gave the variant header the data file's macros already (picoChipStandIn); a
+  // variant header read otherwise is given them here.
   const chipFromFlags = Object.keys(chip.defines).every((name) => Object.hasOwn(variant.defines, name));
   const defines = chipFromFlags ? variant.defines : { ...variant.defines, ...chip.defines };
-  if (!chipFromFlags) {
+  if (picoChipStandIn(board, compileFlags(board).defines)) {
     warnings.push({
       severity: 'info',
       code: 'rp2-platform-def-missing',

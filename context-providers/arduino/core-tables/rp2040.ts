@@ -3,8 +3,8 @@
 // even and B on odd GPIOs; the ADC is on GPIO __FIRSTANALOGGPIO and up; digitalPinToInterrupt(p)
 // is (p). The chip figures come from boards/data/rp2-chips.json; the pins and serial ports from
 // the variant's pins_arduino.h (+ generic/common.h) and the core's headers.
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Bus, ContextNote, Finding, PinCapability, SourceRef } from '../../types.js';
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { VariantHeader } from '../variant-header.js';
@@ -14,14 +14,14 @@ import { sharedTimersOf } from './shared-timers.js';
 import { unknownFacts } from './unknown-facts.js';
 import { checkPicoSketch, type PicoCheckFacts } from './rp2040-check.js';
 import { defineCoreCheck } from './core-checks.js';
-import { cyw43Pins, pwmSliceOf, rp2Chip, type Rp2Chip, type Rp2Package } from './rp2040-chips.js';
+import { cyw43Pins, isPicoCore, pwmSliceOf, rp2Chip, type Rp2Chip, type Rp2Package } from './rp2040-chips.js';
 import { readPicoHeader, type PicoHeader } from './rp2040-header.js';
 import { readPicoSerial } from './rp2040-serial.js';
 
 const picoCheck = defineCoreCheck('rp2040', (sketch, facts: PicoCheckFacts) => checkPicoSketch(sketch, facts));
 
 export const readRp2040Tables: CoreTableReader = (board, variant) => {
-  if (basename(board.corePath) !== 'rp2040' || !existsSync(join(board.corePath, 'SerialUART.h'))) return undefined;
+  if (!isPicoCore(board)) return undefined;
   const chipId = board.expanded('build.chip');
   const chip = rp2Chip(chipId);
   if (!chip) return unknownChip(board, chipId);
