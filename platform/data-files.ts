@@ -1,7 +1,8 @@
 // Where a cited data file of boards/data/ is: the package's own copy, never the one tsc writes
 // into dist/ (tsc re-indents the JSON it copies, so the line numbers facts cite would be wrong).
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { join } from './path-join.js';
 import { fileURLToPath } from 'node:url';
 
 const found = new Map<string, string>();

@@ -3,7 +3,8 @@
 // Pure path logic, given the platform, environment and home folder, so every system's answer
 // can be checked on any machine.
 import { homedir } from 'node:os';
-import { join, posix, win32 } from 'node:path';
+import { posix, win32 } from 'node:path';
+import { join } from './path-join.js';
 
 export interface SystemPlace {
   platform: NodeJS.Platform;

@@ -1,7 +1,7 @@
 // Where a sketch's diagram is: `--diagram FILE`, else `diagram.json` beside the sketch (where
 // Wokwi for VS Code and wokwi-cli keep it), else none.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { boardPartFqbn } from '../../platform/circuit/board-part.js';
 import { readDiagram, type Diagram } from '../../platform/circuit/diagram.js';
 

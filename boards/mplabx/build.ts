@@ -4,7 +4,7 @@
 // committed). MPLAB for VS Code: the CMake project the extension generated
 // (cmake-build.ts).
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { loadExeca } from '../packages.js';
 import type { BuildOptions, BuildResult } from './build-types.js';
 import { buildCmakeProject } from './cmake-build.js';

@@ -6,7 +6,8 @@
 // for in this machine's Microchip install folder and on PATH and passed as a
 // cache variable, as is the pack folder rule.cmake's -mdfp flags point into.
 import { existsSync } from 'node:fs';
-import { delimiter, join, relative } from 'node:path';
+import { delimiter, relative } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { loadExeca } from '../packages.js';
 import { defaultPackRoots } from '../../context-providers/mplabx/packs.js';
 import { toolchainId } from '../../context-providers/mplabx/toolchain-provider.js';

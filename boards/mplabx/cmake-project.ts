@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { join } from '../../platform/path-join.js';
 
 export interface GeneratedCmakeProject {
   /** `cmake/<project>/<conf>[.production]`. */

@@ -5,7 +5,8 @@
 // device: it runs only with a consent token the permission broker gave for
 // this image, part and programmer.
 import { existsSync } from 'node:fs';
-import { basename, delimiter, join } from 'node:path';
+import { basename, delimiter } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { loadExeca } from '../packages.js';
 import type { MplabConfiguration, MplabProject } from '../../context-providers/mplabx/index.js';
 import { cmakeFolder, readGeneratedCmake } from './cmake-project.js';

@@ -2,7 +2,7 @@
 // default folders, newest version first.
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { naturalCompare } from '../../context-providers/mplabx/natural-order.js';
 
 export async function mplabxHomes(env: Record<string, string | undefined>): Promise<string[]> {

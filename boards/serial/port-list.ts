@@ -1,7 +1,7 @@
 // Serial ports on this machine, with the boards their USB VID/PID identify (from the installed
 // boards.txt `vid.N`/`pid.N` and `upload_port.N.vid/pid` keys).
 import { readdirSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { SerialPort } from 'serialport';
 import { loadSerialPort } from '../packages.js';
 

@@ -4,7 +4,7 @@
 // avr/sfr_defs.h `_SFR_MEM8(a)` → a, `_SFR_IO8(a)` → a + 0x20). Each value keeps the file and
 // line of its #define, so the simulator's chip configuration is cited, never typed in.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { SourceRef } from '../../platform/finding.js';
 import { evaluate } from '../../context-providers/arduino/c-expression.js';
 import { expandMacros, preprocess, type Macro } from '../../context-providers/arduino/preprocessor.js';

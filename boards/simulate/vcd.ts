@@ -6,7 +6,8 @@
 // bridge), renamed over it when the run ends, so a reader sees the old file or the whole new one.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { SIMULATION_LIMITS } from './limits.js';
 import type { Level, PinTrace } from './pin-trace.js';
 

@@ -2,7 +2,7 @@
 // `-logger machine` gives parseable progress, memory use and used libraries; gcc's own lines
 // pass through untouched and are parsed for diagnostics.
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { loadExeca } from '../packages.js';
 import {
   ToolchainError,

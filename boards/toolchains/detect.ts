@@ -2,7 +2,7 @@
 // arduino-builder (Arduino IDE 1.8, Debian's package); otherwise says what to install.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { arduinoConfigFile } from '../../platform/arduino/directories.js';
 import { findExecutable } from '../executables.js';
 import { ArduinoBuilder, debianLayout, type ArduinoBuilderLayout } from './arduino-builder.js';

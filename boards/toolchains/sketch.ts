@@ -2,7 +2,8 @@
 // `--export-binaries` does, so rebuilds are incremental and no temp folders pile up.
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { boardbridgeCacheDir } from '../../platform/system-paths.js';
 import { ToolchainError } from './build-tool.js';
 

@@ -4,7 +4,8 @@
 // reference takes the tool from that vendor's platform of the same architecture), so the
 // command run is the one the agent's board context describes. It is expanded with the runtime
 // keys arduino-cli sets (serial.port, upload.verbose, upload.verify, build.path …).
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { InstalledPlatforms } from '../../platform/arduino/platforms.js';
 import { expandReferences } from '../../platform/arduino/properties.js';
 import type { ResolvedBoard } from '../../platform/arduino/resolve.js';

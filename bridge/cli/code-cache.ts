@@ -17,7 +17,8 @@
 // names the kind, and a kind the cache does not cover yet writes it again, with both.
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { Script } from 'node:vm';
 import { boardbridgeCacheDir } from '../../platform/system-paths.js';
 import { readRegularFileSync, readTextSync } from '../../platform/regular-file.js';

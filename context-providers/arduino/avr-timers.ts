@@ -3,7 +3,7 @@
 // core's Tone.cpp tone_pin_to_timer_PGM for this MCU: while a tone plays, the PWM pins of that
 // timer stop (Tone.cpp reprograms it), and pins of one timer share its frequency.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { SourceRef } from '../types.js';
 import type { Token } from './c-tokens.js';
 import { preprocess, type UntokenizedLines } from './preprocessor.js';

@@ -1,7 +1,8 @@
 // Assembles the HardwareContext of one resolved board and (optionally) one sketch: identity,
 // limits, upload, pins and buses, libraries, findings, read-only roots and every input file.
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { Finding, HardwareContext, Limit, SourceRef } from '../types.js';
 import { EXPANSION_ROUNDS, MAX_EXPANDED_LENGTH, referenceCycles, unresolvedReferences } from '../../platform/arduino/properties.js';
 import { resolveIncludes } from './includes.js';

@@ -4,7 +4,8 @@
 // or absence) of every file the value was built from, as StampedCache (cache.ts) does in memory, and the
 // code's own fingerprint: a changed file or a rebuilt boardbridge misses.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { fileURLToPath } from 'node:url';
 import { dataFile } from '../../platform/data-files.js';
 import { stamp } from './cache.js';

@@ -3,7 +3,8 @@
 // location (user > platform > referenced platform > built-in). Unresolved and incompatible
 // includes become findings.
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { Finding, LibraryRef } from '../types.js';
 import { tokenize } from './c-tokens.js';
 import { compileFlags } from './compile-flags.js';

@@ -3,7 +3,7 @@
 // may use in `timer16_Sequence_t`, in the order it takes them, SERVOS_PER_TIMER servos each. On
 // AVR `_timerN` is TimerN; on SAM/SAMD it is the counter TC_FOR_TIMERN names. The PWM pins of a
 // taken timer come from the pin map (AVR's digital_pin_to_timer_PGM, a core reader's table).
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { ContextNote, SourceRef } from '../types.js';
 import type { Token } from './c-tokens.js';
 import type { Library } from './libraries.js';

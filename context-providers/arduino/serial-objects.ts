@@ -4,7 +4,7 @@
 // (Renesas, mbed), `extern HardwareSerial Serial2;` (ESP32). A name the headers mention only in a
 // branch that is false here is uncertain: the condition may depend on a header not read.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { Finding, Knowledge } from '../types.js';
 import { tokenize, type Token } from './c-tokens.js';
 import { preprocess } from './preprocessor.js';

@@ -1,7 +1,7 @@
 // The circuit of a sketch that has Wokwi's diagram.json beside it: what each board pin is wired
 // to (for the context) and the check of the sketch's pin use against it (platform/circuit/wiring.ts).
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { DiagramError, readDiagram } from '../../platform/circuit/diagram.js';
 import { buildNetlist, type Netlist } from '../../platform/circuit/netlist.js';
 import { checkWiring, describeWiring, type PinUse } from '../../platform/circuit/wiring.js';

@@ -1,7 +1,7 @@
 // An Arduino sketch on disk: a folder holding <foldername>.ino (or .pde), its other source files,
 // and the optional sketch.yaml with default_fqbn, default_port and profiles.
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { Finding } from '../types.js';
 import { isDir } from '../../platform/arduino/folders.js';
 import { sketchMainFile } from './sketch-main.js';

@@ -4,7 +4,8 @@
 // and which pins have one is the variant's digitalPinToPCICR (pins_arduino.h). An RX pin without
 // one compiles and transmits, but never receives: a WARNING at the object's declaration.
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { Finding } from '../types.js';
 import { stamp } from './cache.js';
 import { tokenize } from './c-tokens.js';

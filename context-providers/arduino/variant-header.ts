@@ -2,7 +2,8 @@
 // (NOT_AN_INTERRUPT and friends), the -D flags of the board's compile recipe, the MCU macro
 // avr-gcc defines for -mmcu, then pins_arduino.h (or build.variant_h) with its #if branches.
 import { existsSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, relative, sep } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { Finding, SourceRef } from '../types.js';
 import { evaluate } from './c-expression.js';
 import { compileFlags } from './compile-flags.js';

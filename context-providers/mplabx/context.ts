@@ -2,7 +2,8 @@
 // its device, toolchain, packs and options, the device pack's facts and the
 // MCC pin names, every fact with the file (and line) it came from.
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { ContextNote, DetectedProject, Finding, HardwareContext, LibraryRef, Limit, Selection } from '../types.js';
 import type { DeviceFacts } from './device-facts.js';
 import { deviceFamily, describeFamily, FAMILY_TABLE, type DeviceFamily } from './device-family.js';

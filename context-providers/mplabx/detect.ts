@@ -2,7 +2,8 @@
 // has the Microchip project type (plain NetBeans C projects share the file
 // names but not the type), or a workspace with `.vscode/*.mplab.json`.
 import { readdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { DetectedProject } from '../types.js';
 import { readRegularFile } from '../../platform/regular-file.js';
 

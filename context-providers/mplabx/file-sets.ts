@@ -3,7 +3,8 @@
 // (`**/@(build|_build|out|cmake|.vscode)/**/*`), relative to the workspace
 // folder; globs are matched with picomatch against the files there.
 import { readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import picomatch from 'picomatch';
 
 /** One entry of a file set: a path as written, or globs. */

@@ -3,7 +3,7 @@
 // Harmony's `pin_configurations.csv`, which lives beside `firmware/` and so
 // may sit above the `.X` folder.
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { Finding } from '../types.js';
 import { readMc3, readPinConfigurationsCsv, readPinsHeader, type PinAssignment } from './mcc.js';
 import { readRegularFile } from '../../platform/regular-file.js';

@@ -3,7 +3,8 @@
 // logical folders) and, when present, nbproject/private/configurations.xml
 // (the configuration the IDE last had selected, compiler folders).
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { MICROCHIP_PROJECT_TYPE, projectNameFromFolder } from './detect.js';
 import {
   itemRole,

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { Finding } from '../types.js';
 import { parseAtdf } from './atdf.js';
 import type { DeviceFacts } from './device-facts.js';

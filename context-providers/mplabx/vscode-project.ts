@@ -6,7 +6,8 @@
 // and `fileSets[{name, files}]` of paths or `{include, exclude}` globs. The
 // file is JSON without line numbers, so facts cite the line their value is on.
 import { existsSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import { fileSetEntry, listWorkspaceFiles, matchGlobs, MAX_WORKSPACE_FILES, type WorkspaceFiles } from './file-sets.js';
 import { blockForProperty } from './options.js';
 import { itemRole, warning, type MplabConfiguration, type MplabPack, type MplabProject, type OptionProperty } from './project-model.js';

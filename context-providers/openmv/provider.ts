@@ -1,7 +1,8 @@
 // The OpenMV context provider: recognises a camera script (a .py importing `sensor` or `csi`) or a
 // camera drive (`openmv.config`), and builds the board's context with the script's findings.
 import { promises as fs } from 'node:fs';
-import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
+import { join } from '../../platform/path-join.js';
 import type { ContextProvider, DetectedProject, HardwareContext, LibraryRef, Selection } from '../types.js';
 import { analyzeScript, type ScriptAnalysis } from './analyze-script.js';
 import { lookupBoard, type Generation, type OpenMvBoard } from './board-facts.js';

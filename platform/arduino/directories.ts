@@ -5,7 +5,8 @@
 // The context, compile, upload and simulate all ask here, so they look in the same folders.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { join } from '../path-join.js';
 import { arduinoDataDir, arduinoSketchbookDir, type SystemPlace } from '../system-paths.js';
 import type { Finding } from '../finding.js';
 

@@ -1,6 +1,7 @@
 // Looking at folders without failing: a missing or unreadable folder is simply not there.
 import { readdirSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { sep } from 'node:path';
+import { join } from '../path-join.js';
 
 /**
  * `join(dir, name)` for a `dir` that is already normalised (and not `.`): the two joined with `/` when that is

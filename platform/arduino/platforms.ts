@@ -3,7 +3,8 @@
 // expects (hardware/<vendor>/<arch>/ or packages/<vendor>/hardware/<arch>/<version>/).
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { join } from '../path-join.js';
 import type { Finding } from '../finding.js';
 import { PlatformRelease } from './platform-release.js';
 import { loadPropertiesFile, Properties, type OsSuffix } from './properties.js';

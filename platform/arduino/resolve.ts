@@ -1,7 +1,8 @@
 // FQBN → build properties, following arduino-cli's ResolveFQBN / Board.GetBuildProperties:
 // board keys, chosen menu options, core/variant references into other vendors' platforms,
 // platform layering and runtime keys.
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { join } from '../path-join.js';
 import type { Finding, SourceRef } from '../finding.js';
 import { describeChoices, formatFqbn, parseFqbn, type Fqbn } from './fqbn.js';
 import type { BoardDefinition, PlatformRelease } from './platform-release.js';

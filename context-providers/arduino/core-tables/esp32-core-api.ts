@@ -3,7 +3,7 @@
 // generation comes from the core itself, not from a vendor's version number) and which Serial
 // objects HardwareSerial.h declares, with the default UART pins it defines.
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { SourceRef } from '../../types.js';
 import { evaluate } from '../c-expression.js';
 import type { Token } from '../c-tokens.js';

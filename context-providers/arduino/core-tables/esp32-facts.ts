@@ -1,7 +1,7 @@
 // One board's ESP32 facts: the chip's data (by build.mcu) with each figure replaced by the
 // installed SDK header's where it has one, and what the installed core's headers declare.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { SourceRef } from '../../types.js';
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { compileDefines, type VariantHeader } from '../variant-header.js';

@@ -4,7 +4,8 @@
 // every included header is found and none of them declares the function, else a WARNING. Both
 // are read as code (cpp-scopes.ts): a comment or a class member named analogWrite declares nothing.
 import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { Finding } from '../../types.js';
 import { tokenize } from '../c-tokens.js';
 import { readScopes } from '../cpp-scopes.js';

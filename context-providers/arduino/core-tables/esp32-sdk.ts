@@ -3,7 +3,7 @@
 // `<sdk>/include/soc/<mcu>/include/soc/*.h` in 2.x (`tools/sdk/<mcu>`) and 3.x (the
 // `esp32-arduino-libs` tool, `<tool>/<mcu>`). Where a header states a fact it wins over the data file.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { SourceRef } from '../../types.js';
 import { evaluate } from '../c-expression.js';
 import type { Token } from '../c-tokens.js';

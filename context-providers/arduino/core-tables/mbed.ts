@@ -3,7 +3,7 @@
 // chip family's rule (boards/data/mbed-pwm-rules.json, chosen by defines.txt) says which of them
 // have PWM — mbed decides that inside its HAL, which releases ship compiled.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { ContextNote, Finding, SourceRef } from '../../types.js';
 import { preprocess } from '../preprocessor.js';
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';

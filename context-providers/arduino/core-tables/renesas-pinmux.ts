@@ -2,7 +2,7 @@
 // each naming a `const uint16_t P104[]` list (from the variant's pinmux.inc, or a local `P104_b` override)
 // whose entries are `PIN_PWM|CHANNEL_1|PWM_CHANNEL_B|…` words, decoded with the core's own variant.h macros.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { Finding, SourceRef } from '../../types.js';
 import { evaluate } from '../c-expression.js';
 import type { Token } from '../c-tokens.js';

@@ -2,7 +2,8 @@
 // on it): per-pin facts from variant.cpp's g_pin_cfg and the pinmux.inc lists it names, decoded
 // with the core's own variant.h macros, as getPinCfgs (cores/arduino/variant_helper.cpp) reads them.
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { ContextNote, Finding, PinCapability, SourceRef } from '../../types.js';
 import type { Macro } from '../preprocessor.js';
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';

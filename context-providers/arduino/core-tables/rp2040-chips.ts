@@ -1,7 +1,8 @@
 // The RP2040/RP2350 facts of boards/data/rp2-chips.json, by build.chip, each with the line of the
 // data file that cites its datasheet section or pico-sdk line.
 import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { SourceRef } from '../../types.js';
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import { dataFile, dataSource, lazily } from '../../../platform/data-files.js';

@@ -3,7 +3,7 @@
 // macro (PICO_RP2040 / PICO_RP2350) comes from @lib/<chip>/platform_def.txt, or from the cited
 // data file when that file is not installed.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { Finding } from '../../types.js';
 import { evaluate } from '../c-expression.js';
 import { tokenize } from '../c-tokens.js';

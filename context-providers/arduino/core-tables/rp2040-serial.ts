@@ -3,7 +3,7 @@
 // pins from the variant's PIN_SERIALn_TX/RX), `extern SerialPIO Serial3;` (SerialPIO.h, only
 // for ARDUINO_NANO_RP2040_CONNECT).
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { SourceRef } from '../../types.js';
 import type { Token } from '../c-tokens.js';
 import { preprocess, type Macro } from '../preprocessor.js';

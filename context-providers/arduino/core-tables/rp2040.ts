@@ -4,7 +4,7 @@
 // is (p). The chip figures come from boards/data/rp2-chips.json; the pins and serial ports from
 // the variant's pins_arduino.h (+ generic/common.h) and the core's headers.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { Bus, ContextNote, Finding, PinCapability, SourceRef } from '../../types.js';
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { VariantHeader } from '../variant-header.js';

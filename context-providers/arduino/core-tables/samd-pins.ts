@@ -3,7 +3,7 @@
 // with the enums and PIN_ATTR_* macros of the core's WVariant.h, under the board's -D flags
 // (`__SAMD21J18A__` adds ADC channels and TC6/TC7).
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { Finding, SourceRef } from '../../types.js';
 import type { Token } from '../c-tokens.js';
 import { preprocess, type Macro } from '../preprocessor.js';

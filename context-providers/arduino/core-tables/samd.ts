@@ -2,7 +2,7 @@
 // on it): per-pin facts from variant.cpp's g_APinDescription, read the way the core's
 // wiring_analog.c and WInterrupts.c (ArduinoCore-samd 1.8.14) use each field.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { ContextNote, Finding } from '../../types.js';
 import type { VariantHeader } from '../variant-header.js';
 import { addBusFunctions, busesFromMacros } from './bus-macros.js';

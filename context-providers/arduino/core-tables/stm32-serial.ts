@@ -3,7 +3,7 @@
 // `Uart Serialn(USARTn)` (stm32duino/Arduino_Core_STM32 b4bae0d cores/arduino/Serial.cpp:36-44),
 // and `Serial` is a macro for it, or for SerialUSB when the USB menu enables CDC.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import { readRegularFileSync } from '../../../platform/regular-file.js';
 import type { SourceRef } from '../../types.js';
 import { tokenize } from '../c-tokens.js';

@@ -4,7 +4,8 @@
 // variant_*.cpp (digitalPin[], analogInputPin[]) and PeripheralPins*.c (PinMap_*), whose
 // `#if defined(ARDUINO_<board>)` / `#if !defined(CUSTOM_PERIPHERAL_PINS)` pick the active file.
 import { existsSync, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { Finding, SourceRef } from '../../types.js';
 import { evaluate } from '../c-expression.js';
 import { tokenize } from '../c-tokens.js';

@@ -4,7 +4,7 @@
 // PNUM_ANALOG_BASE + n and reaches analogInputPin[n], and every valid pin is its own interrupt
 // number on EXTI line <pin bit>. A board whose variant folder is not installed gets unknowns.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../../../platform/path-join.js';
 import type { Bus, ContextNote, PinCapability, SourceRef } from '../../types.js';
 import type { ResolvedBoard } from '../../../platform/arduino/resolve.js';
 import type { VariantHeader } from '../variant-header.js';
