@@ -39,6 +39,12 @@ const PP_NUMBER_REST = /(?:[eEpP][+-]|[A-Za-z0-9_.]|'(?=[A-Za-z0-9]))*/y;
  * none that could hide or open one). A `//` comment is plain. Any other line is read as before.
  */
 const PLAIN_LINES = /(?:[ \t\r\f\v]*(?:(?:[^\n#"'\/ \t\r\f\v]|\/(?!\*))(?:[^\n"'\/]|\/(?!\*))*)?\n)+/y;
+/**
+ * The rest of a line, up to its newline (or the text's end), when it holds no `"` or `'` and no `/*`:
+ * no literal or comment that could go on past the line. Its tokens (and any `//` comment) end with
+ * it, so a reader that does not need them passes over it at once.
+ */
+const PLAIN_REST = /(?:[^\n"'\/]|\/(?!\*))*(?=\n|$)/y;
 
 /**
  * The length of the punctuator at `index` (whose first character is `c`): the longest one that
@@ -200,6 +206,9 @@ export class Lexer {
    * lines after it are read as they come.
    */
   restOfLine(): Token | undefined {
+    // A plain rest of the line (PLAIN_REST) is passed over natively; scan then reads its newline as before.
+    PLAIN_REST.lastIndex = this.index;
+    if (PLAIN_REST.test(this.text)) this.index = Math.min(PLAIN_REST.lastIndex, this.end);
     while (this.scan()) if (this.tokenBol) return this.made();
     return undefined;
   }

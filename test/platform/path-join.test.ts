@@ -4,6 +4,7 @@
 import { join as nodeJoin } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { join } from '../../platform/path-join.js';
+import { seeded } from '../support/seeded-random.js';
 
 const PIECES = ['', '.', '..', '...', '/', '//', 'a', 'b.c', '.hidden', '..x', 'x..', 'a/b', '/a', 'a/', '/a/', 'a//b', 'a/./b', 'a/../b', 'a/.', 'a/..', './a', '../a', '\\', 'C:\\x', ' ', 'F401R(B-C-D-E)T', 'é'];
 
@@ -13,18 +14,6 @@ function part(random: () => number): string {
   let text = '';
   for (let index = 0; index < count; index++) text += PIECES[Math.floor(random() * PIECES.length)];
   return text;
-}
-
-/** A small seeded generator (mulberry32), so a failing list is the same list on the next run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('join', () => {
