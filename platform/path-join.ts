@@ -21,15 +21,12 @@ function unchanged(part: string, first: boolean): boolean {
 /** path.join: the same result for every argument list, on every platform. */
 export function join(...parts: string[]): string {
   if (POSIX && parts.length > 0) {
-    let index = 0;
     // The root alone: path.join('/', 'a') is '/a'.
     const root = parts[0] === '/';
     let joined = root ? '' : parts[0];
+    let index = 1;
     if (root || unchanged(joined, true)) {
-      for (index = 1; index < parts.length; index++) {
-        if (!unchanged(parts[index], false)) break;
-        joined += `/${parts[index]}`;
-      }
+      for (; index < parts.length && unchanged(parts[index], false); index++) joined += `/${parts[index]}`;
       if (index === parts.length) return root && parts.length === 1 ? '/' : joined;
     }
   }

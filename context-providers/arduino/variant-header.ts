@@ -85,8 +85,7 @@ export function avrDeviceMacro(mcu: string): string {
  */
 export function compileDefines(board: ResolvedBoard): Record<string, string> {
   const defines = { ...compileFlags(board).defines };
-  const standIn = picoChipStandIn(board, defines);
-  if (standIn) Object.assign(defines, standIn.defines);
+  Object.assign(defines, picoChipStandIn(board, defines));
   const mcu = board.expanded('build.mcu');
   if (board.architecture === 'avr' && mcu) {
     defines.__AVR__ = '1';

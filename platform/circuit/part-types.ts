@@ -1,6 +1,7 @@
 // The Wokwi parts the circuit simulator knows: each type's pin names, the pins joined inside the
 // part, its automation controls and what kind of thing it is to the sketch check. Pin names and
 // attributes as docs.wokwi.com/parts/<type> gives them (cited per entry).
+import { lazily } from '../data-files.js';
 
 export type PartRole = 'input' | 'analog-input' | 'light' | 'actuator' | 'logic' | 'passive';
 
@@ -20,9 +21,7 @@ const fixed = (...pins: string[]) => () => pins;
 const numbered = (prefix: string, from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`);
 
 // Made when a diagram is first read: a sketch without one (most contexts) never needs the table.
-let types: Map<string, PartType> | undefined;
-function byType(): Map<string, PartType> {
-  if (types) return types;
+const byType = lazily((): Map<string, PartType> => {
   const list: PartType[] = [
     { type: 'wokwi-led', doc: `${DOCS}wokwi-led`, role: 'light', pins: fixed('A', 'C') },
     { type: 'wokwi-rgb-led', doc: `${DOCS}wokwi-rgb-led`, role: 'light', pins: fixed('R', 'G', 'B', 'COM') },
@@ -61,8 +60,8 @@ function byType(): Map<string, PartType> {
     { type: 'wokwi-resistor', doc: `${DOCS}wokwi-resistor`, role: 'passive', pins: fixed('1', '2') },
     { type: 'wokwi-buzzer', doc: `${DOCS}wokwi-buzzer`, role: 'actuator', pins: fixed('1', '2') },
   ];
-  return (types = new Map(list.map((type) => [type.type, type])));
-}
+  return new Map(list.map((type) => [type.type, type]));
+});
 
 export function partType(type: string): PartType | undefined {
   return byType().get(type);

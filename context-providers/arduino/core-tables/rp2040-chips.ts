@@ -86,12 +86,11 @@ export function isPicoCore(board: ResolvedBoard): boolean {
  * reads the headers under the macro gcc would have. Undefined for other boards, and when the flags
  * have every one.
  */
-export function picoChipStandIn(board: ResolvedBoard, defines: Readonly<Record<string, string>>): { chip: Rp2Chip; defines: Record<string, string> } | undefined {
+export function picoChipStandIn(board: ResolvedBoard, defines: Readonly<Record<string, string>>): Record<string, string> | undefined {
   if (!isPicoCore(board)) return undefined;
   const chip = rp2Chip(board.expanded('build.chip'));
-  if (!chip) return undefined;
-  const missing = Object.entries(chip.defines).filter(([name]) => !Object.hasOwn(defines, name));
-  return missing.length > 0 ? { chip, defines: Object.fromEntries(missing) } : undefined;
+  const missing = Object.entries(chip?.defines ?? {}).filter(([name]) => !Object.hasOwn(defines, name));
+  return missing.length > 0 ? Object.fromEntries(missing) : undefined;
 }
 
 export function rp2Chip(id: string | undefined): Rp2Chip | undefined {

@@ -9,7 +9,8 @@ import { buildPinMap } from '../../../../context-providers/arduino/pin-map.js';
 import { discoverPlatforms, type InstalledPlatforms } from '../../../../platform/arduino/platforms.js';
 import { resolveFqbn } from '../../../../platform/arduino/resolve.js';
 import { checkSketch } from '../../../../context-providers/arduino/sketch-check.js';
-import { readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
+import { compileDefines, readVariantHeader } from '../../../../context-providers/arduino/variant-header.js';
+import { compileFlags } from '../../../../context-providers/arduino/compile-flags.js';
 import type { SourceRef } from '../../../../context-providers/types.js';
 import { FIXTURES, TMP } from '../paths.js';
 import { sketchView } from './stm32-rp2040-sketch-view.js';
@@ -141,6 +142,22 @@ describe('arduino-pico core tables', () => {
     const result = readRp2040Tables(board, variant)!;
     expect(result.warnings.map((warning) => warning.code)).not.toContain('rp2-platform-def-missing');
     expect(result.pins.filter((pin) => pin.analog).map((pin) => pin.analog!.input)).toEqual([0, 1, 2, 3]);
+  });
+
+  test('without lib/rp2040/platform_def.txt, the board\'s -D flags take the chip macro from the data file, so the variant header is read under it once', () => {
+    const board = resolveFqbn('rp2040:rp2040:rpipico', installed);
+    expect(compileFlags(board).defines.PICO_RP2040).toBeUndefined();
+    expect(compileDefines(board).PICO_RP2040).toBe('1');
+    const variant = readVariantHeader(board);
+    expect(variant.defines.PICO_RP2040).toBe('1');
+    // common.h's A0-A3 are constants of the variant header itself, as gcc reads it with the macro.
+    expect(['A0', 'A1', 'A2', 'A3'].map((name) => variant.constants.get(name)?.value)).toEqual([26, 27, 28, 29]);
+    const result = readRp2040Tables(board, variant)!;
+    expect(result.warnings.map((warning) => warning.code)).toContain('rp2-platform-def-missing');
+    // The core's tables use the header already read: no file of theirs is read a second time.
+    expect(result.files.filter((file) => file.endsWith('/Arduino.h'))).toHaveLength(1);
+    // Another core's flags get no such macro.
+    expect(compileDefines(resolveFqbn('arduino:samd:mkrwifi1010', installed)).PICO_RP2040).toBeUndefined();
   });
 
   test('a board of another core is not read', () => {
