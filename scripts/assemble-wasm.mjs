@@ -12,7 +12,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Each .wat file, the module written from it, and the name of the module's export. */
-export const WASM_SOURCES = [{ wat: 'platform/arduino/properties-scan.wat', module: 'platform/arduino/properties-scan-wasm.ts', name: 'PROPERTIES_SCAN_WASM' }];
+export const WASM_SOURCES = [
+  { wat: 'platform/arduino/properties-scan.wat', module: 'platform/arduino/properties-scan-wasm.ts', name: 'PROPERTIES_SCAN_WASM' },
+  { wat: 'context-providers/arduino/c-tokens.wat', module: 'context-providers/arduino/c-tokens-wasm.ts', name: 'C_TOKENS_WASM' },
+];
 
 /** The text of the TypeScript module for the .wat file `source` (a WASM_SOURCES entry). */
 export async function assembledModule(source) {

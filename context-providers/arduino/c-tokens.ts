@@ -1,6 +1,8 @@
 // A C/C++ tokenizer for headers and sketches: comments, string and character literals (with
 // prefixes and raw strings), numbers, identifiers and punctuators, line splices, and the line
 // of every token so facts and findings can cite file:line.
+import { C_TOKENS_WASM } from './c-tokens-wasm.js';
+import { instantiateWasm } from '../../platform/wasm-module.js';
 
 export type TokenKind = 'identifier' | 'number' | 'string' | 'char' | 'punct';
 
@@ -99,18 +101,96 @@ export function tokenize(source: string, file?: string): Token[] {
   return tokens;
 }
 
+/** c-tokens.wat's exports. */
+interface ScannerExports {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  loaded(length: number): void;
+  scan(index: number, end: number, state: number, mode: number): number;
+}
+
+/** The WebAssembly token scanner, its memory's views, and the text its memory holds. */
+interface TokenScanner {
+  exports: ScannerExports;
+  /** The token's start; its kind | bol << 3 | spaceBefore << 4 (c-tokens.wat). */
+  registers: Int32Array;
+  bytes: Buffer;
+  /**
+   * Whose text the memory holds: the object a lexer and the stretches made of it share (compared as
+   * an object: two equal texts read twice are two strings, whose comparison would read them).
+   */
+  holds: object | undefined;
+}
+
+/** Where the text's code units start in the scanner's memory (after its registers and its table of classes). */
+const TEXT_AT = 256;
+/**
+ * Texts from this length up are scanned by the WebAssembly scanner; a shorter one (a macro's value,
+ * an expression) by scan(), so the scanner's memory is not written again for a few characters while
+ * a file's lexer uses it.
+ */
+let scannedFrom = 256;
+/** Texts longer than this are scanned by scan(): the scanner's memory, which never shrinks, stays within 2 MB. */
+const SCANNED_UP_TO = 1 << 20;
+const KINDS: TokenKind[] = ['identifier', 'number', 'string', 'char', 'punct'];
+/** c-tokens.wat's kind for a raw string's prefix: the lexer finds the string's end. */
+const RAW_PREFIX = 5;
+/** scan's modes (c-tokens.wat): the next token, the first of the next line, the `#` of the next directive line. */
+const NEXT_TOKEN = 0;
+const NEXT_LINE = 1;
+const NEXT_DIRECTIVE = 2;
+
+/** The scanner, made on first use; null where WebAssembly is not available. */
+let tokenScanner: TokenScanner | null | undefined;
+
+function loadTokenScanner(): TokenScanner | undefined {
+  if (tokenScanner === undefined) {
+    const exports = instantiateWasm<ScannerExports>(C_TOKENS_WASM);
+    tokenScanner = exports ? { exports, registers: new Int32Array(exports.memory.buffer, 0, 2), bytes: Buffer.from(exports.memory.buffer), holds: undefined } : null;
+  }
+  return tokenScanner ?? undefined;
+}
+
+/**
+ * For the tests: lexers made from now on scan texts of `length` characters or more with the
+ * WebAssembly scanner (Infinity: none); returns the length before.
+ */
+export function scanWithWebAssemblyFrom(length: number): number {
+  const before = scannedFrom;
+  scannedFrom = length;
+  return before;
+}
+
+/** Puts `text` in the scanner's memory (UTF-16, as the string's indices count), as the text of `holder`. */
+function load(scanner: TokenScanner, text: string, holder: object): void {
+  const needed = TEXT_AT + 2 * (text.length + 4);
+  if (scanner.bytes.length < needed) {
+    scanner.exports.memory.grow(Math.ceil((needed - scanner.bytes.length) / 65536));
+    scanner.bytes = Buffer.from(scanner.exports.memory.buffer);
+    scanner.registers = new Int32Array(scanner.exports.memory.buffer, 0, 2);
+  }
+  scanner.bytes.write(text, TEXT_AT, 'utf16le');
+  // Four zero code units after it: what the scanner reads past the text's end matches nothing.
+  scanner.bytes.fill(0, TEXT_AT + 2 * text.length, needed);
+  scanner.exports.loaded(text.length);
+  scanner.holds = holder;
+}
+
 /** Where a lexer starts: a whole text, or a stretch of lines of a text another lexer read (`Lexer.between`). */
 interface Stretch {
   text: string;
   lineOf: (offset: number) => number;
   start: number;
   end: number;
+  scanner: TokenScanner | undefined;
+  textId: object;
 }
 
 /**
  * The tokens of one text, one at a time, so a reader can pass over the text it does not need
- * (the preprocessor's skipped `#if` groups) without making their tokens: `nextLineStart` scans as
- * `next` does (comments and literals are still recognised) but allocates nothing.
+ * (the preprocessor's skipped `#if` groups) without making their tokens: `nextDirective` scans as
+ * `next` does (comments and literals are still recognised) but allocates nothing. A text of
+ * `scannedFrom` characters (256) or more is scanned by the WebAssembly scanner (c-tokens.wat), which
+ * decides what `scan` decides; a shorter one, and any where WebAssembly is not available, by `scan`.
  */
 export class Lexer {
   private readonly text: string;
@@ -123,8 +203,11 @@ export class Lexer {
   private start = 0;
   private tokenBol = false;
   private tokenSpace = false;
-  /** Set while nextLineStart passes over lines: at each line's start, plain lines are skipped at once. */
+  /** Set while nextDirective passes over lines: at each line's start, plain lines are skipped at once. */
   private passing = false;
+  private readonly scanner: TokenScanner | undefined;
+  /** This text's identity for the scanner's memory (TokenScanner.holds), shared with the stretches made of it. */
+  private readonly textId: object;
 
   constructor(source: string, file?: string);
   constructor(source: Stretch, file?: string);
@@ -138,6 +221,8 @@ export class Lexer {
       this.text = text;
       this.lineOf = lineStarts;
       this.end = text.length;
+      this.scanner = text.length >= scannedFrom && text.length <= SCANNED_UP_TO ? loadTokenScanner() : undefined;
+      this.textId = {};
     } else {
       // A stretch starts at the first token of a line: a newline came before it unless it is the text's start.
       this.text = source.text;
@@ -145,13 +230,15 @@ export class Lexer {
       this.index = source.start;
       this.end = source.end;
       this.space = source.start > 0;
+      this.scanner = source.scanner;
+      this.textId = source.textId;
     }
   }
 
   /** The next token, or undefined at the end of the text. */
   next(): Token | undefined {
     // made()'s token, written out: a call less per token where a first context runs (interpreted).
-    if (!this.scan()) return undefined;
+    if (!(this.scanner ? this.scanned(NEXT_TOKEN) : this.scan())) return undefined;
     return { kind: this.kind, text: this.text.slice(this.start, this.index), line: this.lineOf(this.start), bol: this.tokenBol, spaceBefore: this.tokenSpace, file: this.file };
   }
 
@@ -172,7 +259,7 @@ export class Lexer {
    * crosses either.
    */
   between(start: number, end: number): { text: string; tokens: () => Token[] } {
-    const stretch: Stretch = { text: this.text, lineOf: this.lineOf, start, end };
+    const stretch: Stretch = { text: this.text, lineOf: this.lineOf, start, end, scanner: this.scanner, textId: this.textId };
     return {
       text: this.text.slice(start, end),
       tokens: () => {
@@ -185,15 +272,28 @@ export class Lexer {
   }
 
   /**
-   * Passes over the rest of the current logical line and returns the first token of a later line
-   * (undefined at the end): the next line, unless it is plain (PLAIN_LINES: it cannot be a directive,
-   * nor start a comment or literal that goes on past it), in which case it and the plain lines after
-   * it are passed over natively too. A reader looking for the next directive line sees every one.
+   * Passes over the rest of the current logical line and the lines after it up to the next
+   * directive line (one whose first token is `#`), and returns that `#` (undefined at the end):
+   * for a reader that wants only directives there (a skipped group, lines read untokenized). Plain
+   * lines (PLAIN_LINES: they cannot be a directive, nor start a comment or literal that goes on
+   * past them) are passed over natively.
    */
-  nextLineStart(): Token | undefined {
+  nextDirective(): Token | undefined {
+    if (this.scanner) return this.scanned(NEXT_DIRECTIVE) ? this.made() : undefined;
     this.passing = true;
     try {
-      return this.restOfLine();
+      for (;;) {
+        this.passRest();
+        let found = false;
+        while (this.scan()) {
+          if (this.tokenBol) {
+            found = true;
+            break;
+          }
+        }
+        if (!found) return undefined;
+        if (this.kind === 'punct' && this.index - this.start === 1 && this.text.charCodeAt(this.start) === 35) return this.made();
+      }
     } finally {
       this.passing = false;
     }
@@ -202,15 +302,56 @@ export class Lexer {
   /**
    * Passes over the rest of the current logical line without making its tokens and returns the
    * first token of the next line (undefined at the end): for a directive whose arguments nothing
-   * reads (#endif, #else, or any directive in a group that is skipped). Unlike nextLineStart, the
+   * reads (#endif, #else, or any directive in a group that is skipped). Unlike nextDirective, the
    * lines after it are read as they come.
    */
   restOfLine(): Token | undefined {
-    // A plain rest of the line (PLAIN_REST) is passed over natively; scan then reads its newline as before.
-    PLAIN_REST.lastIndex = this.index;
-    if (PLAIN_REST.test(this.text)) this.index = Math.min(PLAIN_REST.lastIndex, this.end);
+    if (this.scanner) return this.scanned(NEXT_LINE) ? this.made() : undefined;
+    this.passRest();
     while (this.scan()) if (this.tokenBol) return this.made();
     return undefined;
+  }
+
+  /** A plain rest of the line (PLAIN_REST) is passed over natively; scan then reads its newline as before. */
+  private passRest(): void {
+    PLAIN_REST.lastIndex = this.index;
+    if (PLAIN_REST.test(this.text)) this.index = Math.min(PLAIN_REST.lastIndex, this.end);
+  }
+
+  /**
+   * What scan() does, by the WebAssembly scanner: moves past the next token (mode NEXT_TOKEN), the
+   * next token that starts a line (NEXT_LINE) or the `#` of the next directive line (NEXT_DIRECTIVE),
+   * its kind, start and flags kept in fields; false at the end.
+   */
+  private scanned(mode: number): boolean {
+    const scanner = this.scanner!;
+    if (scanner.holds !== this.textId) load(scanner, this.text, this.textId);
+    let end = scanner.exports.scan(this.index, this.end, (this.bol ? 1 : 0) | (this.space ? 2 : 0), mode);
+    for (;;) {
+      if (end < 0) {
+        this.index = this.end;
+        return false;
+      }
+      const info = scanner.registers[1];
+      this.start = scanner.registers[0];
+      this.tokenBol = (info & 8) !== 0;
+      this.tokenSpace = (info & 16) !== 0;
+      this.bol = false;
+      this.space = false;
+      let kind = info & 7;
+      if (kind === RAW_PREFIX) {
+        // The scanner stopped at the raw string's quote; its end is found here, as scan() finds it.
+        end = rawStringEnd(this.text, end);
+        kind = 2;
+        if (mode === NEXT_DIRECTIVE || (mode === NEXT_LINE && !this.tokenBol)) {
+          end = scanner.exports.scan(end, this.end, 0, mode);
+          continue;
+        }
+      }
+      this.index = end;
+      this.kind = KINDS[kind];
+      return true;
+    }
   }
 
   private made(): Token {

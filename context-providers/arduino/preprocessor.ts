@@ -127,15 +127,14 @@ function processFile(file: string, options: PreprocessOptions, result: Preproces
   while (token) {
     if (!(token.bol && token.text === '#' && token.kind === 'punct')) {
       if (!on) {
-        token = lexer.nextLineStart();
+        token = lexer.nextDirective();
       } else if (tokenized) {
         result.tokens.push(token);
         token = lexer.next();
       } else {
         // A line's first token: the line, and the next ones up to a directive, are one run.
         const start = lexer.offset;
-        do token = lexer.nextLineStart();
-        while (token && !(token.text === '#' && token.kind === 'punct'));
+        token = lexer.nextDirective();
         result.untokenized.push({ file, ...lexer.between(start, token ? lexer.offset : lexer.length) });
         if (stopsHere()) return true;
       }

@@ -6,6 +6,7 @@ import { closeSync, fstatSync, readSync, statSync, type Stats } from 'node:fs';
 import type { Finding, SourceRef } from '../finding.js';
 import { openRegularFileSync, readLinePiecesSync, readRegularTextPiecesSync } from '../regular-file.js';
 import { PROPERTIES_SCAN_WASM } from './properties-scan-wasm.js';
+import { instantiateWasm } from '../wasm-module.js';
 
 /** Operating-system suffix arduino-cli strips from keys (`tools.x.cmd.linux` → `tools.x.cmd`). */
 export type OsSuffix = 'linux' | 'windows' | 'macosx';
@@ -585,24 +586,11 @@ interface ByteScanner {
   scan(start: number, end: number, out: number, capacity: number, suffix: number, suffixLength: number, holds: number): number;
 }
 
-/** What this file uses of the WebAssembly global, which `node --jitless` does not have. */
-interface WebAssemblyApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: unknown };
-}
-
 /** The scanner, made on first use; null where WebAssembly (or its SIMD) is not available. */
 let byteScanner: ByteScanner | null | undefined;
 
 function loadByteScanner(): ByteScanner | undefined {
-  if (byteScanner === undefined) {
-    const wasm = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
-    try {
-      byteScanner = wasm ? (new wasm.Instance(new wasm.Module(Buffer.from(PROPERTIES_SCAN_WASM, 'base64'))).exports as ByteScanner) : null;
-    } catch {
-      byteScanner = null;
-    }
-  }
+  if (byteScanner === undefined) byteScanner = instantiateWasm<ByteScanner>(PROPERTIES_SCAN_WASM) ?? null;
   return byteScanner ?? undefined;
 }
 

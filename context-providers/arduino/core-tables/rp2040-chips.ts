@@ -127,6 +127,9 @@ function loadChips(): Map<string, Rp2Chip> {
   return result;
 }
 
+/** The brackets of a line whose strings are emptied, found natively (a first context reads this file interpreted). */
+const BRACKETS = /[[\]{}]/g;
+
 /** `a.b.c` → line of that key in a JSON text, however it is indented (tsc re-indents copies). */
 export function keyLines(text: string): Map<string, number> {
   const lines = new Map<string, number>();
@@ -135,7 +138,10 @@ export function keyLines(text: string): Map<string, number> {
     const key = /^\s*"([^"]+)"\s*:/.exec(line)?.[1];
     if (key !== undefined) lines.set([...open, key].filter(Boolean).join('.'), index + 1);
     let first = true;
-    for (const char of line.replace(/"(?:[^"\\]|\\.)*"/g, '""')) {
+    const plain = line.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+    BRACKETS.lastIndex = 0;
+    for (let match = BRACKETS.exec(plain); match; match = BRACKETS.exec(plain)) {
+      const char = match[0];
       if (char === '{' || char === '[') {
         open.push(first && key !== undefined ? key : '');
         first = false;

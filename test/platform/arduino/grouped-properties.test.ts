@@ -188,7 +188,7 @@ describe('the byte scanner reads a group when it is asked for', () => {
 });
 
 describe('properties-scan.wat', () => {
-  test('properties-scan-wasm.ts is its assembly (node scripts/assemble-wasm.mjs writes it)', async () => {
+  test('each WebAssembly module (properties-scan-wasm.ts, c-tokens-wasm.ts) is its assembly (node scripts/assemble-wasm.mjs writes it)', async () => {
     const script = (await import(join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'scripts', 'assemble-wasm.mjs'))) as {
       WASM_SOURCES: Array<{ wat: string; module: string }>;
       assembledModule(source: { wat: string; module: string }): Promise<string>;
