@@ -20,10 +20,14 @@ const requireBuiltin = createRequire(import.meta.url);
  * The V8 flags of a first context: no TurboFan, and no Maglev where V8 has that flag (V8 11 on, Node
  * 20 and later; off by default before Node 24, where the flag changes nothing). An unknown flag
  * would be an error on stderr, so older runtimes are given none. WebAssembly (the boards.txt
- * scanner, properties-scan.wat) stays in its baseline compiler, Liftoff: its tier-up to TurboFan,
- * a compile job a scan of pico's boards.txt sometimes waits 2 ms for, gains it 0.3 ms when it does not.
+ * scanner, properties-scan.wat, and the C lexer's, c-tokens.wat) stays in its baseline compiler,
+ * Liftoff: its tier-up to TurboFan, a compile job a scan of pico's boards.txt sometimes waits 2 ms
+ * for, gains it 0.3 ms when it does not. `--liftoff-only` keeps it there up to Node 22; Node 24's V8
+ * (13.6) reads that flag only as it starts, so there the tier-up budget is made out of reach (a
+ * Nucleo's first context compiled both scanners again with TurboFan on another thread: 17.8 M
+ * instructions, callgrind).
  */
-const FIRST_CONTEXT_FLAGS = Number(process.versions.v8.split('.')[0]) >= 11 ? ['--no-opt', '--no-maglev', '--liftoff-only'] : ['--no-opt'];
+const FIRST_CONTEXT_FLAGS = Number(process.versions.v8.split('.')[0]) >= 11 ? ['--no-opt', '--no-maglev', '--liftoff-only', '--wasm-tiering-budget=2000000000'] : ['--no-opt'];
 
 /**
  * Sets V8 flags for the rest of this process. node:v8 loads Node's streams (for its heap snapshot

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixtures.js';
 import { node22Binary } from '../support/agents.js';
@@ -43,8 +44,8 @@ function context(cli: string, cacheDir: string, fqbn: string, extra: Record<stri
 }
 
 // These runs keep no context (BOARDBRIDGE_NO_CACHE): built from scratch without TurboFan (and
-// Maglev where V8 has it, and WebAssembly's tier-up), under --no-opt (--no-maglev --liftoff-only), whose cache is its own (main.ts).
-const own = (name: string): boolean => /^context-no-opt(?:-no-maglev-liftoff-only)?-(v[\d.]+)-(\w+)-/.exec(name)?.slice(1, 3).join() === [process.version, process.arch].join();
+// Maglev where V8 has it, and WebAssembly's tier-up), under --no-opt (--no-maglev --liftoff-only --wasm-tiering-budget=…), whose cache is its own (main.ts).
+const own = (name: string): boolean => /^context-no-opt(?:-no-maglev-liftoff-only-wasm-tiering-budget=\d+)?-(v[\d.]+)-(\w+)-/.exec(name)?.slice(1, 3).join() === [process.version, process.arch].join();
 function caches(cacheDir: string): { bin: string[]; covers: string[] } {
   const dir = path.join(cacheDir, 'code');
   const names = existsSync(dir) ? readdirSync(dir).filter(own) : [];
@@ -351,6 +352,14 @@ describe("the context command's process", () => {
     // The trace shows the tier's work where it runs, with the function's file: a hot loop of this runtime's own ([eval]) has some.
     const control = spawnSync(node, ['--trace-opt', '--trace-file-names', '-e', 'let s = 0; for (let i = 0; i < 3e7; i++) s += i % 7; console.log(s > 0)'], { encoding: 'utf8' });
     expect(control.stdout.split('\n').some((line) => line.startsWith('[completed') && line.includes('<[eval]>') && shown.test(line))).toBe(true);
+    // The WebAssembly scanners (boards.txt's, the C lexer's) stay in Liftoff too: with
+    // --trace-wasm-compilation-times V8 prints each function it compiles and with which compiler. A
+    // lexer kept busy in a plain process has its scanner compiled again by TurboFan (Node 24 did
+    // that in a first context too, its --liftoff-only read only as V8 starts: main.ts).
+    const lexer = path.join(repoRoot, 'dist', 'context-providers', 'arduino', 'c-tokens.js');
+    const busy = spawnSync(node, ['--trace-wasm-compilation-times', '--input-type=module', '-e', `import { tokenize } from ${JSON.stringify(pathToFileURL(lexer).href)}; const text = 'int a = 1; // x\\n'.repeat(3000); let n = 0; for (let k = 0; k < 100; k++) n += tokenize(text).length; console.log(n);`], { encoding: 'utf8' });
+    expect(busy.status, busy.stderr).toBe(0);
+    expect(busy.stdout).toMatch(/using TurboFan/);
     const env = { ...process.env, BOARDBRIDGE_NO_CACHE: '1', BOARDBRIDGE_CACHE_DIR: mkdtempSync(path.join(work, 'cache-')), ARDUINO_DIRECTORIES_DATA: fixture('arduino', 'data_dir_32bit') };
     for (const fqbn of ['rp2040:rp2040:rpipico', 'STMicroelectronics:stm32:Nucleo_64:pnum=NUCLEO_F401RE']) {
       const plain = spawnSync(node, [bundle, 'context', '--fqbn', fqbn, blink], { encoding: 'utf8', env, cwd: repoRoot });
@@ -360,6 +369,11 @@ describe("the context command's process", () => {
       const lines = traced.stdout.split('\n');
       expect(lines.filter((line) => /^\[completed (optimizing|compiling)/.test(line) && line.includes(`${path.sep}cli${path.sep}`)), fqbn).toEqual([]);
       expect(lines.filter((line) => !line.startsWith('[')).join('\n')).toBe(plain.stdout);
+      const wasm = spawnSync(node, ['--trace-wasm-compilation-times', bundle, 'context', '--fqbn', fqbn, blink], { encoding: 'utf8', env, cwd: repoRoot });
+      expect(wasm.status, wasm.stderr).toBe(0);
+      const compiled = wasm.stdout.split('\n').filter((line) => line.startsWith('Compiled function'));
+      expect(compiled.filter((line) => / using Liftoff/.test(line)).length, fqbn).toBeGreaterThan(0);
+      expect(compiled.filter((line) => !/ using Liftoff/.test(line)), fqbn).toEqual([]);
       const strict = spawnSync(node, [bundle, 'context', '--fqbn', fqbn, blink], { encoding: 'utf8', env: { ...env, NODE_OPTIONS: '--throw-deprecation --pending-deprecation' }, cwd: repoRoot });
       expect(strict.status, strict.stderr).toBe(0);
       expect(strict.stderr, fqbn).toBe('');
