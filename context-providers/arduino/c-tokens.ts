@@ -282,18 +282,8 @@ export class Lexer {
     if (this.scanner) return this.scanned(NEXT_DIRECTIVE) ? this.made() : undefined;
     this.passing = true;
     try {
-      for (;;) {
-        this.passRest();
-        let found = false;
-        while (this.scan()) {
-          if (this.tokenBol) {
-            found = true;
-            break;
-          }
-        }
-        if (!found) return undefined;
-        if (this.kind === 'punct' && this.index - this.start === 1 && this.text.charCodeAt(this.start) === 35) return this.made();
-      }
+      while (this.toNextLine()) if (this.kind === 'punct' && this.index - this.start === 1 && this.text.charCodeAt(this.start) === 35) return this.made();
+      return undefined;
     } finally {
       this.passing = false;
     }
@@ -307,15 +297,18 @@ export class Lexer {
    */
   restOfLine(): Token | undefined {
     if (this.scanner) return this.scanned(NEXT_LINE) ? this.made() : undefined;
-    this.passRest();
-    while (this.scan()) if (this.tokenBol) return this.made();
-    return undefined;
+    return this.toNextLine() ? this.made() : undefined;
   }
 
-  /** A plain rest of the line (PLAIN_REST) is passed over natively; scan then reads its newline as before. */
-  private passRest(): void {
+  /**
+   * scan() past the rest of the current logical line to the first token of the next one; false at
+   * the end. A plain rest of the line (PLAIN_REST) is passed over natively; scan then reads its newline.
+   */
+  private toNextLine(): boolean {
     PLAIN_REST.lastIndex = this.index;
     if (PLAIN_REST.test(this.text)) this.index = Math.min(PLAIN_REST.lastIndex, this.end);
+    while (this.scan()) if (this.tokenBol) return true;
+    return false;
   }
 
   /**
